@@ -1,0 +1,23 @@
+"""Cards as data: the TOML card loader and deck lists (docs/cards.md)."""
+
+from hostwcg_env.cards.decks import Deck, DeckError, DeckProblem, check_deck, load_deck
+from hostwcg_env.cards.loader import (
+    CardError,
+    default_pool,
+    load_card_table,
+    load_card_tables,
+    load_cards,
+)
+
+__all__ = [
+    "CardError",
+    "Deck",
+    "DeckError",
+    "DeckProblem",
+    "check_deck",
+    "default_pool",
+    "load_card_table",
+    "load_card_tables",
+    "load_cards",
+    "load_deck",
+]

@@ -1,0 +1,615 @@
+"""Abilities, steps, selectors and triggers of a card table (docs/cards.md), checked and converted.
+
+Each parser takes a :class:`Table` and returns the frozen value from ``engine.carddef``, or None
+after reporting what was wrong; the caller drops the card if anything was reported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from hostwcg_env.cards._reader import Scope, Table, type_name, unknown
+from hostwcg_env.engine.carddef import (
+    EVENTS,
+    PHASES,
+    PRIMITIVES,
+    RES_LETTERS,
+    RES_NAMES,
+    SELECTOR_TYPES,
+    STATE_CONDITIONS,
+    TYPED,
+    Ability,
+    Ref,
+    Res,
+    Selector,
+    Step,
+    Trigger,
+    parse_cost,
+)
+
+CONTROLLERS = ("you", "opponent", "any")
+PLAYERS = ("you", "opponent", "each")
+TRIGGER_PLAYERS = ("you", "opponent", "any")
+DURATIONS = ("permanent", "end_of_turn")
+LINKS = ("then", "and")
+SEARCH_CARD_TYPES = ("entity", "sorcery", "form", "ambush")
+GRANTABLE = ("fast", "first_strike", "cannot_block")
+HOST_WORDS = ("your_host", "opponent_host", "each_host")
+REF_WORDS = ("self", "event.subject", *HOST_WORDS)
+AFFECTS_WORDS = ("self", "equipped", *HOST_WORDS)
+
+SELECTOR_FIELDS = (
+    "type",
+    "controller",
+    "subtype",
+    "other",
+    "power_max",
+    "power_min",
+    "health_max",
+    "health_min",
+    "card_type",
+)
+TARGET_FIELDS = (*SELECTOR_FIELDS, "count", "up_to")
+TARGET_TYPES = ("entity", "host", "permanent", "entity_or_host", "effect")
+IN_PLAY_TYPES = ("entity", "host", "permanent", "entity_or_host")
+SUBJECT_TYPES = ("entity", "host", "permanent", "entity_or_host", "card")
+
+# Events whose table in docs/cards.md has no subject / no player.
+NO_SUBJECT_EVENTS = frozenset(
+    {
+        "start_of_game",
+        "start_of_turn",
+        "end_of_turn",
+        "start_of_phase",
+        "gains_resource",
+        "host_damaged",
+        "host_healed",
+    }
+)
+NO_PLAYER_EVENTS = frozenset({"start_of_game"})
+
+KIND_FIELDS: dict[str, tuple[str, ...]] = {
+    "spell": ("kind", "text", "targets", "steps"),
+    "static": (
+        "kind",
+        "text",
+        "affects",
+        "health",
+        "power",
+        "soul",
+        "set_health",
+        "set_power",
+        "set_soul",
+        "grants",
+    ),
+    "triggered": ("kind", "text", "when", "targets", "optional", "steps"),
+    "activated": ("kind", "text", "cost", "once_per_turn", "fast", "targets", "steps"),
+    "ambush": ("kind", "text", "when", "while", "targets", "steps"),
+    "during": ("kind", "text", "phase", "targets", "steps"),
+}
+
+STEP_FIELDS: dict[str, tuple[str, ...]] = {
+    "damage": ("amount", "to"),
+    "destroy": ("to",),
+    "heal": ("amount", "to"),
+    "draw": ("amount", "who"),
+    "discard": ("amount", "who"),
+    "gain_resource": ("amount", "resource", "who"),
+    "modify": ("to", "health", "power", "soul", "duration"),
+    "set": ("to", "health", "power", "soul", "duration"),
+    "grant": ("to", "keyword", "duration"),
+    "create_token": ("token", "count"),
+    "return_to_hand": ("to",),
+    "banish": ("to",),
+    "move_slot": ("to",),
+    "gain_control": ("to",),
+    "equip": ("to",),
+    "search": ("filter", "reveal"),
+    "reveal_hand": ("who",),
+    "look_top": ("amount",),
+    "retarget": ("to",),
+}
+assert set(STEP_FIELDS) == PRIMITIVES, "every primitive needs its field list"
+
+STEP_REQUIRED: dict[str, tuple[str, ...]] = {
+    "damage": ("amount", "to"),
+    "heal": ("amount", "to"),
+    "gain_resource": ("amount", "resource"),
+    "look_top": ("amount",),
+    "grant": ("to", "keyword"),
+    "create_token": ("token",),
+    "search": ("filter",),
+}
+
+# What each primitive may act on (selector types of its `to`).
+ACTS_ON: dict[str, tuple[str, ...]] = {
+    "damage": ("entity", "host", "entity_or_host"),
+    "heal": ("entity", "host", "entity_or_host"),
+    "modify": ("entity", "host", "entity_or_host"),
+    "set": ("entity", "host", "entity_or_host"),
+    "destroy": ("entity",),
+    "grant": ("entity",),
+    "move_slot": ("entity",),
+    "gain_control": ("entity",),
+    "return_to_hand": ("entity", "permanent"),
+    "banish": ("entity", "permanent"),
+    "equip": ("entity", "permanent"),
+    "retarget": ("effect",),
+}
+
+
+@dataclass
+class CardContext:
+    """What the ability parsers need to know about the card they belong to."""
+
+    type: str  # a CardType value
+    lingering: bool
+    equipment: bool
+    token_refs: list[tuple[Scope, str, str]] = field(default_factory=list)  # scope, field, name
+
+    @property
+    def self_type(self) -> str:
+        return {"entity": "entity", "token": "entity", "host": "host"}.get(self.type, "permanent")
+
+
+# --------------------------------------------------------------------------- selectors
+
+
+def parse_selector(
+    scope: Scope, value: Any, path: str, types: tuple[str, ...], role: str, targeting: bool = False
+) -> Selector | None:
+    """A selector table or a type word (``"entity"`` = ``{ type = "entity" }``)."""
+    if isinstance(value, str):
+        return Selector(type=value) if _selector_type(scope, path, value, types, role) else None
+    if not isinstance(value, dict):
+        scope.err(
+            path, f"expected a selector (a type word or a table), got {type_name(value)} {value!r}"
+        )
+        return None
+    t = Table(scope, value, path)
+    t.allow(TARGET_FIELDS if targeting else SELECTOR_FIELDS)
+    if not t.require("type", f"one of {', '.join(types)}"):
+        return None
+    kind = t.get_str("type")
+    if kind is None or not _selector_type(scope, t.where("type"), kind, types, role):
+        return None
+    before = len(scope.sink)
+    sel = Selector(
+        type=kind,
+        controller=t.get_str("controller", CONTROLLERS, "controller") or "any",
+        subtype=t.get_str("subtype"),
+        other=bool(t.get_bool("other")),
+        power_max=t.get_int("power_max"),
+        power_min=t.get_int("power_min"),
+        health_max=t.get_int("health_max"),
+        health_min=t.get_int("health_min"),
+        card_type=t.get_str("card_type", SEARCH_CARD_TYPES, "card type"),
+        count=t.get_int("count", minimum=1) or 1,
+        up_to=bool(t.get_bool("up_to")),
+    )
+    if sel.card_type is not None and kind != "card":
+        t.err("card_type", 'only a selector of type = "card" has a card_type')
+    if sel.subtype is not None and (not sel.subtype or " " in sel.subtype.strip()):
+        t.err("subtype", f"a subtype is one word, got {sel.subtype!r}")
+    for stat in ("power", "health"):
+        low, high = getattr(sel, f"{stat}_min"), getattr(sel, f"{stat}_max")
+        if low is not None and high is not None and low > high:
+            t.err(f"{stat}_min", f"{stat}_min {low} is above {stat}_max {high}: nothing can match")
+    return sel if len(scope.sink) == before else None
+
+
+def _selector_type(scope: Scope, path: str, kind: str, types: tuple[str, ...], role: str) -> bool:
+    if kind not in SELECTOR_TYPES:
+        scope.err(path, unknown("selector type", kind, SELECTOR_TYPES))
+        return False
+    if kind not in types:
+        scope.err(
+            path, f"selector type {kind!r} cannot be used {role} (allowed: {', '.join(types)})"
+        )
+        return False
+    return True
+
+
+def parse_targets(t: Table) -> tuple[dict[str, Selector], set[str]]:
+    """``targets = { name = selector, ... }`` in TOML order, and every well-named target."""
+    table = t.get_table("targets")
+    out: dict[str, Selector] = {}
+    declared: set[str] = set()
+    if table is None:
+        return out, declared
+    for name, value in table.data.items():
+        if name in REF_WORDS or name in AFFECTS_WORDS or not name.isidentifier():
+            table.err(
+                name,
+                f"bad target name {name!r}: use a plain word that is not one of "
+                f"{', '.join(AFFECTS_WORDS)}",
+            )
+            continue
+        declared.add(name)
+        sel = parse_selector(
+            t.scope, value, table.where(name), TARGET_TYPES, "as a target", targeting=True
+        )
+        if sel is not None:
+            out[name] = sel
+    if not table.data:
+        t.err("targets", "empty table: leave targets out instead")
+    return out, declared
+
+
+# --------------------------------------------------------------------------- steps
+
+
+@dataclass
+class StepEnv:
+    """The ability a step belongs to: its targets and what its references may name."""
+
+    card: CardContext
+    kind: str
+    targets: dict[str, Selector]
+    declared: set[str]  # every declared target name, even one whose selector was bad
+    has_event: bool
+    used: set[str] = field(default_factory=set)
+
+
+def parse_steps(t: Table, env: StepEnv, required: bool) -> tuple[Step, ...]:
+    if required and not t.require(
+        "steps", 'a list of primitives, e.g. [ { do = "draw", amount = 1 } ]'
+    ):
+        return ()
+    tables = t.get_tables("steps")
+    if required and t.has("steps") and isinstance(t.data["steps"], list) and not t.data["steps"]:
+        t.err("steps", "empty: this ability needs at least one step")
+    steps = [parse_step(st, i, env) for i, st in enumerate(tables)]
+    return tuple(s for s in steps if s is not None)
+
+
+def parse_step(t: Table, index: int, env: StepEnv) -> Step | None:
+    before = len(t.scope.sink)
+    if not t.require("do", 'the primitive, e.g. do = "damage"'):
+        return None
+    do = t.get_str("do", PRIMITIVES, "primitive")
+    if do is None:
+        return None
+    t.allow(("do", "link", *STEP_FIELDS[do]))
+    required = STEP_REQUIRED.get(do, ("to",) if "to" in STEP_FIELDS[do] else ())
+    for key in required:
+        t.require(key, f"{do} needs {', '.join(required)}")
+    link = t.get_str("link", LINKS, "link") or "then"
+    if index == 0 and link == "and":
+        t.err("link", "the first step has no previous step to link to")
+    amount = t.get_int("count" if do == "create_token" else "amount", minimum=1)
+    ref_type: str | None = None
+    ref = None
+    if t.has("to"):
+        ref, ref_type = parse_ref(t, env)
+        _check_acts_on(t, do, ref_type)
+    stats = {
+        k: t.get_int(k, minimum=0 if do == "set" else None) for k in ("health", "power", "soul")
+    }
+    if do in ("modify", "set"):
+        _check_stats(t, do, stats, ref_type)
+    _check_special(t, do, index, env, ref)
+    step = Step(
+        do=do,
+        link=link,
+        amount=1 if amount is None else amount,
+        to=ref,
+        who=t.get_str("who", PLAYERS, "player") or "you",
+        resource=_parse_resource(t) if t.has("resource") else None,
+        health=stats["health"],
+        power=stats["power"],
+        soul=stats["soul"],
+        duration=t.get_str("duration", DURATIONS, "duration") or "permanent",
+        keyword=t.get_str("keyword", GRANTABLE, "grantable keyword"),
+        token=t.get_str("token"),
+        filter=_parse_filter(t),
+        reveal=True if t.get_bool("reveal") is None else bool(t.get_bool("reveal")),
+    )
+    if step.token is not None:
+        env.card.token_refs.append((t.scope, t.where("token"), step.token))
+    return step if len(t.scope.sink) == before else None
+
+
+def parse_ref(t: Table, env: StepEnv) -> tuple[Ref | None, str | None]:
+    """``to``: a target name, a reference word, ``{ all = sel }`` or ``{ choose = sel }``.
+
+    Returns the Ref and the selector type it names (None where unknown, e.g. event.subject).
+    """
+    value = t.data["to"]
+    where = t.where("to")
+    if isinstance(value, str):
+        if value in env.declared:
+            env.used.add(value)
+            sel = env.targets.get(value)
+            return Ref(name=value), sel.type if sel else None
+        if value == "event.subject" and not env.has_event:
+            t.err(
+                "to",
+                "'event.subject' needs an event: only triggered and event ambush abilities have one",
+            )
+            return None, None
+        if value in REF_WORDS:
+            kind = (
+                "host" if value in HOST_WORDS else env.card.self_type if value == "self" else None
+            )
+            return Ref(name=value), kind
+        declared = ", ".join(sorted(env.declared)) or "none"
+        t.err(
+            "to",
+            f"unknown reference {value!r}: not a declared target (declared: {declared}) "
+            f"nor one of {', '.join(REF_WORDS)}",
+        )
+        return None, None
+    if not isinstance(value, dict):
+        t.err(
+            "to",
+            f"expected a target name, a reference word or {{ all = ... }} / {{ choose = ... }}, "
+            f"got {type_name(value)} {value!r}",
+        )
+        return None, None
+    keys = list(value)
+    if len(keys) != 1 or keys[0] not in ("all", "choose"):
+        t.err(
+            "to",
+            f"a table reference has exactly one key, all or choose (got {', '.join(keys) or 'none'})",
+        )
+        return None, None
+    sel = parse_selector(
+        t.scope, value[keys[0]], f"{where}.{keys[0]}", IN_PLAY_TYPES, f"with {keys[0]}"
+    )
+    if sel is None:
+        return None, None
+    ref = Ref(all=sel) if keys[0] == "all" else Ref(choose=sel)
+    return ref, sel.type
+
+
+def _check_acts_on(t: Table, do: str, ref_type: str | None) -> None:
+    allowed = ACTS_ON.get(do)
+    if ref_type is None or allowed is None or ref_type in allowed:
+        return
+    if ref_type == "entity_or_host" and "entity" in allowed and "host" not in allowed:
+        t.err("to", f"{do} acts on {', '.join(allowed)} only, and this reference may be a Host")
+    elif ref_type != "entity_or_host":
+        t.err("to", f"{do} acts on {', '.join(allowed)}, not on {ref_type}")
+
+
+def _check_stats(t: Table, do: str, stats: dict[str, int | None], ref_type: str | None) -> None:
+    given = [k for k, v in stats.items() if v is not None]
+    if not given:
+        t.err("do", f"{do} needs at least one of health, power, soul")
+    if ref_type == "host" and "power" in given:
+        t.err("power", "Hosts have no power (13.4)")
+    if ref_type == "entity" and "soul" in given:
+        t.err("soul", "Entities have no soul (13.4)")
+
+
+def _check_special(t: Table, do: str, index: int, env: StepEnv, ref: Ref | None) -> None:
+    if do == "equip":
+        if not (env.card.equipment and env.kind == "spell" and index == 0):
+            t.err("do", "equip is only the first step of an Equipment sorcery's spell ability (23)")
+        if ref is not None and (ref.name is None or ref.name not in env.declared):
+            t.err("to", "equip needs a declared target (23.2)")
+    if do == "retarget" and ref is not None and (ref.name is None or ref.name not in env.declared):
+        t.err("to", 'retarget needs a declared target of type "effect" (30.6)')
+
+
+def _parse_resource(t: Table) -> str | None:
+    """A type symbol (``& £ ! %``), a type name or letter, or ``"host"`` (the Host's type)."""
+    value = t.get_str("resource")
+    if value is None:
+        return None
+    if value == "host":
+        return "host"
+    res = RES_NAMES.get(value) or RES_LETTERS.get(value)
+    if res is None:
+        try:
+            res = Res(value)
+        except ValueError:
+            t.err(
+                "resource",
+                unknown(
+                    "resource",
+                    value,
+                    [
+                        *(r.value for r in TYPED),
+                        "host",
+                        *(n for n, r in RES_NAMES.items() if r in TYPED),
+                    ],
+                ),
+            )
+            return None
+    if res not in TYPED:
+        t.err("resource", 'generic ($) is not a resource you can gain (12.4): use a type or "host"')
+        return None
+    return res  # a Res is a str equal to its symbol
+
+
+def _parse_filter(t: Table) -> Selector | None:
+    if not t.has("filter"):
+        return None
+    return parse_selector(
+        t.scope, t.data["filter"], t.where("filter"), ("card",), "as a search filter"
+    )
+
+
+# --------------------------------------------------------------------------- triggers
+
+
+def parse_trigger(t: Table) -> Trigger | None:
+    """``when = { event, subject, player, phase }`` (28)."""
+    before = len(t.scope.sink)
+    t.allow(("event", "subject", "player", "phase"))
+    if not t.require("event"):
+        return None
+    event = t.get_str("event", EVENTS, "event")
+    if event is None:
+        return None
+    subject: Any = None
+    if t.has("subject"):
+        if event in NO_SUBJECT_EVENTS:
+            t.err("subject", f"event {event!r} has no subject")
+        elif t.data["subject"] in ("self", "other"):
+            subject = t.data["subject"]
+        else:
+            subject = parse_selector(
+                t.scope,
+                t.data["subject"],
+                t.where("subject"),
+                SUBJECT_TYPES,
+                'as a subject (or write "self" / "other")',
+            )
+    player = t.get_str("player", TRIGGER_PLAYERS, "player") or "any"
+    if t.has("player") and event in NO_PLAYER_EVENTS:
+        t.err("player", f"event {event!r} has no player")
+    phase = t.get_str("phase", PHASES, "phase")
+    if event == "start_of_phase" and not t.has("phase"):
+        t.require("phase", f"start_of_phase needs one of {', '.join(PHASES)}")
+    if event != "start_of_phase" and t.has("phase"):
+        t.err("phase", 'only event = "start_of_phase" takes a phase')
+    if len(t.scope.sink) != before:
+        return None
+    return Trigger(event=event, subject=subject, player=player, phase=phase)
+
+
+def parse_while(t: Table) -> str | None:
+    """``while = { condition = "..." }`` (or just the condition word)."""
+    value = t.data["while"]
+    if isinstance(value, str):
+        return t.get_str("while", STATE_CONDITIONS, "state condition")
+    table = t.get_table("while")
+    if table is None:
+        return None
+    table.allow(("condition",))
+    if not table.require("condition", f"one of {', '.join(sorted(STATE_CONDITIONS))}"):
+        return None
+    return table.get_str("condition", STATE_CONDITIONS, "state condition")
+
+
+# --------------------------------------------------------------------------- abilities
+
+
+def parse_ability(t: Table, card: CardContext) -> Ability | None:
+    before = len(t.scope.sink)
+    if not t.require("kind", f"one of {', '.join(KIND_FIELDS)}"):
+        return None
+    kind = t.get_str("kind", KIND_FIELDS, "ability kind")
+    if kind is None:
+        return None
+    t.allow(KIND_FIELDS[kind])
+    text = t.get_str("text") or ""
+    if kind == "static":
+        ability = _parse_static(t, card, text)
+    else:
+        ability = _parse_effect_ability(t, card, kind, text)
+    return ability if len(t.scope.sink) == before else None
+
+
+def _parse_effect_ability(t: Table, card: CardContext, kind: str, text: str) -> Ability:
+    when = None
+    while_ = None
+    if kind in ("triggered", "ambush"):
+        when_table = t.get_table("when")
+        when = parse_trigger(when_table) if when_table is not None else None
+        if kind == "triggered":
+            t.require("when", 'the event, e.g. when = { event = "attacks", subject = "self" }')
+        else:
+            while_ = parse_while(t) if t.has("while") else None
+            if t.has("when") == t.has("while"):
+                t.err(
+                    "when",
+                    "an ambush ability needs exactly one requirement: when (an event) or while (a state)",
+                )
+    before = len(t.scope.sink)
+    targets, declared = parse_targets(t)
+    env = StepEnv(card, kind, targets, declared, has_event=t.has("when"))
+    steps = parse_steps(t, env, required=kind != "ambush")
+    if len(t.scope.sink) == before:  # an unused target is only worth saying once all else is right
+        for name in sorted(declared - env.used):
+            t.err(f"targets.{name}", f"target {name!r} is declared but no step uses it")
+    cost: tuple[Res, ...] = ()
+    if kind == "activated":
+        cost = _parse_cost_field(t)
+    phase = t.get_str("phase", PHASES, "phase")
+    if kind == "during":
+        t.require("phase", f"one of {', '.join(PHASES)}")
+    return Ability(
+        kind=kind,
+        steps=steps,
+        targets=tuple(env.targets.items()),
+        when=when,
+        while_=while_,
+        optional=bool(t.get_bool("optional")),
+        cost=cost,
+        once_per_turn=bool(t.get_bool("once_per_turn")),
+        fast=bool(t.get_bool("fast")),
+        phase=phase,
+        text=text,
+    )
+
+
+def _parse_cost_field(t: Table) -> tuple[Res, ...]:
+    value = t.get_str("cost")
+    if value is None:
+        return ()
+    if "Ⓢ" in value:
+        t.err("cost", "write the once-per-turn symbol as once_per_turn = true (27.5)")
+        return ()
+    try:
+        return parse_cost(value)
+    except ValueError as exc:
+        t.err("cost", f"{exc} (symbols: & £ ! % $ or letters A S E M G)")
+        return ()
+
+
+def _parse_static(t: Table, card: CardContext, text: str) -> Ability:
+    affects: Any = None
+    affects_type: str | None = None
+    if t.require("affects", f"a selector or one of {', '.join(AFFECTS_WORDS)}"):
+        value = t.data["affects"]
+        if isinstance(value, str) and value in AFFECTS_WORDS:
+            affects = value
+            affects_type = (
+                "host" if value in HOST_WORDS else card.self_type if value == "self" else None
+            )
+            if value == "equipped" and not card.equipment:
+                t.err("affects", "'equipped' is only for Equipment sorceries (23)")
+        elif isinstance(value, str) and value not in SELECTOR_TYPES:
+            t.err(
+                "affects",
+                unknown("affects word or selector type", value, [*AFFECTS_WORDS, *IN_PLAY_TYPES]),
+            )
+        else:
+            affects = parse_selector(
+                t.scope, value, t.where("affects"), IN_PLAY_TYPES, "with affects"
+            )
+            affects_type = affects.type if affects is not None else None
+    adds = {k: t.get_int(k) for k in ("health", "power", "soul")}
+    sets = {k: t.get_int(f"set_{k}", minimum=0) for k in ("health", "power", "soul")}
+    grants = t.get_strs("grants", GRANTABLE, "grantable keyword")
+    if all(v is None for v in (*adds.values(), *sets.values())) and not grants:
+        t.err(
+            "kind",
+            "a static ability needs at least one of health, power, soul, set_health, "
+            "set_power, set_soul, grants",
+        )
+    if affects_type == "host":
+        for key in ("power", "set_power"):
+            if t.has(key):
+                t.err(key, "Hosts have no power (13.4)")
+    if affects_type in ("entity", "permanent"):
+        for key in ("soul", "set_soul"):
+            if t.has(key):
+                t.err(key, "only Hosts have soul (13.4)")
+    return Ability(
+        kind="static",
+        affects=affects,
+        health=adds["health"] or 0,
+        power=adds["power"] or 0,
+        soul=adds["soul"] or 0,
+        set_health=sets["health"],
+        set_power=sets["power"],
+        set_soul=sets["soul"],
+        grants=tuple(grants),
+        text=text,
+    )

@@ -1,0 +1,254 @@
+"""Deck lists (docs/cards.md "Decks") and the deck-building rules (3.1, A10).
+
+A deck file names its Host and counts main-deck cards by name::
+
+    name = "Strife Rush"
+    plan = "Curve out with cheap Strife attackers and burn the Host."
+    host = "Strife Host"
+    [cards]
+    "Raider" = 4
+    "Squire [print 2]" = 1      # a printing suffix; it counts as "Squire" (3.1.2, A10)
+
+:func:`check_deck` lists every problem at once; :func:`load_deck` refuses a bad file with a
+:class:`DeckError` naming the file.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hostwcg_env.engine.carddef import CardDef, CardType
+
+DECK_SIZE = 50  # 3.1.1, exactly (A10)
+COPY_LIMIT = 4  # 3.1.2, counted by name (A10)
+DECK_FIELDS = ("name", "plan", "host", "cards")
+DECKS_DIR = Path(__file__).parent / "decks"
+CODES = (
+    "FORMAT",
+    "DECK_SIZE",
+    "HOST_COUNT",
+    "HOST_IN_MAIN",
+    "COPY_LIMIT",
+    "UNKNOWN_CARD",
+    "TOKEN_IN_DECK",
+)
+_PRINT_SUFFIX = re.compile(r"\s*\[print\s+[^\]]*\]\s*$", re.IGNORECASE)
+
+
+def base_name(name: str) -> str:
+    """``"Squire [print 2]"`` -> ``"Squire"``: printings of one card share its name (A10)."""
+    return _PRINT_SUFFIX.sub("", name).strip()
+
+
+@dataclass(frozen=True)
+class DeckProblem:
+    code: str  # one of CODES
+    message: str  # starts with the code, e.g. "COPY_LIMIT Squire: 5 copies (at most 4, rule 3.1.2)"
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class DeckError(Exception):
+    """A deck file was refused; ``problems`` holds every DeckProblem found."""
+
+    def __init__(self, source: str, problems: Iterable[DeckProblem]) -> None:
+        self.source = source
+        self.problems = list(problems)
+        super().__init__(
+            "\n".join(f"{source}: {p.message}" if source else p.message for p in self.problems)
+        )
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A legal deck: its Host and the 50 main-deck card names in file order (print suffixes removed)."""
+
+    name: str
+    plan: str
+    host: str
+    main: tuple[str, ...]
+
+    @classmethod
+    def from_lists(
+        cls, host: str, main_names: Iterable[str], name: str = "", plan: str = ""
+    ) -> Deck:
+        """Build a deck from names (not checked: see check_deck)."""
+        return cls(name=name, plan=plan, host=host, main=tuple(base_name(n) for n in main_names))
+
+    def to_table(self) -> dict[str, Any]:
+        """The deck-file table for this deck (counts by name, first appearance order)."""
+        return {
+            "name": self.name,
+            "plan": self.plan,
+            "host": self.host,
+            "cards": dict(Counter(self.main)),
+        }
+
+
+def check_deck(
+    deck: Mapping[str, Any] | Deck, pool: Mapping[str, CardDef], source: str = ""
+) -> list[DeckProblem]:
+    """Every deck-building problem of ``deck`` (a deck-file table or a Deck); [] if it is legal."""
+    table = deck.to_table() if isinstance(deck, Deck) else deck
+    problems: list[DeckProblem] = []
+    for key in table:
+        if key not in DECK_FIELDS:
+            problems.append(
+                DeckProblem(
+                    "FORMAT", f"FORMAT: unknown field {key!r} (known: {', '.join(DECK_FIELDS)})"
+                )
+            )
+    for key in ("name", "plan"):
+        if key in table and not isinstance(table[key], str):
+            problems.append(DeckProblem("FORMAT", f"FORMAT: {key!r} must be a string"))
+    entries = _entries(table, problems)
+    _check_host(table.get("host"), pool, problems)
+    total = sum(count for _, count in entries)
+    if total != DECK_SIZE:
+        problems.append(
+            DeckProblem(
+                "DECK_SIZE",
+                f"DECK_SIZE: {total} main-deck cards (exactly {DECK_SIZE}, rule 3.1.1, A10)",
+            )
+        )
+    _check_cards(entries, pool, problems)
+    return problems
+
+
+def load_deck(path: str | Path, pool: Mapping[str, CardDef] | None = None) -> Deck:
+    """Read and check a deck file against ``pool`` (default: the default card pool)."""
+    if pool is None:
+        from hostwcg_env.cards.loader import default_pool
+
+        pool = default_pool()
+    source = str(path)
+    try:
+        with Path(path).open("rb") as fh:
+            table = tomllib.load(fh)
+    except OSError as exc:
+        raise DeckError(
+            source, [DeckProblem("FORMAT", f"FORMAT: cannot read the file: {exc.strerror or exc}")]
+        ) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise DeckError(
+            source, [DeckProblem("FORMAT", f"FORMAT: TOML syntax error: {exc}")]
+        ) from None
+    problems = check_deck(table, pool, source)
+    if problems:
+        raise DeckError(source, problems)
+    main = tuple(base_name(name) for name, count in table["cards"].items() for _ in range(count))
+    return Deck(
+        name=table.get("name", Path(path).stem),
+        plan=table.get("plan", ""),
+        host=_host_name(table["host"]),
+        main=main,
+    )
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def _entries(table: Mapping[str, Any], problems: list[DeckProblem]) -> list[tuple[str, int]]:
+    cards = table.get("cards")
+    if cards is None:
+        problems.append(DeckProblem("FORMAT", "FORMAT: missing [cards] (card name = count)"))
+        return []
+    if not isinstance(cards, Mapping):
+        problems.append(
+            DeckProblem("FORMAT", "FORMAT: [cards] must be a table of card name = count")
+        )
+        return []
+    out: list[tuple[str, int]] = []
+    for name, count in cards.items():
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            problems.append(
+                DeckProblem(
+                    "FORMAT",
+                    f"FORMAT: count of {name!r} must be a whole number >= 0, got {count!r}",
+                )
+            )
+        else:
+            out.append((name, count))
+    return out
+
+
+def _host_name(value: Any) -> str:
+    return value[0] if isinstance(value, list) else value
+
+
+def _check_host(value: Any, pool: Mapping[str, CardDef], problems: list[DeckProblem]) -> None:
+    hosts = value if isinstance(value, list) else [] if value is None else [value]
+    if len(hosts) != 1:
+        problems.append(
+            DeckProblem(
+                "HOST_COUNT", f"HOST_COUNT: {len(hosts)} Hosts (exactly 1, rule 3.1.1, A10)"
+            )
+        )
+    for host in hosts:
+        if not isinstance(host, str):
+            problems.append(
+                DeckProblem("FORMAT", f"FORMAT: a Host is named by a string, got {host!r}")
+            )
+            continue
+        card = pool.get(base_name(host))
+        if card is None:
+            problems.append(_unknown(host, pool))
+        elif card.type is not CardType.HOST:
+            problems.append(
+                DeckProblem(
+                    "HOST_COUNT",
+                    f"HOST_COUNT: {host} is {_a(card.type.value.capitalize())}, not a Host (rule 3.1.1)",
+                )
+            )
+
+
+def _check_cards(
+    entries: list[tuple[str, int]], pool: Mapping[str, CardDef], problems: list[DeckProblem]
+) -> None:
+    by_name: Counter[str] = Counter()
+    for name, count in entries:
+        base = base_name(name)
+        by_name[base] += count
+        card = pool.get(base)
+        if card is None:
+            problems.append(_unknown(name, pool))
+        elif card.type is CardType.HOST:
+            problems.append(
+                DeckProblem(
+                    "HOST_IN_MAIN",
+                    f"HOST_IN_MAIN {base}: a Host card cannot be in the main deck (rule 3.1.1, A10)",
+                )
+            )
+        elif card.type is CardType.TOKEN:
+            problems.append(
+                DeckProblem(
+                    "TOKEN_IN_DECK", f"TOKEN_IN_DECK {base}: tokens are never in decks (36, A10)"
+                )
+            )
+    for base, count in by_name.items():
+        if count > COPY_LIMIT:
+            problems.append(
+                DeckProblem(
+                    "COPY_LIMIT",
+                    f"COPY_LIMIT {base}: {count} copies (at most {COPY_LIMIT}, rule 3.1.2)",
+                )
+            )
+
+
+def _a(word: str) -> str:
+    return f"an {word}" if word[:1].upper() in "AEIOU" else f"a {word}"
+
+
+def _unknown(name: str, pool: Mapping[str, CardDef]) -> DeckProblem:
+    base = base_name(name)
+    close = difflib.get_close_matches(base, list(pool), n=3, cutoff=0.6)
+    hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
+    return DeckProblem("UNKNOWN_CARD", f"UNKNOWN_CARD {base!r}: no such card{hint}")

@@ -1,0 +1,138 @@
+"""Actions and decisions: every player choice, with a text notation that round-trips.
+
+``Action.parse(str(a)) == a`` for every action (docs/scenarios.md "The action notation").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import Enum
+
+from .carddef import RES_NAMES, Res
+
+
+class IllegalActionError(ValueError):
+    """An action that breaks a rule. The message starts with the rule number."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"{rule}: {message}")
+        self.rule = rule
+
+
+class Kind(str, Enum):
+    PASS = "pass"
+    YES = "yes"
+    CONCEDE = "concede"
+    AP_HOST = "ap host"
+    AP_DRAW = "ap draw"
+    AP_ANY = "ap any"
+    PLAY = "play"
+    ACTIVATE = "activate"
+    ATTACK = "attack"
+    SLOT = "slot"
+    TARGET = "target"
+    PAY = "pay"
+    CARD = "card"
+    TRIGGER = "trigger"
+
+
+class DecisionKind(str, Enum):
+    FIRST_PLAYER = "first_player"
+    MULLIGAN = "mulligan"
+    PRIORITY = "priority"
+    PLACE_TRIGGERS = "place_triggers"
+    CHOOSE_TARGET = "choose_target"
+    CHOOSE_ATTACK_TARGET = "choose_attack_target"
+    CHOOSE_SLOT = "choose_slot"
+    PAY = "pay"
+    CHOOSE_CARD = "choose_card"
+    YES_NO = "yes_no"
+
+
+_ALIASES = {"done": "pass", "decline": "pass", "no": "pass", "second": "pass", "first": "yes"}
+_PLACE = re.compile(r"^(?:[AB]\.(?:f\d+|b\d+|host|form\d+)(?:\.m\d+)?|stack\d+|f\d+|b\d+|auto|h\d+|d\d+|[&£!%$])$")
+
+
+@dataclass(frozen=True, order=True)
+class Action:
+    """One answer to a decision. ``arg`` is a place, index or resource; ``n`` an ability index."""
+
+    kind: Kind
+    arg: str = ""
+    n: int = -1
+
+    def __str__(self) -> str:
+        if self.kind is Kind.ACTIVATE:
+            return f"activate {self.arg} {self.n}"
+        if self.kind in (Kind.PLAY, Kind.CARD):
+            return f"{self.kind.value} {self.arg}"
+        if self.arg:
+            return f"{self.kind.value} {self.arg}"
+        return self.kind.value
+
+    @staticmethod
+    def parse(text: str) -> Action:
+        """Parse the canonical notation; raises ValueError naming what is wrong."""
+        words = text.strip().split()
+        if not words:
+            raise ValueError("empty action")
+        head = _ALIASES.get(words[0].lower(), words[0].lower())
+        if head in ("pass", "yes", "concede") and len(words) == 1:
+            return Action(Kind(head))
+        if head == "ap" and len(words) >= 2:
+            sub = words[1].lower()
+            if sub in ("host", "draw") and len(words) == 2:
+                return Action(Kind.AP_HOST if sub == "host" else Kind.AP_DRAW)
+            if sub == "any" and len(words) == 3:
+                return Action(Kind.AP_ANY, res_symbol(words[2]))
+        if head == "activate" and len(words) == 3 and words[2].isdigit():
+            return Action(Kind.ACTIVATE, _place(words[1]), int(words[2]))
+        if head == "trigger" and len(words) == 2 and words[1].isdigit():
+            return Action(Kind.TRIGGER, words[1])
+        if head == "pay" and len(words) == 2:
+            arg = "auto" if words[1].lower() == "auto" else res_symbol(words[1], generic=True)
+            return Action(Kind.PAY, arg)
+        if head in ("play", "attack", "slot", "target", "card") and len(words) == 2:
+            return Action(Kind(head), _place(words[1]))
+        raise ValueError(f"cannot parse action {text!r} (see docs/scenarios.md)")
+
+
+def _place(word: str) -> str:
+    if not _PLACE.match(word):
+        raise ValueError(f"bad place {word!r}")
+    return word
+
+
+def res_symbol(word: str, generic: bool = False) -> str:
+    w = word.strip()
+    if w.lower() in RES_NAMES:
+        r = RES_NAMES[w.lower()]
+    else:
+        try:
+            r = Res(w)
+        except ValueError:
+            raise ValueError(f"unknown resource {word!r}") from None
+    if r is Res.GENERIC and not generic:
+        raise ValueError("11.3.3: '$' is not a resource type you can gain")
+    return r.value
+
+
+PASS = Action(Kind.PASS)
+YES = Action(Kind.YES)
+
+
+@dataclass
+class Decision:
+    """Who decides what, and the legal actions. ``resume`` names the engine task to continue."""
+
+    player: int
+    kind: DecisionKind
+    actions: tuple[Action, ...]
+    prompt: str = ""
+    resume: str = ""
+    data: dict = field(default_factory=dict)
+    cards: tuple[int, ...] = ()  # object ids listed by a choose_card over a search/look
+
+    def __str__(self) -> str:
+        return f"{'AB'[self.player]} {self.kind.value}"

@@ -1,0 +1,240 @@
+"""Card definitions: the typed effect vocabulary the engine executes.
+
+Cards are data (docs/cards.md). The loader in ``hostwcg_env.cards`` turns TOML into these
+frozen values after validating every field; the engine only ever reads them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class CardType(str, Enum):
+    HOST = "host"
+    ENTITY = "entity"
+    SORCERY = "sorcery"
+    FORM = "form"
+    AMBUSH = "ambush"
+    TOKEN = "token"
+
+
+class Res(str, Enum):
+    """Resource types (12.2) plus generic (12.4)."""
+
+    AUTHORITY = "&"
+    STRIFE = "£"
+    EMOTION = "!"
+    AMITY = "%"
+    GENERIC = "$"
+
+
+TYPED = (Res.AUTHORITY, Res.STRIFE, Res.EMOTION, Res.AMITY)
+RES_NAMES = {
+    "authority": Res.AUTHORITY,
+    "strife": Res.STRIFE,
+    "emotion": Res.EMOTION,
+    "amity": Res.AMITY,
+    "generic": Res.GENERIC,
+}
+RES_LETTERS = {"A": Res.AUTHORITY, "S": Res.STRIFE, "E": Res.EMOTION, "M": Res.AMITY, "G": Res.GENERIC}
+
+KEYWORDS = frozenset({"fast", "first_strike", "cannot_block", "lingering", "unique"})
+
+EVENTS = frozenset(
+    {
+        "start_of_game",
+        "start_of_turn",
+        "end_of_turn",
+        "start_of_phase",
+        "would_play",
+        "would_create",
+        "would_cast",
+        "would_embody",
+        "would_lay",
+        "played",
+        "created",
+        "cast",
+        "embodied",
+        "laid",
+        "enters_slot",
+        "leaves_play",
+        "moves_slot",
+        "attacks",
+        "blocks",
+        "destroyed",
+        "destroys",
+        "loses_sickness",
+        "draws",
+        "discards",
+        "gains_resource",
+        "host_damaged",
+        "host_healed",
+    }
+)
+
+PRIMITIVES = frozenset(
+    {
+        "damage",
+        "destroy",
+        "heal",
+        "draw",
+        "discard",
+        "gain_resource",
+        "modify",
+        "set",
+        "grant",
+        "create_token",
+        "return_to_hand",
+        "banish",
+        "move_slot",
+        "gain_control",
+        "equip",
+        "search",
+        "reveal_hand",
+        "look_top",
+        "retarget",
+    }
+)
+
+SELECTOR_TYPES = frozenset({"entity", "host", "permanent", "entity_or_host", "effect", "card"})
+PHASES = ("start", "action1", "battle", "action2", "end")
+STATE_CONDITIONS = frozenset(
+    {"opponent_controls_entity", "you_control_no_entity", "your_hand_empty", "opponent_attacking"}
+)
+
+
+class _Shared:
+    """Immutable card data is shared by game clones instead of copied."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        return self
+
+    def __copy__(self) -> Any:
+        return self
+
+
+@dataclass(frozen=True)
+class Selector(_Shared):
+    """Which objects qualify (docs/cards.md "Selectors")."""
+
+    type: str = "entity"
+    controller: str = "any"  # you | opponent | any
+    subtype: str | None = None
+    other: bool = False
+    power_max: int | None = None
+    power_min: int | None = None
+    health_max: int | None = None
+    health_min: int | None = None
+    card_type: str | None = None
+    count: int = 1
+    up_to: bool = False
+
+
+@dataclass(frozen=True)
+class Ref(_Shared):
+    """What a step acts on: a target name, a keyword reference, or all/choose a selector."""
+
+    name: str | None = None  # target name, "self", "event.subject", "your_host", ...
+    all: Selector | None = None
+    choose: Selector | None = None
+
+
+@dataclass(frozen=True)
+class Step(_Shared):
+    """One primitive of an effect (docs/cards.md "Steps")."""
+
+    do: str
+    link: str = "then"  # then | and (40)
+    amount: int = 1
+    to: Ref | None = None
+    who: str = "you"
+    resource: str | None = None  # a Res symbol or "host"
+    health: int | None = None
+    power: int | None = None
+    soul: int | None = None
+    duration: str = "permanent"  # permanent | end_of_turn
+    keyword: str | None = None
+    token: str | None = None
+    filter: Selector | None = None
+    reveal: bool = True
+
+
+@dataclass(frozen=True)
+class Trigger(_Shared):
+    """An event pattern (28.2): event name plus filters relative to the ability's controller."""
+
+    event: str
+    subject: Any = None  # None | "self" | "other" | Selector
+    player: str = "any"  # you | opponent | any
+    phase: str | None = None
+
+
+@dataclass(frozen=True)
+class Ability(_Shared):
+    kind: str  # spell | static | triggered | activated | ambush | during
+    steps: tuple[Step, ...] = ()
+    targets: tuple[tuple[str, Selector], ...] = ()
+    when: Trigger | None = None
+    while_: str | None = None  # ambush state requirement
+    optional: bool = False
+    cost: tuple[Res, ...] = ()
+    once_per_turn: bool = False
+    fast: bool = False
+    phase: str | None = None
+    # static fields
+    affects: Any = None  # str keyword or Selector
+    health: int = 0
+    power: int = 0
+    soul: int = 0
+    set_health: int | None = None
+    set_power: int | None = None
+    set_soul: int | None = None
+    grants: tuple[str, ...] = ()
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class CardDef(_Shared):
+    name: str
+    type: CardType
+    resource: Res = Res.GENERIC
+    cost: tuple[Res, ...] = ()
+    subtypes: tuple[str, ...] = ()
+    health: int = 0
+    power: int = 0
+    soul: int = 0
+    keywords: frozenset[str] = field(default_factory=frozenset)
+    abilities: tuple[Ability, ...] = ()
+    test_id: str | None = None
+    text: str = ""
+
+    @property
+    def is_equipment(self) -> bool:
+        return self.type is CardType.SORCERY and "Equipment" in self.subtypes
+
+    @property
+    def is_lingering(self) -> bool:
+        return "lingering" in self.keywords
+
+    @property
+    def is_fast(self) -> bool:
+        return "fast" in self.keywords
+
+    def cost_text(self) -> str:
+        return "".join(r.value for r in self.cost)
+
+
+def parse_cost(text: str) -> tuple[Res, ...]:
+    """Parse a cost string such as ``££$`` or ``SSG`` (12, 13.2). Raises ValueError."""
+    out: list[Res] = []
+    for ch in text.replace(" ", ""):
+        if ch in RES_LETTERS:
+            out.append(RES_LETTERS[ch])
+            continue
+        try:
+            out.append(Res(ch))
+        except ValueError:
+            raise ValueError(f"unknown cost symbol {ch!r} in {text!r}") from None
+    return tuple(out)

@@ -1,0 +1,73 @@
+"""Costs and payment (12, 14.2, 17.2.1, 27.4).
+
+A typed resource pays its own symbol or a generic one; a generic resource pays only generic
+(12.3, 12.4). A payment assigns a pool resource to each generic symbol, generic first (12.5.1,
+A23); typed symbols are paid by their own type.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .carddef import TYPED, Res
+
+
+def typed_need(cost: tuple[Res, ...]) -> Counter[str]:
+    return Counter(r.value for r in cost if r is not Res.GENERIC)
+
+
+def generic_count(cost: tuple[Res, ...]) -> int:
+    return sum(1 for r in cost if r is Res.GENERIC)
+
+
+def can_pay(pool: dict[str, int], cost: tuple[Res, ...]) -> bool:
+    need = typed_need(cost)
+    spare = 0
+    for sym, have in pool.items():
+        left = have - need.get(sym, 0)
+        if left < 0:
+            return False
+        spare += left
+    for sym, n in need.items():
+        if pool.get(sym, 0) < n:
+            return False
+    return spare >= generic_count(cost)
+
+
+def generic_options(pool: dict[str, int], cost: tuple[Res, ...]) -> list[str]:
+    """Pool symbols that may pay the next generic symbol and still leave the rest payable."""
+    out = []
+    for sym in ["$"] + [r.value for r in TYPED]:
+        if pool.get(sym, 0) <= 0:
+            continue
+        rest = dict(pool)
+        rest[sym] -= 1
+        remaining = list(cost)
+        remaining.remove(Res.GENERIC)
+        if can_pay(rest, tuple(remaining)):
+            out.append(sym)
+    return out
+
+
+def auto_choice(pool: dict[str, int], cost: tuple[Res, ...], own: str) -> str:
+    """The canonical generic payment (S095): ``$`` first, then off-type surplus, then any."""
+    opts = generic_options(pool, cost)
+    if "$" in opts:
+        return "$"
+    need = typed_need(cost)
+    off = [o for o in opts if o != own]
+    pick_from = off or opts
+    return max(pick_from, key=lambda sym: (pool.get(sym, 0) - need.get(sym, 0), -"&£!%".find(sym)))
+
+
+def pay_typed(pool: dict[str, int], cost: tuple[Res, ...]) -> None:
+    for sym, n in typed_need(cost).items():
+        pool[sym] -= n
+        if pool[sym] == 0:
+            del pool[sym]
+
+
+def spend(pool: dict[str, int], sym: str) -> None:
+    pool[sym] -= 1
+    if pool[sym] == 0:
+        del pool[sym]

@@ -1,0 +1,56 @@
+"""The typed event log (DESIGN.md "Engine contract"): every state change, in order.
+
+Each event has a full text (the replay) and, where it names a card only one player may see,
+``private`` = that player and ``public`` = the text everyone else sees.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Event:
+    kind: str
+    text: str
+    data: dict[str, Any] = field(default_factory=dict)
+    private: int | None = None
+    public: str = ""
+
+    def text_for(self, player: int | None) -> str:
+        if self.private is None or player == self.private:
+            return self.text
+        return self.public
+
+    def __str__(self) -> str:
+        return self.text
+
+
+# engine event kind -> trigger event name (docs/cards.md "Triggers")
+TRIGGER_NAMES = {
+    "GameStarted": "start_of_game",
+    "WouldPlay": "would_play",
+    "WouldCreate": "would_create",
+    "WouldCast": "would_cast",
+    "WouldEmbody": "would_embody",
+    "WouldLay": "would_lay",
+    "Played": "played",
+    "Created": "created",
+    "Cast": "cast",
+    "Embodied": "embodied",
+    "Laid": "laid",
+    "EntersSlot": "enters_slot",
+    "LeavesPlay": "leaves_play",
+    "MovesSlot": "moves_slot",
+    "Attacks": "attacks",
+    "Blocks": "blocks",
+    "Destroyed": "destroyed",
+    "Destroys": "destroys",
+    "LosesSickness": "loses_sickness",
+    "Draw": "draws",
+    "Discard": "discards",
+    "GainResource": "gains_resource",
+    "HostDamaged": "host_damaged",
+    "HostHealed": "host_healed",
+}

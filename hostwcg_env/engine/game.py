@@ -1,0 +1,322 @@
+"""The Game facade: decisions, actions, and the loop that runs the rules between them.
+
+The engine runs by itself until the next Decision (DESIGN.md "Engine contract"). Work that
+may stop for a player's choice is kept as data in ``state.tasks`` (a stack of named tasks),
+so a game can be cloned at any decision and resumed.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .actions import PASS, Action, Decision, DecisionKind, IllegalActionError, Kind
+from .announce import AnnounceMixin
+from .carddef import CardDef, CardType
+from .config import RuleConfig
+from .effects import EffectsMixin
+from .events import Event
+from .legal import LegalMixin
+from .setup import SetupMixin
+from .state import GameState, Obj
+from .stats import host_health
+from .triggers import TriggersMixin
+from .turn import TurnMixin
+from .zones import ZonesMixin
+
+
+class Game(
+    LegalMixin, AnnounceMixin, TriggersMixin, EffectsMixin, TurnMixin, SetupMixin, ZonesMixin
+):
+    """One game of Host WCG. Create with :meth:`new` (a real game) or :meth:`from_state`."""
+
+    default_registry: Callable[[], dict[str, CardDef]] | None = None
+
+    def __init__(self, state: GameState) -> None:
+        self.s = state
+
+    # ----------------------------------------------------------------- creation
+    @classmethod
+    def new(
+        cls,
+        deck_a: Any,
+        deck_b: Any,
+        config: RuleConfig | None = None,
+        seed: int = 0,
+        registry: dict[str, CardDef] | None = None,
+    ) -> Game:
+        """Start a game (9.1) from two decks (objects with ``host`` and ``main`` names)."""
+        if registry is None:
+            if cls.default_registry is None:
+                raise ValueError("Game.new needs a card registry (import hostwcg_env first)")
+            registry = cls.default_registry()
+        state = GameState(config=config or RuleConfig(), registry=registry, rng=random.Random(seed))
+        game = cls(state)
+        game._setup_new(deck_a, deck_b)
+        game._run()
+        return game
+
+    @classmethod
+    def from_state(cls, state: GameState) -> Game:
+        game = cls(state)
+        game._run()
+        return game
+
+    def clone(self) -> Game:
+        return Game(copy.deepcopy(self.s))
+
+    # ----------------------------------------------------------------- queries
+    @property
+    def state(self) -> GameState:
+        return self.s
+
+    @property
+    def decision(self) -> Decision | None:
+        return self.s.decision
+
+    @property
+    def is_over(self) -> bool:
+        return self.s.over
+
+    @property
+    def winner(self) -> int | None:
+        return self.s.winner
+
+    @property
+    def events(self) -> list[Event]:
+        return self.s.events
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        d = self.s.decision
+        return d.actions if d is not None and not self.s.over else ()
+
+    def view(self, player: int) -> Any:
+        from .view import PlayerView
+
+        return PlayerView.of(self, player)
+
+    def obj_at(self, place: str) -> Obj | None:
+        oid = self._resolve_place(place)
+        return None if oid is None or oid < 0 else self.s.objs.get(oid)
+
+    # ----------------------------------------------------------------- acting
+    def apply(self, action: Action) -> None:
+        """Apply the deciding player's action; raises IllegalActionError citing the rule."""
+        s = self.s
+        if action.kind is Kind.CONCEDE:
+            if s.decision is None:
+                raise IllegalActionError("35.3.5", "no player is deciding; use concede(player)")
+            self.concede(s.decision.player)
+            return
+        d = s.decision
+        if s.over or d is None:
+            raise IllegalActionError("1.1", "the game is over")
+        if action not in d.actions:
+            raise self._explain_illegal(d, action)
+        s.decision = None
+        s.decisions_total += 1
+        s.decisions_this_turn += 1
+        getattr(self, "_on_" + d.resume)(d, action)
+        if s.decisions_this_turn > s.config.max_decisions_per_turn and not s.over:
+            self._end_game(None, "turn_limit", truncated=True)
+        self._run()
+
+    def apply_text(self, line: str) -> Action:
+        """Apply ``"<A|B> <action>"`` or a bare action; names may stand for places."""
+        from .notation import resolve_line
+
+        player, action = resolve_line(self, line)
+        if player is not None and action.kind is Kind.CONCEDE:
+            self.concede(player)
+            return action
+        d = self.s.decision
+        if player is not None and d is not None and d.player != player:
+            raise IllegalActionError(
+                "31.1", f"{'AB'[player]} is not deciding ({'AB'[d.player]} {d.kind.value})"
+            )
+        self.apply(action)
+        return action
+
+    def concede(self, player: int) -> None:
+        """35.3.5: conceding ends the game at once, whatever is on the stack (A48)."""
+        if self.s.over:
+            raise IllegalActionError("1.1", "the game is over")
+        self._emit("Conceded", f"Conceded({'AB'[player]})", player=player)
+        self._end_game(1 - player, "concede")
+
+    # ----------------------------------------------------------------- the loop
+    def _run(self) -> None:
+        s = self.s
+        while not s.over and s.decision is None:
+            if s.tasks:
+                name, data = s.tasks.pop()
+                getattr(self, "_t_" + name)(data)
+                self._check_losses()
+                continue
+            self._game_actions()
+            if s.over:
+                return
+            if self._window():
+                continue
+            if s.tasks or s.decision is not None:
+                continue
+            self._give_priority()
+
+    def _push(self, name: str, **data: Any) -> None:
+        self.s.tasks.append((name, data))
+
+    def _push_seq(self, tasks: Sequence[tuple[str, dict]]) -> None:
+        """Push tasks so that they run in the given order."""
+        for t in reversed(tasks):
+            self.s.tasks.append(t)
+
+    def _decide(
+        self,
+        player: int,
+        kind: DecisionKind,
+        actions: Sequence[Action],
+        resume: str,
+        prompt: str = "",
+        cards: tuple[int, ...] = (),
+        **data: Any,
+    ) -> None:
+        if not actions:
+            raise RuntimeError(f"engine error: decision {kind.value} for {'AB'[player]} has no action")
+        self.s.decision = Decision(player, kind, tuple(actions), prompt, resume, data, cards)
+
+    def _emit(self, kind: str, text: str, private: int | None = None, public: str = "", **data: Any) -> Event:
+        ev = Event(kind, text, data, private, public)
+        self.s.events.append(ev)
+        self._collect_triggers(ev)
+        return ev
+
+    # ----------------------------------------------------------------- game end
+    def _check_losses(self) -> None:
+        """1.2 win conditions as a game action (35.3.4), checked after every atomic event."""
+        s = self.s
+        if s.over or not s.started:
+            return
+        losers = []
+        reasons = []
+        for p in (0, 1):
+            pl = s.players[p]
+            if len(pl.damage) >= host_health(s, p):
+                losers.append(p)
+                reasons.append("damage_zone")
+            elif not pl.deck:
+                losers.append(p)
+                reasons.append("deck_out")
+            elif pl.hit_empty:
+                losers.append(p)
+                reasons.append("empty_hand")
+        if len(losers) == 2:
+            self._end_game(None, "draw")
+        elif losers:
+            self._end_game(1 - losers[0], reasons[0])
+
+    def _end_game(self, winner: int | None, reason: str, truncated: bool = False) -> None:
+        s = self.s
+        s.over = True
+        s.winner = winner
+        s.reason = reason
+        s.truncated = truncated
+        s.decision = None
+        s.tasks.clear()
+        w = "draw" if winner is None else "AB"[winner]
+        s.events.append(Event("GameOver", f"GameOver(winner={w}, reason={reason})", {"winner": winner}))
+
+    # ----------------------------------------------------------------- priority
+    def _give_priority(self) -> None:
+        s = self.s
+        if not s.stack:
+            s.loop_chain = []
+        p = s.priority
+        self._decide(p, DecisionKind.PRIORITY, self._priority_actions(p), "priority")
+
+    def _on_priority(self, d: Decision, a: Action) -> None:
+        s = self.s
+        p = d.player
+        if a.kind is Kind.PASS:
+            self._pass_priority(p)
+            return
+        s.passes = 0
+        s.loop_chain = []
+        s.priority = p if s.config.priority_after_action == "actor" else 1 - p
+        if a.kind in (Kind.AP_HOST, Kind.AP_DRAW, Kind.AP_ANY):
+            self._spend_ap(p, a)
+        elif a.kind is Kind.PLAY:
+            self._start_play(p, int(a.arg[1:]))
+        elif a.kind is Kind.ACTIVATE:
+            self._start_activate(p, a)
+        elif a.kind is Kind.ATTACK:
+            self._declare_attack(p, int(a.arg[1:]))
+
+    def _pass_priority(self, p: int) -> None:
+        """31.5.3, 31.6: two passes in a row resolve the top item or end the step (A17)."""
+        s = self.s
+        s.passes += 1
+        if s.passes < 2:
+            s.priority = 1 - p
+            return
+        s.passes = 0
+        s.priority = s.tp
+        if s.stack:
+            self._push("resolve_top")
+        else:
+            self._push("advance")
+
+    # ----------------------------------------------------------------- places
+    def _place_of(self, oid: int) -> str:
+        s = self.s
+        if oid < 0:
+            for i, it in enumerate(s.stack):
+                if it.sid == -oid:
+                    return f"stack{i}"
+            return f"stack?{-oid}"
+        o = s.objs[oid]
+        side = "AB"[o.controller]
+        pl = s.players[o.controller]
+        if o.zone == "front":
+            return f"{side}.f{o.slot}"
+        if o.zone == "back":
+            return f"{side}.b{o.slot}"
+        if o.zone == "host":
+            return f"{'AB'[o.owner]}.host"
+        if o.zone == "form":
+            return f"{side}.form{pl.forms.index(oid)}"
+        if o.zone == "marker" and o.attached_to is not None:
+            host = s.objs[o.attached_to]
+            return f"{self._place_of(host.id)}.m{host.markers.index(oid)}"
+        return f"{side}.{o.zone}:{o.name}"
+
+    def _resolve_place(self, place: str) -> int | None:
+        s = self.s
+        if place.startswith("stack"):
+            i = int(place[5:])
+            return -s.stack[i].sid if 0 <= i < len(s.stack) else None
+        parts = place.split(".")
+        if len(parts) < 2 or parts[0] not in ("A", "B"):
+            return None
+        pl = s.players["AB".index(parts[0])]
+        where = parts[1]
+        oid: int | None = None
+        if where == "host":
+            oid = pl.host
+        elif where.startswith("form"):
+            i = int(where[4:])
+            oid = pl.forms[i] if i < len(pl.forms) else None
+        elif where[0] in "fb" and where[1:].isdigit():
+            row = pl.front if where[0] == "f" else pl.back
+            i = int(where[1:])
+            oid = row[i] if i < len(row) else None
+        if oid is not None and len(parts) == 3 and parts[2].startswith("m"):
+            ms = s.objs[oid].markers
+            i = int(parts[2][1:])
+            oid = ms[i] if i < len(ms) else None
+        return oid
+
+    def _pname(self, p: int) -> str:
+        return "AB"[p]
+

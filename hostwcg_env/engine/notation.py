@@ -1,0 +1,76 @@
+"""Reading action lines written by people: ``"A play Squire"``, ``"target B:Squire"``.
+
+The canonical notation is parsed by ``Action.parse``; here a card name may stand for a hand
+index, a place or a list item when it is unambiguous among the legal actions
+(docs/scenarios.md). Errors say what was meant and what is possible.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .actions import Action, IllegalActionError, Kind
+
+if TYPE_CHECKING:
+    from .game import Game
+
+_NAMED = {"play", "target", "attack", "card", "trigger", "activate", "slot"}
+
+
+def split_player(line: str) -> tuple[int | None, str]:
+    words = line.strip().split(None, 1)
+    if len(words) == 2 and words[0] in ("A", "B"):
+        return "AB".index(words[0]), words[1]
+    return None, line.strip()
+
+
+def resolve_line(game: Game, line: str) -> tuple[int | None, Action]:
+    player, text = split_player(line)
+    try:
+        return player, Action.parse(text)
+    except ValueError:
+        pass
+    words = text.split(None, 1)
+    if len(words) != 2 or words[0].lower() not in _NAMED:
+        raise ValueError(f"cannot read action {line!r} (see docs/scenarios.md)")
+    verb, name = words[0].lower(), words[1].strip()
+    side = None
+    if ":" in name and name.split(":", 1)[0] in ("A", "B"):
+        side, name = name.split(":", 1)
+    matches = [a for a in game.legal_actions() if a.kind.value == verb and _names(game, a, name, side)]
+    if len(matches) == 1:
+        return player, matches[0]
+    if not matches:
+        legal = ", ".join(str(a) for a in game.legal_actions())
+        d = game.decision
+        who = f"{'AB'[d.player]} {d.kind.value}" if d else "nobody"
+        raise IllegalActionError("31.1", f"'{text}' matches no legal action of {who} (legal: {legal})")
+    raise ValueError(f"'{text}' is ambiguous: {', '.join(str(a) for a in matches)}")
+
+
+def _names(game: Game, a: Action, name: str, side: str | None) -> bool:
+    s = game.state
+    d = game.decision
+    if d is None:
+        return False
+    oid: int | None = None
+    if a.kind is Kind.PLAY or (a.kind is Kind.CARD and a.arg.startswith("h")):
+        oid = s.players[d.player].hand[int(a.arg[1:])]
+    elif a.kind is Kind.CARD and a.arg.startswith("d"):
+        oid = d.cards[int(a.arg[1:])]
+    elif a.kind is Kind.ATTACK:
+        oid = s.players[d.player].front[int(a.arg[1:])]
+    elif a.kind is Kind.TRIGGER:
+        mine = [t for t in game._placeable() if t.controller == d.player]
+        return mine[int(a.arg)].card.name == name
+    elif a.kind in (Kind.TARGET, Kind.ACTIVATE):
+        oid = game._resolve_place(a.arg)
+        if oid is not None and oid < 0:
+            item = next((x for x in s.stack if x.sid == -oid), None)
+            return item is not None and item.source_name == name
+    if oid is None or oid not in s.objs:
+        return False
+    o = s.objs[oid]
+    if side is not None and "AB"[o.controller] != side:
+        return False
+    return o.name == name

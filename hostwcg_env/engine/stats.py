@@ -1,0 +1,146 @@
+"""Stat layering for Entities (18.6, 26) and Hosts (20.1): adds, then decreases, then sets.
+
+A set wins over every add (18.6.3); sets apply in timestamp order, the last one counting
+(A35). Power is floored at 0 only in the final value (26.2.2). Queries only: nothing here
+changes state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .carddef import Ability, CardType, Selector
+from .state import GameState, Obj
+
+
+def in_play(s: GameState) -> Iterator[Obj]:
+    """Every object in play (5.1): slots, form zones and markers, both players."""
+    for p in s.players:
+        for oid in p.front:
+            if oid is not None:
+                o = s.objs[oid]
+                yield o
+                for m in o.markers:
+                    yield s.objs[m]
+        for oid in p.back:
+            if oid is not None:
+                o = s.objs[oid]
+                yield o
+                for m in o.markers:
+                    yield s.objs[m]
+        for oid in p.forms:
+            o = s.objs[oid]
+            yield o
+            for m in o.markers:
+                yield s.objs[m]
+
+
+def active_abilities(s: GameState, kind: str) -> Iterator[tuple[Obj, int, Ability]]:
+    """Abilities of a kind on face-up cards in play."""
+    for o in in_play(s):
+        if o.face_down:
+            continue
+        for i, ab in enumerate(o.card.abilities):
+            if ab.kind == kind:
+                yield o, i, ab
+
+
+def static_applies(s: GameState, src: Obj, ab: Ability, target: Obj) -> bool:
+    aff = ab.affects
+    if isinstance(aff, str):
+        if aff == "self":
+            return target.id == src.id
+        if aff == "equipped":
+            return src.zone == "marker" and src.attached_to == target.id
+        if target.zone != "host":
+            return False
+        if aff == "your_host":
+            return target.owner == src.controller
+        if aff == "opponent_host":
+            return target.owner != src.controller
+        return aff == "each_host"
+    if isinstance(aff, Selector):
+        from .targeting import matches
+
+        return matches(s, aff, target, src.controller, src.id)
+    return False
+
+
+def _layers(s: GameState, o: Obj, stat: str) -> tuple[int, list[tuple[int, int]]]:
+    """Sum of adds/decreases and the (timestamp, value) list of sets for one stat."""
+    delta = 0
+    sets: list[tuple[int, int]] = []
+    for src, _i, ab in active_abilities(s, "static"):
+        add = getattr(ab, stat)
+        st = getattr(ab, "set_" + stat)
+        if (add or st is not None) and static_applies(s, src, ab, o):
+            delta += add
+            if st is not None:
+                sets.append((max(src.ts, o.ts), st))
+    for m in o.mods:
+        if m.stat != stat:
+            continue
+        if m.kind == "add":
+            delta += m.value
+        elif m.kind == "set":
+            sets.append((m.ts, m.value))
+    return delta, sets
+
+
+def stat(s: GameState, o: Obj, which: str) -> int:
+    card = o.card
+    base = {"health": card.health, "power": card.power, "soul": card.soul}[which]
+    delta, sets = _layers(s, o, which)
+    if sets:
+        value = max(sets, key=lambda t: t[0])[1]
+    else:
+        value = base + delta
+    if which == "power":
+        return max(0, value)
+    return value
+
+
+def power(s: GameState, o: Obj) -> int:
+    return stat(s, o, "power")
+
+
+def health(s: GameState, o: Obj) -> int:
+    return stat(s, o, "health")
+
+
+def host_health(s: GameState, p: int) -> int:
+    return stat(s, s.objs[s.players[p].host], "health")
+
+
+def host_soul(s: GameState, p: int) -> int:
+    return stat(s, s.objs[s.players[p].host], "soul")
+
+
+def keywords(s: GameState, o: Obj) -> set[str]:
+    kw = set(o.card.keywords)
+    for src, _i, ab in active_abilities(s, "static"):
+        if ab.grants and static_applies(s, src, ab, o):
+            kw.update(ab.grants)
+    for m in o.mods:
+        if m.kind == "grant":
+            kw.add(m.stat)
+    return kw
+
+
+def has_keyword(s: GameState, o: Obj, kw: str) -> bool:
+    return kw in keywords(s, o)
+
+
+def is_permanent(o: Obj) -> bool:
+    """16.2 and 22.2: Entities, Forms, and face-up Lingering cards in play."""
+    if o.zone == "front":
+        return True
+    if o.zone == "form":
+        return True
+    if o.zone == "back" and not o.face_down and o.card.is_lingering:
+        return True
+    return False
+
+
+def is_host_type(o: Obj) -> bool:
+    return o.card.type is CardType.HOST

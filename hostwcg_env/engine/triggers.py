@@ -1,0 +1,197 @@
+"""Triggers and the trigger window (28, 33, A26, A50, A53).
+
+Events are matched against triggered abilities when they happen (28.5); the triggers wait in
+``state.pending`` and are put on the stack in the next trigger window, never during a
+resolution (34.4): the turn player places all of theirs in the order they choose, then the
+other player (33.2-33.3). Event-keyed Ambushes are offered only in that window (A53, 33.5).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .actions import PASS, Action, Decision, DecisionKind, Kind
+from .carddef import CardType, Selector, Trigger
+from .costs import can_pay
+from .events import TRIGGER_NAMES, Event
+from .state import Obj, PendingTrigger
+from .stats import active_abilities
+from .targeting import candidates, matches
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+
+def _event_names(ev: Event) -> list[str]:
+    if ev.kind == "PhaseBegan":
+        phase = ev.data["phase"]
+        names = ["start_of_phase"]
+        if phase == "start":
+            names.append("start_of_turn")
+        if phase == "end":
+            names.append("end_of_turn")
+        return names
+    name = TRIGGER_NAMES.get(ev.kind)
+    return [name] if name else []
+
+
+def _loose_match(sel: Selector, o: Obj, controller: int, source: int | None) -> bool:
+    """Match an object that is not in play (on the stack, or last known information)."""
+    t = sel.type
+    is_ent = o.card.type in (CardType.ENTITY, CardType.TOKEN)
+    if t == "entity" and not is_ent:
+        return False
+    if t == "host" and o.card.type is not CardType.HOST:
+        return False
+    if sel.controller == "you" and o.controller != controller:
+        return False
+    if sel.controller == "opponent" and o.controller == controller:
+        return False
+    if sel.subtype is not None and sel.subtype not in o.card.subtypes:
+        return False
+    if sel.other and o.id == source:
+        return False
+    return True
+
+
+class TriggersMixin:
+    s: GameState
+
+    def _trigger_matches(self, tr: Trigger, names: list[str], ev: Event, src: Obj) -> bool:
+        if tr.event not in names:
+            return False
+        d = ev.data
+        if tr.phase is not None and d.get("phase") != tr.phase:
+            return False
+        ctrl = src.controller
+        pl = d.get("player")
+        if tr.player == "you" and pl != ctrl:
+            return False
+        if tr.player == "opponent" and pl != 1 - ctrl:
+            return False
+        subj = tr.subject
+        if subj is None:
+            return True
+        sid = d.get("subject")
+        if subj == "self":
+            return sid == src.id
+        if subj == "other":
+            return sid is not None and sid != src.id
+        so = self.s.objs.get(sid) if sid is not None else None
+        if so is None:
+            so = d.get("lki")
+            if so is None or so.id != sid:
+                return False
+        if so.zone in ("front", "back", "form", "host"):
+            return matches(self.s, subj, so, ctrl, src.id)
+        return _loose_match(subj, so, ctrl, src.id)
+
+    def _collect_triggers(self, ev: Event) -> None:
+        names = _event_names(ev)
+        if not names:
+            return
+        s = self.s
+        srcs: list[tuple[Obj, int, Any]] = list(active_abilities(s, "triggered"))
+        for key in ("lki", "lki_source"):
+            lki = ev.data.get(key)
+            if lki is not None and lki.id not in s.objs:  # it just left play (A45)
+                srcs.extend((lki, i, ab) for i, ab in enumerate(lki.card.abilities) if ab.kind == "triggered")
+        sid = ev.data.get("subject")
+        subject_name = ev.data.get("subject_name", "")
+        hold = bool(ev.data.get("hold"))
+        for o, i, ab in srcs:
+            if ab.when is not None and self._trigger_matches(ab.when, names, ev, o):
+                s.trigger_seq += 1
+                s.pending.append(PendingTrigger(o.controller, o.id, o.card, i, "trigger", sid,
+                                                subject_name, None, hold, s.trigger_seq))
+        for p in s.players:
+            for oid in p.back:
+                if oid is None:
+                    continue
+                o = s.objs[oid]
+                if not o.face_down:
+                    continue
+                for i, ab in enumerate(o.card.abilities):
+                    if ab.kind == "ambush" and ab.when is not None and self._trigger_matches(ab.when, names, ev, o):
+                        s.ambush_ops.append((o.controller, o.id, i, sid, subject_name))
+
+    # ------------------------------------------------------------ the window
+    def _placeable(self) -> list[PendingTrigger]:
+        s = self.s
+        unheld = [t for t in s.pending if not t.hold]
+        if unheld:
+            return unheld
+        return list(s.pending) if not s.stack else []
+
+    def _valid_ops(self, p: int) -> list[tuple[int, int, int, int | None, str]]:
+        s = self.s
+        out = []
+        for op in s.ambush_ops:
+            ctrl, oid, ai, _subj, _name = op
+            if ctrl != p or oid not in s.objs:
+                continue
+            o = s.objs[oid]
+            if o.zone != "back" or not o.face_down or o.controller != p:
+                continue
+            if not can_pay(s.players[p].pool, o.card.cost):
+                continue
+            ab = o.card.abilities[ai]
+            if all(len(candidates(s, sel, p, oid)) >= (0 if sel.up_to else sel.count) for _n, sel in ab.targets):
+                out.append(op)
+        return out
+
+    def _window(self) -> bool:
+        """Run the trigger window; True if it made a decision or queued work."""
+        s = self.s
+        placeable = self._placeable()
+        if not placeable and not s.ambush_ops and not s.window_active:
+            return False
+        if not s.window_active:
+            s.window_active = True
+            s.window_base = s.stack[-1].sid if s.stack else None
+            s.window_done = [False, False]
+        for p in (s.tp, 1 - s.tp):
+            mine = [t for t in placeable if t.controller == p]
+            if mine:
+                s.window_done[p] = False
+            if s.window_done[p]:
+                continue
+            ops = self._valid_ops(p)
+            if not mine and not ops:
+                s.window_done[p] = True
+                continue
+            if len(mine) == 1 and not ops:
+                self._place_trigger(mine[0])  # type: ignore[attr-defined]
+                return True
+            acts = [Action(Kind.TRIGGER, str(k)) for k in range(len(mine))]
+            acts += [Action(Kind.ACTIVATE, self._place_of(op[1]), op[2]) for op in ops]  # type: ignore[attr-defined]
+            if not mine:
+                acts.append(PASS)
+            names = ", ".join(t.card.name for t in mine)
+            self._decide(p, DecisionKind.PLACE_TRIGGERS, acts, "place_triggers",  # type: ignore[attr-defined]
+                         prompt=f"put on the stack: {names}" if names else "activate an Ambush?")
+            return True
+        s.window_active = False
+        s.window_base = None
+        s.ambush_ops = []
+        s.priority = s.tp  # 31.5.1
+        s.passes = 0
+        return False
+
+    def _on_place_triggers(self, d: Decision, a: Action) -> None:
+        s = self.s
+        p = d.player
+        if a.kind is Kind.PASS:
+            s.window_done[p] = True
+            s.ambush_ops = [op for op in s.ambush_ops if op[0] != p]
+            return
+        if a.kind is Kind.TRIGGER:
+            mine = [t for t in self._placeable() if t.controller == p]
+            self._place_trigger(mine[int(a.arg)])  # type: ignore[attr-defined]
+            return
+        oid = self._resolve_place(a.arg)  # type: ignore[attr-defined]
+        for op in self._valid_ops(p):
+            if op[1] == oid and op[2] == a.n:
+                s.ambush_ops.remove(op)
+                self._start_ambush(p, op)  # type: ignore[attr-defined]
+                return

@@ -1,0 +1,161 @@
+"""PlayerView: everything one player may see and nothing else (6, 41, A09, A13), and
+``determinize``: a full game consistent with a view (for search agents).
+
+A view is a redacted copy of the game state: every card the viewer may not see is replaced by
+an unknown placeholder with the same object id; the random generator is removed; the event log
+is cut to what the viewer saw; the other player's pending choices show only their kind.
+Hidden: both decks (4.1.1), the opponent's hand (4.3.1), the opponent's face-down cards (6.2),
+the opponent's damage zone (2.1.1, A09), the opponent's Host before the game starts (A13).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .actions import Decision
+from .carddef import CardDef, CardType
+from .events import Event
+from .state import GameState, Obj
+
+if TYPE_CHECKING:
+    from .game import Game
+
+UNKNOWN = CardDef(name="?", type=CardType.ENTITY)
+UNKNOWN_AMBUSH = CardDef(name="?", type=CardType.AMBUSH)
+UNKNOWN_HOST = CardDef(name="?", type=CardType.HOST)
+
+
+def hidden_ids(s: GameState, viewer: int) -> list[int]:
+    """Object ids whose identity ``viewer`` may not see."""
+    out: list[int] = []
+    me = s.players[viewer]
+    opp = s.players[1 - viewer]
+    out += me.deck + opp.deck + opp.hand + opp.damage
+    if not s.started:
+        out.append(opp.host)
+    for o in s.objs.values():
+        if o.face_down and o.controller != viewer and o.zone in ("back", "marker", "stack"):
+            out.append(o.id)
+    return out
+
+
+@dataclass
+class PlayerView:
+    """A redacted game state seen by ``player``. ``state`` is safe to read in full."""
+
+    player: int
+    state: GameState
+    events: list[str]
+
+    @classmethod
+    def of(cls, game: Game, player: int) -> PlayerView:
+        s = game.state
+        hidden = set(hidden_ids(s, player))
+        memo: dict[int, Any] = {id(s.rng): None, id(s.events): []}
+        for lst in ("loop_chain",):
+            memo[id(getattr(s, lst))] = []
+        red = copy.deepcopy(s, memo)
+        red.rng = None  # type: ignore[assignment]
+        for oid in hidden:
+            o = red.objs[oid]
+            o.card = _placeholder(o)
+            o.mods = []
+        red.decision = _redact_decision(s.decision, player)
+        red.tasks = [] if s.decision is None or s.decision.player != player else red.tasks
+        for item in red.stack:
+            if item.face_down and item.controller != player:
+                item.card = UNKNOWN_AMBUSH
+                item.source_name = "?"
+        red.ambush_ops = [op for op in red.ambush_ops if op[0] == player]
+        red.players[1 - player].decklist = (
+            list(s.players[1 - player].decklist) if s.config.public_decklists else []
+        )
+        events = [e.text_for(player) for e in s.events]
+        return cls(player, red, events)
+
+    # convenient read-only queries -------------------------------------------
+    @property
+    def me(self) -> int:
+        return self.player
+
+    def hand_names(self, p: int) -> list[str] | None:
+        if p != self.player:
+            return None
+        return [self.state.objs[o].name for o in self.state.players[p].hand]
+
+    def card_names(self) -> list[str]:
+        """Every card name that appears anywhere in the view (for leak tests)."""
+        names = [o.name for o in self.state.objs.values()]
+        names += [it.source_name for it in self.state.stack]
+        return names
+
+
+def _placeholder(o: Obj) -> CardDef:
+    if o.zone == "host":
+        return UNKNOWN_HOST
+    if o.face_down and o.zone in ("back", "stack"):
+        return UNKNOWN_AMBUSH
+    return UNKNOWN
+
+
+def _redact_decision(d: Decision | None, viewer: int) -> Decision | None:
+    if d is None:
+        return None
+    if d.player == viewer:
+        return copy.deepcopy(d)
+    return Decision(d.player, d.kind, (), "", "", {}, ())
+
+
+def determinize(view: PlayerView, rng: random.Random, opponent_cards: list[str] | None = None,
+                registry: dict[str, CardDef] | None = None) -> GameState:
+    """Sample a full state consistent with ``view`` (hidden cards drawn without replacement
+    from what remains of each decklist; the opponent's list is ``opponent_cards``, the public
+    decklist, or a uniform draw from the registry's playable cards)."""
+    s = copy.deepcopy(view.state)
+    reg = registry if registry is not None else s.registry
+    s.rng = random.Random(rng.getrandbits(64))
+    s.events = []
+    for p in (0, 1):
+        pl = s.players[p]
+        unknown = [o for o in s.objs.values() if o.owner == p and o.card.name == "?"]
+        if not unknown:
+            continue
+        known = Counter(o.card.name for o in s.objs.values() if o.owner == p and o.card.name != "?"
+                        and not o.token and o.card.type is not CardType.HOST)
+        if p == view.player or pl.decklist:
+            pool = Counter(pl.decklist) - known
+        elif opponent_cards is not None:
+            pool = Counter(opponent_cards) - known
+        else:
+            pool = Counter()
+        bag = list(pool.elements())
+        rng.shuffle(bag)
+        fallback = [c for c in reg.values() if c.type not in (CardType.HOST, CardType.TOKEN)]
+        hosts = [c for c in reg.values() if c.type is CardType.HOST]
+        for o in sorted(unknown, key=lambda x: (x.card.type is not CardType.AMBUSH, x.id)):
+            o.card = _draw_card(o, bag, fallback, hosts, reg, rng)
+    if s.decision is not None and not s.decision.actions:
+        s.decision = None
+    return s
+
+
+def _draw_card(o: Obj, bag: list[str], fallback: list[CardDef], hosts: list[CardDef],
+               reg: dict[str, CardDef], rng: random.Random) -> CardDef:
+    if o.card.type is CardType.HOST:
+        return rng.choice(hosts)
+    want_ambush = o.card.type is CardType.AMBUSH
+    for i, name in enumerate(bag):
+        card = reg.get(name)
+        if card is not None and (not want_ambush or card.type is CardType.AMBUSH):
+            bag.pop(i)
+            return card
+    pool = [c for c in fallback if not want_ambush or c.type is CardType.AMBUSH] or fallback
+    return rng.choice(pool)
+
+
+def event_texts(events: list[Event], viewer: int | None) -> list[str]:
+    return [e.text_for(viewer) for e in events]

@@ -1,0 +1,169 @@
+"""Moving cards between zones (4, 7, 8, 24, 36, 37) and the game actions (35).
+
+A card that changes zone becomes a new object with a new id (36.2); moving between one's own
+slots does not (8.2, 36.2.1). Cards always go to their owner's hand, deck, drop zone or
+banished zone (A49). Tokens that leave play cease to exist (36.3.1). Markers drop with their
+card (24.3, 35.3.3).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .carddef import CardDef
+from .state import IN_PLAY_ZONES, Obj
+from .stats import health
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+OWNER_ZONES = ("deck", "hand", "drop", "damage", "banished")
+
+
+class ZonesMixin:
+    s: GameState
+
+    def _tick(self) -> int:
+        self.s.ts += 1
+        return self.s.ts
+
+    def _new_obj(self, card: CardDef, owner: int, controller: int, zone: str, **kw: object) -> Obj:
+        s = self.s
+        o = Obj(id=s.next_id, card=card, owner=owner, controller=controller, zone=zone,
+                ts=self._tick(), **kw)  # type: ignore[arg-type]
+        s.next_id += 1
+        s.objs[o.id] = o
+        return o
+
+    def _container(self, o: Obj) -> list[int] | None:
+        if o.zone in OWNER_ZONES:
+            return getattr(self.s.players[o.owner], o.zone)  # type: ignore[no-any-return]
+        if o.zone == "form":
+            return self.s.players[o.controller].forms
+        return None
+
+    def _detach(self, o: Obj) -> None:
+        s = self.s
+        if o.zone == "front":
+            s.players[o.controller].front[o.slot] = None
+        elif o.zone == "back":
+            s.players[o.controller].back[o.slot] = None
+        elif o.zone == "marker" and o.attached_to is not None:
+            s.objs[o.attached_to].markers.remove(o.id)
+        else:
+            box = self._container(o)
+            if box is not None:
+                box.remove(o.id)
+
+    def _attach(self, o: Obj, bottom: bool = False) -> None:
+        s = self.s
+        if o.zone == "front":
+            s.players[o.controller].front[o.slot] = o.id
+        elif o.zone == "back":
+            s.players[o.controller].back[o.slot] = o.id
+        elif o.zone == "marker" and o.attached_to is not None:
+            s.objs[o.attached_to].markers.append(o.id)
+        else:
+            box = self._container(o)
+            if box is None:
+                return
+            if o.zone == "deck" and not bottom:
+                box.insert(0, o.id)
+            else:
+                box.append(o.id)
+
+    def _move(self, o: Obj, zone: str, controller: int | None = None, slot: int = -1,
+              face_down: bool = False, bottom: bool = False, attached_to: int | None = None) -> Obj | None:
+        """Move ``o`` to a new zone as a new object; returns it (None for a token that left play)."""
+        s = self.s
+        ctrl = o.owner if controller is None else controller
+        leaving = o.zone in IN_PLAY_ZONES and (zone not in IN_PLAY_ZONES or ctrl != o.controller)
+        self._detach(o)
+        del s.objs[o.id]
+        if leaving:
+            P = "AB"[o.controller]
+            shown = "?" if o.face_down else o.name
+            self._emit("LeavesPlay", f"LeavesPlay({P}, {o.name})", private=o.controller if o.face_down else None,  # type: ignore[attr-defined]
+                       public=f"LeavesPlay({P}, {shown})", player=o.controller, subject=o.id, lki=o,
+                       subject_name=o.name)
+            for m in list(o.markers):
+                mo = s.objs.pop(m)
+                mo.attached_to = None
+                if not mo.token:
+                    d = self._new_obj(mo.card, mo.owner, mo.owner, "drop")
+                    self._attach(d)
+                self._emit("MarkerDropped", f"MarkerDropped({mo.name})", subject=m)  # type: ignore[attr-defined]
+            if o.token:
+                self._emit("TokenGone", f"TokenGone({o.name})", subject=o.id)  # type: ignore[attr-defined]
+                return None
+        if o.token and zone not in IN_PLAY_ZONES:
+            return None
+        new = self._new_obj(o.card, o.owner, ctrl, zone, slot=slot, face_down=face_down,
+                            token=o.token, attached_to=attached_to)
+        self._attach(new, bottom=bottom)
+        return new
+
+    def _move_slot(self, o: Obj, slot: int) -> None:
+        """8.2: moving between one's own slots keeps the object (36.2.1)."""
+        s = self.s
+        row = s.players[o.controller].front if o.zone == "front" else s.players[o.controller].back
+        row[o.slot] = None
+        old = o.slot
+        o.slot = slot
+        row[slot] = o.id
+        r = "f" if o.zone == "front" else "b"
+        self._emit("MovesSlot", f"MovesSlot({'AB'[o.controller]}, {o.name}, {r}{old}, {r}{slot})",  # type: ignore[attr-defined]
+                   player=o.controller, subject=o.id, subject_name=o.name)
+
+    # ------------------------------------------------------------ game actions (35)
+    def _game_actions(self) -> None:
+        """35.3-35.4: losses, Entities at 0 health to the drop zone, lethal damage destroys."""
+        s = self.s
+        while not s.over:
+            self._check_losses()  # type: ignore[attr-defined]
+            if s.over:
+                return
+            to_drop: list[Obj] = []
+            to_destroy: list[Obj] = []
+            for p in (s.tp, 1 - s.tp):
+                for oid in s.players[p].front:
+                    if oid is None:
+                        continue
+                    o = s.objs[oid]
+                    h = health(s, o)
+                    if h <= 0:  # 18.3, 26.1.2, 26.1.3: the drop zone wins
+                        to_drop.append(o)
+                    elif o.damage >= h:  # 18.2, 26.1.1.1
+                        to_destroy.append(o)
+                    else:
+                        o.lethal = None
+            if not to_drop and not to_destroy:
+                return
+            for o in to_drop:
+                self._emit("SentToDrop", f"SentToDrop({o.name})", subject=o.id, player=o.controller)  # type: ignore[attr-defined]
+                self._move(o, "drop")
+            self._destroy(to_destroy)
+
+    def _destroy(self, objs: list[Obj], source: tuple[int | None, str, str] | None = None) -> None:
+        """Destroy Entities at once (18.2, 35.3.1); the source is what dealt the final damage (38)."""
+        s = self.s
+        records = []
+        for o in objs:
+            src = source if source is not None else o.lethal
+            if src is None:
+                src = (None, "none", "none")
+            records.append((o, src))
+            sname = src[1] if src[0] is not None or src[1] != "none" else "none"
+            self._emit("Destroyed", f"Destroyed({o.name}, source={sname}, kind={src[2]})",  # type: ignore[attr-defined]
+                       subject=o.id, subject_name=o.name, player=o.controller, source=src[0])
+        lkis = {o.id: o for o in objs}
+        for o in objs:
+            self._move(o, "drop")
+        for o, (sid, sname, _kind) in records:
+            if sid is None:
+                continue
+            so = s.objs.get(sid) or lkis.get(sid)
+            if so is None or not so.is_entity:
+                continue
+            self._emit("Destroys", f"Destroys({sname}, {o.name})", subject=sid,  # type: ignore[attr-defined]
+                       subject_name=sname, player=so.controller, lki_source=so, lki=so, victim=o.id)

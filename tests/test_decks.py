@@ -1,0 +1,239 @@
+"""Deck lists and the deck-building rules (3.1, A10): every problem is listed at once."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from hostwcg_env.cards import Deck, DeckError, check_deck, default_pool, load_deck
+from hostwcg_env.engine.carddef import CardType
+
+DECKS = Path(__file__).resolve().parent.parent / "hostwcg_env" / "cards" / "decks"
+FILLER = [
+    "Ogre",
+    "Duelist",
+    "Wall",
+    "Herald",
+    "Sentinel",
+    "Spark",
+    "Insight",
+    "Snuff",
+    "Mend",
+    "Snare",
+    "Aegis",
+]
+
+
+@pytest.fixture(scope="module")
+def pool():
+    return default_pool()
+
+
+def legal(**counts: int) -> dict:
+    """A legal 50-card list: 4 Squires plus 4 of each filler name, topped up with Raiders."""
+    cards = {"Squire": 4, **{name: 4 for name in FILLER}}
+    cards.update(counts)
+    cards["Raider"] = 0
+    cards["Raider"] = 50 - sum(cards.values())
+    return {"name": "Test", "plan": "", "host": "Test Host", "cards": cards}
+
+
+def codes(problems) -> list[str]:
+    return [p.code for p in problems]
+
+
+def test_s025_legal_list_starts_the_game(pool):
+    deck = legal()
+    assert sum(deck["cards"].values()) == 50 and max(deck["cards"].values()) <= 4
+    assert check_deck(deck, pool) == []
+    # The "start the game" half of S025 is added by the engine author once the engine exists.
+
+
+@pytest.mark.parametrize("size", [49, 51])
+def test_s026_49_or_51_cards_rejected(pool, size):
+    deck = legal()
+    deck["cards"]["Raider"] += size - 50
+    problems = check_deck(deck, pool)
+    assert codes(problems) == ["DECK_SIZE"]
+    assert f"DECK_SIZE: {size} main-deck cards" in problems[0].message
+
+
+def test_s028_copy_limit(pool):
+    assert check_deck(legal(Squire=4), pool) == []
+    problems = check_deck(legal(Squire=5), pool)
+    assert codes(problems) == ["COPY_LIMIT"]
+    assert problems[0].message == "COPY_LIMIT Squire: 5 copies (at most 4, rule 3.1.2)"
+
+
+def test_s029_limit_counts_names_not_printings(pool):
+    deck = legal()
+    del deck["cards"]["Squire"]
+    deck["cards"] = {"Squire [print 1]": 3, "Squire [print 2]": 2, **deck["cards"]}
+    deck["cards"]["Raider"] -= 1
+    problems = check_deck(deck, pool)
+    assert codes(problems) == ["COPY_LIMIT"]
+    assert problems[0].message.startswith("COPY_LIMIT Squire: 5 copies")
+
+
+def test_printings_under_the_limit_are_fine(pool):
+    deck = legal()
+    del deck["cards"]["Squire"]
+    deck["cards"].update({"Squire [print 1]": 2, "Squire [print 2]": 2})
+    assert check_deck(deck, pool) == []
+
+
+def test_s031_host_cards_cannot_be_in_main_deck(pool):
+    deck = legal()
+    deck["cards"]["Raider"] -= 1
+    deck["cards"]["Test Host"] = 1  # 49 cards plus a second Test Host
+    problems = check_deck(deck, pool)
+    assert codes(problems) == ["HOST_IN_MAIN"]
+    assert problems[0].message.startswith("HOST_IN_MAIN Test Host")
+
+
+def test_tokens_are_never_in_decks(pool):
+    deck = legal()
+    deck["cards"]["Raider"] -= 1
+    deck["cards"]["Wolf"] = 1
+    assert codes(check_deck(deck, pool)) == ["TOKEN_IN_DECK"]
+
+
+def test_unknown_card_suggests_names(pool):
+    deck = legal()
+    deck["cards"]["Raider"] -= 1
+    deck["cards"]["Squrie"] = 1
+    (problem,) = check_deck(deck, pool)
+    assert problem.code == "UNKNOWN_CARD"
+    assert "'Squrie'" in problem.message and "did you mean 'Squire'" in problem.message
+
+
+@pytest.mark.parametrize(
+    ("host", "fragment"),
+    [
+        (None, "0 Hosts"),
+        (["Test Host", "Strife Host"], "2 Hosts"),
+        ("Squire", "Squire is an Entity, not a Host"),
+    ],
+)
+def test_exactly_one_host(pool, host, fragment):
+    deck = legal()
+    if host is None:
+        del deck["host"]
+    else:
+        deck["host"] = host
+    problems = check_deck(deck, pool)
+    assert codes(problems) == ["HOST_COUNT"]
+    assert fragment in problems[0].message
+
+
+def test_unknown_host(pool):
+    deck = {**legal(), "host": "Tset Host"}
+    (problem,) = check_deck(deck, pool)
+    assert problem.code == "UNKNOWN_CARD" and "did you mean 'Test Host'" in problem.message
+
+
+def test_many_problems_are_listed_at_once(pool):
+    deck = {
+        "name": "Chaos",
+        "colour": "red",
+        "cards": {
+            "Squire": 3,
+            "Squire [print 2]": 3,
+            "Test Host": 1,
+            "Wolf": 2,
+            "Fireball": 1,
+            "Ogre": "four",
+        },
+    }
+    problems = check_deck(deck, pool)
+    assert Counter(codes(problems)) == Counter(
+        [
+            "FORMAT",
+            "FORMAT",
+            "HOST_COUNT",
+            "DECK_SIZE",
+            "HOST_IN_MAIN",
+            "TOKEN_IN_DECK",
+            "UNKNOWN_CARD",
+            "COPY_LIMIT",
+        ]
+    )
+    messages = "\n".join(p.message for p in problems)
+    for fragment in (
+        "'colour'",
+        "0 Hosts",
+        "DECK_SIZE: 10 ",
+        "HOST_IN_MAIN Test Host",
+        "TOKEN_IN_DECK Wolf",
+        "UNKNOWN_CARD 'Fireball'",
+        "COPY_LIMIT Squire: 6 copies",
+        "'Ogre'",
+    ):
+        assert fragment in messages
+
+
+def test_check_deck_accepts_a_deck_object(pool):
+    table = legal()
+    names = [name for name, count in table["cards"].items() for _ in range(count)]
+    deck = Deck.from_lists("Test Host", names, name="x")
+    assert len(deck.main) == 50 and check_deck(deck, pool) == []
+    assert codes(check_deck(Deck.from_lists("Test Host", names[:-1]), pool)) == ["DECK_SIZE"]
+    assert Deck.from_lists("Test Host", ["Squire [print 2]"]).main == ("Squire",)
+
+
+@pytest.mark.parametrize("file", ["test_authority.toml", "test_strife.toml"])
+def test_shipped_decks_are_legal_and_varied(pool, file):
+    deck = load_deck(DECKS / file, pool)
+    assert len(deck.main) == 50
+    assert max(Counter(deck.main).values()) <= 4
+    assert pool[deck.host].type is CardType.HOST
+    types = {pool[name].type for name in deck.main}
+    assert {CardType.ENTITY, CardType.SORCERY, CardType.FORM, CardType.AMBUSH} <= types
+    assert any(pool[name].is_equipment for name in deck.main)
+    assert deck.name and deck.plan
+
+
+def test_shipped_deck_hosts():
+    assert load_deck(DECKS / "test_authority.toml").host == "Test Host"
+    assert load_deck(DECKS / "test_strife.toml").host == "Strife Host"
+
+
+def test_load_deck_expands_in_file_order(tmp_path, pool):
+    middle = [name for name in FILLER if name not in ("Ogre", "Spark")]  # 9 names x 4 = 36
+    lines = [
+        'name = "Order"',
+        'host = "Test Host"',
+        "[cards]",
+        '"Squire [print 2]" = 2',
+        '"Ogre" = 3',
+    ]
+    lines += [f'"{name}" = 4' for name in middle]
+    lines += ['"Raider" = 4', '"Squire" = 2', '"Spark [print 3]" = 3']
+    path = tmp_path / "order.toml"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    deck = load_deck(path, pool)
+    assert deck.main[:5] == ("Squire", "Squire", "Ogre", "Ogre", "Ogre")
+    assert deck.main[-5:] == ("Squire", "Squire", "Spark", "Spark", "Spark")
+    assert (deck.name, deck.plan, len(deck.main)) == ("Order", "", 50)
+
+
+def test_load_deck_names_the_file_and_lists_problems(tmp_path, pool):
+    path = tmp_path / "bad.toml"
+    path.write_text('host = "Test Host"\n[cards]\n"Squire" = 5\n', encoding="utf-8")
+    with pytest.raises(DeckError) as info:
+        load_deck(path, pool)
+    assert codes(info.value.problems) == ["DECK_SIZE", "COPY_LIMIT"]
+    lines = str(info.value).splitlines()
+    assert lines == [
+        f"{path}: DECK_SIZE: 5 main-deck cards (exactly 50, rule 3.1.1, A10)",
+        f"{path}: COPY_LIMIT Squire: 5 copies (at most 4, rule 3.1.2)",
+    ]
+
+
+def test_load_deck_syntax_error(tmp_path, pool):
+    path = tmp_path / "broken.toml"
+    path.write_text('host = "Test Host\n', encoding="utf-8")
+    with pytest.raises(DeckError, match=f"{path}: FORMAT: TOML syntax error"):
+        load_deck(path, pool)
