@@ -628,6 +628,7 @@ class EffectsMixin:
 
     # ------------------------------------------------------------ 42.1 loops
     def _progress_key(self) -> tuple:
+        """What a loop must change to be making progress towards an end (42.1.1.1, A52b)."""
         s = self.s
         key: list[Any] = []
         for p in s.players:
@@ -636,21 +637,80 @@ class EffectsMixin:
         key.append(sum(o.damage for o in s.objs.values() if o.zone == "front"))
         return tuple(key)
 
+    def _may_loop(self, item: StackItem) -> bool:
+        """Cheap filter: could resolving ``item`` trigger anything at all?"""
+        events: set[str] = set()
+        for st in item.ability_def.steps:
+            events |= PRIMITIVE_EVENTS.get(st.do, set())
+        from .stats import active_abilities
+
+        return any(ab.when is not None and ab.when.event in events
+                   for _o, _i, ab in active_abilities(self.s, "triggered"))
+
     def _loop_cut(self, item: StackItem) -> bool:
-        """42.1.2, A52: a mandatory chain that repeats with no progress is cut at its first effect."""
+        """42.1.2, A52: an effect whose mandatory consequences repeat it forever, with no
+        progress, does not resolve; the initial action stands. Found by playing the mandatory
+        chain ahead on a copy of the game with every choice at its default."""
         s = self.s
-        sig = (item.card.name, item.ability, item.controller, item.kind)
-        prog = self._progress_key()
-        for sg, pg, snap in s.loop_chain:
-            if sg == sig and pg == prog:
-                self.s = snap  # type: ignore[misc]
-                cut = self.s.stack.pop()
-                self._emit("LoopCut", f"LoopCut({cut.source_name})", sid=cut.sid)  # type: ignore[attr-defined]
-                self._after_item(cut)
-                self.s.loop_chain = []
-                return True
-        chain = s.loop_chain
-        s.loop_chain = []
-        snap = copy.deepcopy(s)
-        s.loop_chain = chain + [(sig, prog, snap)]
+        key = (item.card.name, item.ability, item.controller, item.kind, self._progress_key())
+        if s.sim is not None:
+            first, seen = s.sim
+            if key in seen:
+                raise LoopFound if key == first else NoLoopHere
+            seen.append(key)
+            return False
+        if not self._may_loop(item):
+            return False
+        sim = type(self)(copy.deepcopy(s))  # type: ignore[call-arg]
+        sim.s.sim = [key, []]
+        try:
+            sim._simulate_chain(len(s.stack) - 1)  # type: ignore[attr-defined]
+        except NoLoopHere:
+            return False  # a later effect loops; it will be cut when it comes to resolve
+        except LoopFound:
+            s.stack.pop()
+            self._emit("LoopCut", f"LoopCut({item.source_name})", sid=item.sid)  # type: ignore[attr-defined]
+            self._after_item(item)
+            return True
         return False
+
+    def _simulate_chain(self, base: int) -> None:
+        s = self.s
+        self._push("resolve_top")  # type: ignore[attr-defined]
+        self._run()  # type: ignore[attr-defined]
+        for _ in range(SIM_LIMIT):
+            if s.over or (len(s.stack) <= base and not s.pending and not s.tasks):
+                return
+            d = s.decision
+            if d is None:
+                return
+            acts = d.actions
+            pick = next((a for a in acts if a.kind is Kind.TRIGGER), None) or (
+                PASS if PASS in acts else YES if YES in acts else acts[0])
+            self.apply(pick)  # type: ignore[attr-defined]
+
+
+class LoopFound(Exception):
+    """Raised inside a simulation when the chain comes back to its first effect (42.1.1)."""
+
+
+class NoLoopHere(Exception):
+    """Raised inside a simulation when a later effect repeats but the first one does not."""
+
+
+SIM_LIMIT = 400
+PRIMITIVE_EVENTS: dict[str, set[str]] = {
+    "damage": {"host_damaged", "destroyed", "destroys", "leaves_play"},
+    "destroy": {"destroyed", "destroys", "leaves_play"},
+    "heal": {"host_healed"},
+    "draw": {"draws"},
+    "discard": {"discards"},
+    "gain_resource": {"gains_resource"},
+    "modify": {"leaves_play"},
+    "set": {"leaves_play"},
+    "create_token": {"created", "enters_slot"},
+    "return_to_hand": {"leaves_play"},
+    "banish": {"leaves_play"},
+    "move_slot": {"moves_slot"},
+    "gain_control": {"leaves_play", "enters_slot"},
+}

@@ -148,19 +148,18 @@ class Game(
 
     # ----------------------------------------------------------------- the loop
     def _run(self) -> None:
-        s = self.s
-        while not s.over and s.decision is None:
-            if s.tasks:
-                name, data = s.tasks.pop()
+        while not self.s.over and self.s.decision is None:
+            if self.s.tasks:
+                name, data = self.s.tasks.pop()
                 getattr(self, "_t_" + name)(data)
                 self._check_losses()
                 continue
             self._game_actions()
-            if s.over:
+            if self.s.over:
                 return
             if self._window():
                 continue
-            if s.tasks or s.decision is not None:
+            if self.s.tasks or self.s.decision is not None:
                 continue
             self._give_priority()
 
@@ -230,8 +229,6 @@ class Game(
     # ----------------------------------------------------------------- priority
     def _give_priority(self) -> None:
         s = self.s
-        if not s.stack:
-            s.loop_chain = []
         p = s.priority
         self._decide(p, DecisionKind.PRIORITY, self._priority_actions(p), "priority")
 
@@ -242,7 +239,6 @@ class Game(
             self._pass_priority(p)
             return
         s.passes = 0
-        s.loop_chain = []
         s.priority = p if s.config.priority_after_action == "actor" else 1 - p
         if a.kind in (Kind.AP_HOST, Kind.AP_DRAW, Kind.AP_ANY):
             self._spend_ap(p, a)

@@ -38,8 +38,8 @@ def resolve_line(game: Game, line: str) -> tuple[int | None, Action]:
     if ":" in name and name.split(":", 1)[0] in ("A", "B"):
         side, name = name.split(":", 1)
     matches = [a for a in game.legal_actions() if a.kind.value == verb and _names(game, a, name, side)]
-    if len(matches) == 1:
-        return player, matches[0]
+    if len(matches) == 1 or (matches and all(a.kind is Kind.PLAY or a.arg.startswith("h") for a in matches)):
+        return player, matches[0]  # identical cards in hand: any copy will do
     if not matches:
         legal = ", ".join(str(a) for a in game.legal_actions())
         d = game.decision

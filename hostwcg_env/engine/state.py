@@ -166,7 +166,7 @@ class GameState:
     decisions_this_turn: int = 0
     decisions_total: int = 0
     trigger_seq: int = 0
-    loop_chain: list[tuple[tuple, tuple, Any]] = field(default_factory=list)
+    sim: list[Any] | None = None  # set inside a loop-detection simulation (42.1)
     revealed: dict[int, list[int]] = field(default_factory=dict)  # viewer -> obj ids shown (41)
 
     def obj(self, oid: int) -> Obj:

@@ -56,8 +56,6 @@ class PlayerView:
         s = game.state
         hidden = set(hidden_ids(s, player))
         memo: dict[int, Any] = {id(s.rng): None, id(s.events): []}
-        for lst in ("loop_chain",):
-            memo[id(getattr(s, lst))] = []
         red = copy.deepcopy(s, memo)
         red.rng = None  # type: ignore[assignment]
         for oid in hidden:
