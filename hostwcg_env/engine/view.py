@@ -13,7 +13,6 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .actions import Decision
@@ -43,53 +42,145 @@ def hidden_ids(s: GameState, viewer: int) -> list[int]:
     return out
 
 
-@dataclass
 class PlayerView:
-    """A redacted game state seen by ``player``. ``state`` is safe to read in full."""
+    """What ``player`` may see. Queries read the game without copying; ``state`` is a full
+    redacted copy (built on first use) for search agents and tests."""
 
-    player: int
-    state: GameState
-    events: list[str]
+    def __init__(self, state: GameState, player: int) -> None:
+        self._s = state
+        self.player = player
+        self._hidden: set[int] | None = None
+        self._state: GameState | None = None
 
     @classmethod
     def of(cls, game: Game, player: int) -> PlayerView:
-        s = game.state
-        hidden = set(hidden_ids(s, player))
-        memo: dict[int, Any] = {id(s.rng): None, id(s.events): []}
-        red = copy.deepcopy(s, memo)
-        red.rng = None  # type: ignore[assignment]
-        for oid in hidden:
-            o = red.objs[oid]
-            o.card = _placeholder(o)
-            o.mods = []
-        red.decision = _redact_decision(s.decision, player)
-        red.tasks = [] if s.decision is None or s.decision.player != player else red.tasks
-        for item in red.stack:
-            if item.face_down and item.controller != player:
-                item.card = UNKNOWN_AMBUSH
-                item.source_name = "?"
-        red.ambush_ops = [op for op in red.ambush_ops if op[0] == player]
-        red.players[1 - player].decklist = (
-            list(s.players[1 - player].decklist) if s.config.public_decklists else []
-        )
-        events = [e.text_for(player) for e in s.events]
-        return cls(player, red, events)
+        return cls(game.state, player)
 
-    # convenient read-only queries -------------------------------------------
+    # ------------------------------------------------------------ the redacted copy
     @property
-    def me(self) -> int:
-        return self.player
+    def hidden(self) -> set[int]:
+        if self._hidden is None:
+            self._hidden = set(hidden_ids(self._s, self.player))
+        return self._hidden
+
+    @property
+    def state(self) -> GameState:
+        if self._state is None:
+            self._state = _redacted(self._s, self.player, self.hidden)
+        return self._state
+
+    @property
+    def events(self) -> list[str]:
+        return [e.text_for(self.player) for e in self._s.events]
+
+    # ------------------------------------------------------------ fast queries (public parts)
+    @property
+    def opponent(self) -> int:
+        return 1 - self.player
+
+    def public(self, oid: int) -> Obj | None:
+        """The object if its identity is visible to the viewer, else None."""
+        if oid in self.hidden:
+            return None
+        return self._s.objs[oid]
+
+    def hand(self) -> list[Obj]:
+        return [self._s.objs[o] for o in self._s.players[self.player].hand]
+
+    def count(self, p: int, zone: str) -> int:
+        return len(getattr(self._s.players[p], zone))
+
+    def row(self, p: int, row: str) -> list[Obj | None | str]:
+        """Slots of a row; an opponent's face-down card is the string ``"face-down"``."""
+        out: list[Obj | None | str] = []
+        for oid in getattr(self._s.players[p], row):
+            if oid is None:
+                out.append(None)
+            elif oid in self.hidden:
+                out.append("face-down")
+            else:
+                out.append(self._s.objs[oid])
+        return out
+
+    def forms(self, p: int) -> list[Obj]:
+        return [self._s.objs[o] for o in self._s.players[p].forms]
+
+    def host(self, p: int) -> Obj | None:
+        return self.public(self._s.players[p].host)
+
+    def damage_zone(self, p: int) -> list[Obj] | None:
+        if p != self.player:
+            return None
+        return [self._s.objs[o] for o in self._s.players[p].damage]
+
+    def drop(self, p: int) -> list[Obj]:
+        return [self._s.objs[o] for o in self._s.players[p].drop]
+
+    def pool(self, p: int) -> dict[str, int]:
+        return dict(self._s.players[p].pool)
+
+    def ap(self, p: int) -> int:
+        return self._s.players[p].ap
+
+    def stack(self) -> list[tuple[Any, CardDef | None]]:
+        """Stack items bottom first, with the source card if visible (None if face down)."""
+        out = []
+        for it in self._s.stack:
+            hidden = it.face_down and it.controller != self.player
+            out.append((it, None if hidden else it.card))
+        return out
+
+    def decision(self) -> Decision | None:
+        d = self._s.decision
+        if d is None or self._s.over:
+            return None
+        return d if d.player == self.player else _redact_decision(d, self.player)
+
+    def my_pending(self) -> list[Any]:
+        return [t for t in self._s.pending if t.controller == self.player]
+
+    def choice_cards(self) -> list[Obj]:
+        d = self._s.decision
+        if d is None or d.player != self.player:
+            return []
+        return [self._s.objs[o] for o in d.cards if o in self._s.objs]
+
+    @property
+    def game(self) -> GameState:
+        """Public scalars only: turn, phase, step, tp, over, winner (do not read hidden parts)."""
+        return self._s
 
     def hand_names(self, p: int) -> list[str] | None:
         if p != self.player:
             return None
-        return [self.state.objs[o].name for o in self.state.players[p].hand]
+        return [o.name for o in self.hand()]
 
     def card_names(self) -> list[str]:
-        """Every card name that appears anywhere in the view (for leak tests)."""
-        names = [o.name for o in self.state.objs.values()]
-        names += [it.source_name for it in self.state.stack]
-        return names
+        """Every card name that appears anywhere in the redacted state (for leak tests)."""
+        st = self.state
+        return [o.name for o in st.objs.values()] + [it.source_name for it in st.stack]
+
+
+def _redacted(s: GameState, player: int, hidden: set[int]) -> GameState:
+    memo: dict[int, Any] = {id(s.rng): None, id(s.events): []}
+    red = copy.deepcopy(s, memo)
+    red.rng = None  # type: ignore[assignment]
+    red.sim = None
+    for oid in hidden:
+        o = red.objs[oid]
+        o.card = _placeholder(o)
+        o.mods = []
+    red.decision = _redact_decision(s.decision, player)
+    if s.decision is None or s.decision.player != player:
+        red.tasks = []
+    for item in red.stack:
+        if item.face_down and item.controller != player:
+            item.card = UNKNOWN_AMBUSH
+            item.source_name = "?"
+    red.ambush_ops = [op for op in red.ambush_ops if op[0] == player]
+    if not s.config.public_decklists:
+        red.players[1 - player].decklist = []
+    return red
 
 
 def _placeholder(o: Obj) -> CardDef:

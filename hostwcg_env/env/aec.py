@@ -1,0 +1,230 @@
+"""hostwcg_v0: the PettingZoo AEC environment over the rules engine.
+
+| | |
+|---|---|
+| agents | `player_0`, `player_1` (seat 0 plays deck 0 and is engine player A) |
+| action space | `Discrete(N)`: fixed blocks, see `docs/action_space.md` |
+| observation | `{"observation": Box(float32), "action_mask": Box(int8, (N,))}`, see `docs/observation.md` |
+| rewards | +1 / -1 to the winner / loser when the game ends, 0 for a draw or truncation |
+| truncation | the turn limit (`RuleConfig.turn_limit`) or the decisions-per-turn cap |
+| versions | v0: first release |
+
+The agent to act is whoever holds the engine's current decision. With
+``auto_single=True`` (the default, for training) decisions with exactly one legal action are
+taken automatically; rules tests use ``auto_single=False``. The action mask of the agent
+not deciding is all zeros. Observations are built only from that agent's PlayerView.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+import hostwcg_env  # noqa: F401  (registers the card pool)
+from hostwcg_env.cards import Deck, load_deck
+from hostwcg_env.engine import Game, IllegalActionError, RuleConfig
+
+from .codec import Codec, LayoutError
+from .layout import action_layout
+from .observation import ObservationEncoder
+
+AGENTS = ["player_0", "player_1"]
+
+
+def shipped_decks() -> list[Deck]:
+    """The preconstructed decks shipped with the package."""
+    from pathlib import Path
+
+    folder = Path(hostwcg_env.__file__).parent / "cards" / "decks"
+    return [load_deck(p) for p in sorted(folder.glob("*.toml"))]
+
+
+def _default_decks() -> list[Deck]:
+    from pathlib import Path
+
+    folder = Path(hostwcg_env.__file__).parent / "cards" / "decks"
+    return [load_deck(folder / "test_authority.toml"), load_deck(folder / "test_strife.toml")]
+
+
+class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
+    """The AEC env without wrappers; an illegal action raises IllegalActionError."""
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "hostwcg_v0", "is_parallelizable": True}
+
+    def __init__(
+        self,
+        decks: Sequence[Any] | None = None,
+        deck_pools: Sequence[Sequence[Any]] | None = None,
+        config: RuleConfig | None = None,
+        turn_limit: int | None = None,
+        auto_single: bool = True,
+        render_mode: str | None = None,
+        render_view: int | str = 0,
+    ) -> None:
+        super().__init__()
+        cfg = config or RuleConfig()
+        if turn_limit is not None:
+            cfg = cfg.with_overrides({"turn_limit": turn_limit})
+        self.config = cfg
+        if deck_pools is not None:
+            self.deck_pools = [list(p) for p in deck_pools]
+        else:
+            pair = list(decks) if decks is not None else _default_decks()
+            if len(pair) != 2:
+                raise ValueError("decks: give exactly two decks (one per seat), or deck_pools")
+            self.deck_pools = [[pair[0]], [pair[1]]]
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.render_mode = render_mode
+        self.render_view = render_view
+        self.auto_single = auto_single
+        self.layout = action_layout(cfg)
+        self.encoder = ObservationEncoder(cfg)
+        self.possible_agents = list(AGENTS)
+        self.agents = []
+        self._obs_space = spaces.Dict({
+            "observation": spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.layout.n,), np.int8),
+        })
+        self._act_space = spaces.Discrete(self.layout.n)
+        self.codec = Codec(self.layout)
+        self._bufs = {a: np.zeros(self.encoder.size, dtype=np.float32) for a in AGENTS}
+        self._zero_mask = np.zeros(self.layout.n, dtype=np.int8)
+        self._rng = random.Random()
+        self.game: Game | None = None
+
+    # ------------------------------------------------------------ spaces
+    @functools.lru_cache(maxsize=None)  # noqa: B019  (the same object every call, as api_test wants)
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._obs_space
+
+    @functools.lru_cache(maxsize=None)  # noqa: B019
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._act_space
+
+    # ------------------------------------------------------------ lifecycle
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._rng.seed(seed)
+        game_seed = self._rng.getrandbits(63)
+        decks = [self._rng.choice(pool) for pool in self.deck_pools]
+        self.game = Game.new(decks[0], decks[1], self.config, seed=game_seed)
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        self._settle()
+
+    def _settle(self) -> None:
+        """Take forced decisions, then point agent_selection at whoever decides."""
+        g = self.game
+        assert g is not None
+        if self.auto_single:
+            while not g.is_over and len(g.legal_actions()) == 1:
+                g.apply(g.legal_actions()[0])
+        if g.is_over:
+            self._finish()
+            return
+        d = g.decision
+        assert d is not None
+        self.codec.refresh(g)  # raises LayoutError if the layout cannot express an option
+        self.agent_selection = AGENTS[d.player]
+
+    def _finish(self) -> None:
+        g = self.game
+        assert g is not None
+        s = g.state
+        if s.truncated:
+            self.truncations = dict.fromkeys(self.agents, True)
+        else:
+            self.terminations = dict.fromkeys(self.agents, True)
+            if s.winner is not None:
+                self.rewards[AGENTS[s.winner]] = 1.0
+                self.rewards[AGENTS[1 - s.winner]] = -1.0
+        for a in self.agents:
+            self.infos[a] = {"winner": None if s.winner is None else AGENTS[s.winner], "reason": s.reason}
+        if self.agent_selection not in self.agents:
+            self.agent_selection = self.agents[0]
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        g = self.game
+        assert g is not None
+        a = self.codec.decode(g, int(action)) if action is not None else None
+        if a is None:
+            raise IllegalActionError("31.1", f"action index {action} is not legal for {agent} now "
+                                     f"(legal: {np.flatnonzero(self.codec.mask(g)).tolist()})")
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        g.apply(a)
+        self._settle()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    # ------------------------------------------------------------ observing
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        g = self.game
+        assert g is not None
+        p = AGENTS.index(agent)
+        obs = self.encoder.encode(g.view(p), self._bufs[agent]).copy()
+        deciding = not g.is_over and g.decision is not None and g.decision.player == p
+        mask = self.codec.mask(g).copy() if deciding else self._zero_mask.copy()
+        return {"observation": obs, "action_mask": mask}
+
+    def action_mask(self, agent: str | None = None) -> np.ndarray:
+        agent = agent or self.agent_selection
+        g = self.game
+        assert g is not None
+        if g.is_over or g.decision is None or AGENTS[g.decision.player] != agent:
+            return self._zero_mask.copy()
+        return self.codec.mask(g).copy()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        from hostwcg_env.render import render_text
+
+        g = self.game
+        assert g is not None
+        viewer = None if self.render_view == "spectator" else int(self.render_view)
+        text = render_text(g, viewer)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def _repr_html_(self) -> str:
+        from hostwcg_env.env.html import render_html
+
+        assert self.game is not None
+        viewer = None if self.render_view == "spectator" else int(self.render_view)
+        return render_html(self.game, viewer)
+
+    def close(self) -> None:
+        pass
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The AEC env with PettingZoo's standard wrappers (illegal action -> -1 and game over,
+    action bounds, call order)."""
+    e: AECEnv = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+__all__ = ["LayoutError", "env", "raw_env", "shipped_decks"]

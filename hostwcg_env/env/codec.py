@@ -1,0 +1,143 @@
+"""Action codec: every legal engine action <-> exactly one index of the flat action space.
+
+Encoding is relative to the deciding player (ego-centric places). A legal action the layout
+cannot express raises ``LayoutError``: options are never dropped silently.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hostwcg_env.engine import Action, Game, Kind
+from hostwcg_env.engine.state import GameState
+
+from .layout import MAX_ABILITIES, MAX_FORMS, MAX_HAND, MAX_LIST, MAX_STACK, MAX_TRIGGERS, PAY_SYMBOLS, TYPES, ActionLayout
+
+
+class LayoutError(RuntimeError):
+    """A legal action that the fixed action layout cannot express."""
+
+
+def _own_place_index(lay: ActionLayout, s: GameState, p: int, place: str) -> int:
+    side, where = place.split(".", 1)
+    if "AB".index(side) != p:
+        raise LayoutError(f"activate names another player's object: {place}")
+    if where.startswith("form"):
+        i = int(where[4:])
+        if i >= MAX_FORMS:
+            raise LayoutError(f"more than {MAX_FORMS} forms")
+        return lay.front + lay.back + i
+    if where[0] == "f":
+        return int(where[1:])
+    if where[0] == "b":
+        return lay.front + int(where[1:])
+    raise LayoutError(f"cannot activate at {place}")
+
+
+def _target_index(lay: ActionLayout, s: GameState, p: int, place: str) -> int:
+    if place.startswith("stack"):
+        i = int(place[5:])
+        if i >= MAX_STACK:
+            raise LayoutError(f"stack deeper than {MAX_STACK}")
+        return 2 * lay.side_places + i
+    parts = place.split(".")
+    if len(parts) != 2:
+        raise LayoutError(f"cannot target {place}")
+    side = 0 if "AB".index(parts[0]) == p else lay.side_places
+    where = parts[1]
+    if where == "host":
+        return side
+    if where.startswith("form"):
+        i = int(where[4:])
+        if i >= MAX_FORMS:
+            raise LayoutError(f"more than {MAX_FORMS} forms")
+        return side + 1 + lay.front + lay.back + i
+    if where[0] == "f":
+        return side + 1 + int(where[1:])
+    if where[0] == "b":
+        return side + 1 + lay.front + int(where[1:])
+    raise LayoutError(f"cannot target {place}")
+
+
+def encode(lay: ActionLayout, s: GameState, p: int, a: Action) -> int:
+    """The index of legal action ``a`` for deciding player ``p``."""
+    k = a.kind
+    b = lay.block
+    if k is Kind.PASS:
+        return b("pass").start
+    if k is Kind.YES:
+        return b("yes").start
+    if k is Kind.AP_HOST:
+        return b("ap_host").start
+    if k is Kind.AP_DRAW:
+        return b("ap_draw").start
+    if k is Kind.AP_ANY:
+        return b("ap_any").start + TYPES.index(a.arg)
+    if k is Kind.PLAY:
+        i = int(a.arg[1:])
+        if i >= MAX_HAND:
+            raise LayoutError(f"hand index {i} >= {MAX_HAND}")
+        return b("play").start + i
+    if k is Kind.ACTIVATE:
+        if a.n >= MAX_ABILITIES:
+            raise LayoutError(f"ability {a.n} >= {MAX_ABILITIES}")
+        return b("activate").start + _own_place_index(lay, s, p, a.arg) * MAX_ABILITIES + a.n
+    if k is Kind.ATTACK:
+        return b("attack").start + int(a.arg[1:])
+    if k is Kind.SLOT:
+        i = int(a.arg[1:])
+        return b("slot").start + (i if a.arg[0] == "f" else lay.front + i)
+    if k is Kind.TARGET:
+        return b("target").start + _target_index(lay, s, p, a.arg)
+    if k is Kind.PAY:
+        return b("pay").start + PAY_SYMBOLS.index(a.arg)
+    if k is Kind.CARD:
+        i = int(a.arg[1:])
+        if a.arg[0] == "h":
+            if i >= MAX_HAND:
+                raise LayoutError(f"hand index {i} >= {MAX_HAND}")
+            return b("card").start + i
+        if i >= MAX_LIST:
+            raise LayoutError(f"list item {i} >= {MAX_LIST}")
+        return b("card").start + MAX_HAND + i
+    if k is Kind.TRIGGER:
+        i = int(a.arg)
+        if i >= MAX_TRIGGERS:
+            raise LayoutError(f"trigger index {i} >= {MAX_TRIGGERS}")
+        return b("trigger").start + i
+    raise LayoutError(f"action {a} has no index")
+
+
+class Codec:
+    """Mask and index<->action mapping for the current decision of a game (cached per decision)."""
+
+    def __init__(self, lay: ActionLayout) -> None:
+        self.lay = lay
+        self._key: object = None
+        self._map: dict[int, Action] = {}
+        self._mask = np.zeros(lay.n, dtype=np.int8)
+
+    def refresh(self, game: Game) -> None:
+        d = game.decision
+        if d is self._key:
+            return
+        self._key = d
+        self._mask[:] = 0
+        self._map = {}
+        if d is None or game.is_over:
+            return
+        s = game.state
+        for a in d.actions:
+            i = encode(self.lay, s, d.player, a)
+            if i in self._map:
+                raise LayoutError(f"two legal actions share index {i}: {self._map[i]} and {a}")
+            self._map[i] = a
+            self._mask[i] = 1
+
+    def mask(self, game: Game) -> np.ndarray:
+        self.refresh(game)
+        return self._mask
+
+    def decode(self, game: Game, index: int) -> Action | None:
+        self.refresh(game)
+        return self._map.get(int(index))

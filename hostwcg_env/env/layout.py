@@ -1,0 +1,93 @@
+"""The flattened action space and the observation layout: fixed, named blocks.
+
+Each block of action indices has one meaning whatever the state (DESIGN.md "Env contract").
+Places are ego-centric: the deciding player's own side first, then the opponent's.
+``docs/action_space.md`` and ``docs/observation.md`` are generated from these tables
+(``python scripts/gen_env_docs.py``) and checked current by the tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hostwcg_env.engine import RuleConfig
+
+MAX_HAND = 30  # hand indices the action space can name (there is no maximum hand size, A20)
+MAX_FORMS = 6  # forms per player the layout can name
+MAX_ABILITIES = 4  # abilities per card that can be activated
+MAX_STACK = 12  # stack items that can be targeted (Redirect) or observed
+MAX_LIST = 50  # cards of a searched / looked-at list (a whole deck)
+MAX_TRIGGERS = 12  # pending triggers to order
+TYPES = ("&", "£", "!", "%")
+PAY_SYMBOLS = ("&", "£", "!", "%", "$", "auto")
+
+
+@dataclass(frozen=True)
+class Block:
+    name: str
+    start: int
+    size: int
+    meaning: str
+    index_meaning: str
+
+    @property
+    def stop(self) -> int:
+        return self.start + self.size
+
+
+@dataclass(frozen=True)
+class ActionLayout:
+    """Index blocks for one table size (slot counts come from the RuleConfig)."""
+
+    front: int
+    back: int
+    blocks: tuple[Block, ...]
+
+    @property
+    def n(self) -> int:
+        return self.blocks[-1].stop
+
+    def block(self, name: str) -> Block:
+        for b in self.blocks:
+            if b.name == name:
+                return b
+        raise KeyError(name)
+
+    @property
+    def own_places(self) -> int:
+        return self.front + self.back + MAX_FORMS
+
+    @property
+    def side_places(self) -> int:
+        return 1 + self.front + self.back + MAX_FORMS
+
+
+def action_layout(config: RuleConfig | None = None) -> ActionLayout:
+    c = config or RuleConfig()
+    f, b = c.frontrow_slots, c.backrow_slots
+    side = 1 + f + b + MAX_FORMS
+    spec = [
+        ("pass", 1, "pass priority / next phase / decline / done", "-"),
+        ("yes", 1, "yes (an optional effect; go first after winning the roll)", "-"),
+        ("ap_host", 1, "spend 1 # to gain your Host's resource type (11.3.1)", "-"),
+        ("ap_draw", 1, "spend 1 # to draw a card (11.3.2)", "-"),
+        ("ap_any", 4, "spend 2 # to gain a resource of a type (11.3.3)", "type & £ ! %"),
+        ("play", MAX_HAND, "play the card at hand index i (14)", "hand index"),
+        ("activate", (f + b + MAX_FORMS) * MAX_ABILITIES,
+         "activate ability k of your object j (27, 17.2, 39.2)",
+         f"j * {MAX_ABILITIES} + k; j = own frontrow 0..{f - 1}, backrow {f}..{f + b - 1}, forms {f + b}..{f + b + MAX_FORMS - 1}"),
+        ("attack", f, "declare the Entity in your frontrow slot k as attacker (25.2)", "frontrow slot"),
+        ("slot", f + b, "choose slot s for a resolving card (14.7)", f"frontrow 0..{f - 1}, backrow {f}..{f + b - 1}"),
+        ("target", 2 * side + MAX_STACK, "choose target t, or what to attack (30, 25.3)",
+         f"own side 0..{side - 1} (Host, frontrow, backrow, forms), opponent's side {side}..{2 * side - 1}, stack items {2 * side}.. (bottom first)"),
+        ("pay", len(PAY_SYMBOLS), "pay the next generic $ with a resource type (12.5.1)", "& £ ! % $ auto"),
+        ("card", MAX_HAND + MAX_LIST, "choose a card: hand index i (damage, discard, mulligan), or item i of a searched/looked-at list",
+         f"hand 0..{MAX_HAND - 1}, list {MAX_HAND}..{MAX_HAND + MAX_LIST - 1}"),
+        ("trigger", MAX_TRIGGERS, "put your pending trigger i on the stack next (33.2)", "pending trigger index"),
+    ]
+    blocks = []
+    start = 0
+    for name, size, meaning, idx in spec:
+        blocks.append(Block(name, start, size, meaning, idx))
+        start += size
+    return ActionLayout(f, b, tuple(blocks))

@@ -1,0 +1,247 @@
+"""Observation encoder: a float32 vector built only from one agent's PlayerView.
+
+Cards are encoded by *features* (type, resource, cost, stats, keywords, ability and effect
+tags), so a policy can meet cards it never saw. The vector has named sections
+(``OBS_SECTIONS``); ``section(obs, name)`` slices it. Ego-centric: the agent's side first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from hostwcg_env.engine import CardDef, CardType, RuleConfig
+from hostwcg_env.engine.actions import DecisionKind
+from hostwcg_env.engine.carddef import EVENTS, PRIMITIVES
+from hostwcg_env.engine.state import Obj
+from hostwcg_env.engine.stats import health, host_health, host_soul, keywords, power
+from hostwcg_env.engine.view import PlayerView
+
+from .layout import MAX_FORMS, MAX_HAND, MAX_LIST, MAX_STACK, MAX_TRIGGERS
+
+CARD_TYPES = [t.value for t in CardType]
+RES = ["&", "£", "!", "%", "$"]
+KW = ["fast", "first_strike", "cannot_block", "lingering", "unique", "equipment"]
+AB_KINDS = ["spell", "static", "triggered", "activated", "ambush", "during"]
+PRIMS = sorted(PRIMITIVES)
+EVS = sorted(EVENTS)
+PHASES = ["setup", "pregame", "start", "action1", "battle", "action2", "end"]
+STEPS = ["declare", "attack", "block", "early_damage", "normal_damage", "after", "main", "discard", "expire"]
+DECISIONS = [k.value for k in DecisionKind]
+ITEM_KINDS = ["card", "ability", "trigger", "spell", "ambush", "during"]
+
+CARD_FEATURES = (
+    [f"type:{t}" for t in CARD_TYPES] + [f"resource:{r}" for r in RES] + ["cost_total"]
+    + [f"cost:{r}" for r in RES] + ["health", "power", "soul"] + [f"kw:{k}" for k in KW]
+    + [f"abilities:{k}" for k in AB_KINDS] + [f"does:{p}" for p in PRIMS] + [f"on:{e}" for e in EVS]
+    + ["static_health", "static_power", "static_soul", "static_sets", "once_per_turn", "optional", "activation_cost"]
+)
+F = len(CARD_FEATURES)
+ENTITY_EXTRA = ["cur_health", "cur_power", "damage", "sick", "attacked", "markers", "token", "marker_power"]
+PLAYER_FIELDS = ["health", "soul", "damage", "hand", "deck", "drop", "banished", "forms", "ap"] + [f"pool:{r}" for r in RES]
+
+_cache: dict[int, tuple[CardDef, np.ndarray]] = {}
+
+
+def card_vector(card: CardDef) -> np.ndarray:
+    """The feature vector of a card definition (cached)."""
+    hit = _cache.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    v = np.zeros(F, dtype=np.float32)
+    idx = {name: i for i, name in enumerate(CARD_FEATURES)}
+    v[idx[f"type:{card.type.value}"]] = 1
+    v[idx[f"resource:{card.resource.value}"]] = 1
+    v[idx["cost_total"]] = len(card.cost) / 5
+    for r in card.cost:
+        v[idx[f"cost:{r.value}"]] += 1 / 3
+    v[idx["health"]] = card.health / 10
+    v[idx["power"]] = card.power / 10
+    v[idx["soul"]] = card.soul / 10
+    for k in card.keywords:
+        if f"kw:{k}" in idx:
+            v[idx[f"kw:{k}"]] = 1
+    if card.is_equipment:
+        v[idx["kw:equipment"]] = 1
+    for ab in card.abilities:
+        v[idx[f"abilities:{ab.kind}"]] += 1
+        for st in ab.steps:
+            v[idx[f"does:{st.do}"]] = 1
+        if ab.when is not None:
+            v[idx[f"on:{ab.when.event}"]] = 1
+        if ab.kind == "static":
+            v[idx["static_health"]] += ab.health / 5
+            v[idx["static_power"]] += ab.power / 5
+            v[idx["static_soul"]] += ab.soul / 5
+            v[idx["static_sets"]] += int(ab.set_health is not None or ab.set_power is not None or ab.set_soul is not None)
+        v[idx["once_per_turn"]] += int(ab.once_per_turn)
+        v[idx["optional"]] += int(ab.optional)
+        v[idx["activation_cost"]] += len(ab.cost) / 5
+    _cache[id(card)] = (card, v)
+    return v
+
+
+def obs_sections(config: RuleConfig) -> list[tuple[str, int, int, str]]:
+    """(name, rows, width, description) for every section, in order."""
+    f, b = config.frontrow_slots, config.backrow_slots
+    return [
+        ("global", 1, 1 + len(PHASES) + len(STEPS) + 2 + len(DECISIONS) + 1 + 4,
+         "turn/limit, phase, step, my turn, I went first, my decision kind, stack size, battle flags"),
+        ("me", 1, len(PLAYER_FIELDS) + F, "my Host stats and zone counts, pool, Host card features"),
+        ("opponent", 1, len(PLAYER_FIELDS) + F, "the same for the opponent (counts only for hidden zones)"),
+        ("my_hand", MAX_HAND, 1 + F, "present flag + card features for each hand index"),
+        ("my_front", f, 1 + F + len(ENTITY_EXTRA), "my frontrow slots: present, card, current stats"),
+        ("opp_front", f, 1 + F + len(ENTITY_EXTRA), "the opponent's frontrow slots"),
+        ("my_back", b, 2 + F, "my backrow: present, face-down, card features"),
+        ("opp_back", b, 2 + F, "the opponent's backrow (a face-down card shows only its flag)"),
+        ("my_forms", MAX_FORMS, 1 + F, "my form zone"),
+        ("opp_forms", MAX_FORMS, 1 + F, "the opponent's form zone"),
+        ("stack", MAX_STACK, 3 + len(ITEM_KINDS) + 1 + F, "stack items bottom first: present, mine, targets, kind, hidden, source card"),
+        ("pending", MAX_TRIGGERS, 1 + F, "my pending triggers, in the order `trigger i` names them"),
+        ("choice", MAX_LIST, 1 + F, "the cards of a search or look decision, as `card` list items"),
+        ("drops", 2, len(CARD_TYPES), "card types in my and the opponent's drop zone (counts / 10)"),
+    ]
+
+
+class ObservationEncoder:
+    """Writes observations into a preallocated buffer (one per agent)."""
+
+    def __init__(self, config: RuleConfig) -> None:
+        self.config = config
+        self.sections = obs_sections(config)
+        self.offsets: dict[str, tuple[int, int, int]] = {}
+        start = 0
+        for name, rows, width, _ in self.sections:
+            self.offsets[name] = (start, rows, width)
+            start += rows * width
+        self.size = start
+
+    def view_of(self, buf: np.ndarray, name: str) -> np.ndarray:
+        start, rows, width = self.offsets[name]
+        return buf[start : start + rows * width].reshape(rows, width)
+
+    def encode(self, view: PlayerView, out: np.ndarray | None = None) -> np.ndarray:
+        buf = np.zeros(self.size, dtype=np.float32) if out is None else out
+        if out is not None:
+            buf[:] = 0
+        s = view.game
+        me, opp = view.player, view.opponent
+        self._global(view, self.view_of(buf, "global")[0])
+        self._player(view, me, self.view_of(buf, "me")[0])
+        self._player(view, opp, self.view_of(buf, "opponent")[0])
+        rows = self.view_of(buf, "my_hand")
+        for i, o in enumerate(view.hand()[:MAX_HAND]):
+            rows[i, 0] = 1
+            rows[i, 1:] = card_vector(o.card)
+        for name, p in (("my_front", me), ("opp_front", opp)):
+            rows = self.view_of(buf, name)
+            for i, o in enumerate(view.row(p, "front")):
+                if isinstance(o, Obj):
+                    self._entity(s, o, rows[i])
+        for name, p in (("my_back", me), ("opp_back", opp)):
+            rows = self.view_of(buf, name)
+            for i, o in enumerate(view.row(p, "back")):
+                if o is None:
+                    continue
+                rows[i, 0] = 1
+                if isinstance(o, Obj):
+                    rows[i, 1] = float(o.face_down)
+                    rows[i, 2:] = card_vector(o.card)
+                else:
+                    rows[i, 1] = 1
+        for name, p in (("my_forms", me), ("opp_forms", opp)):
+            rows = self.view_of(buf, name)
+            for i, o in enumerate(view.forms(p)[:MAX_FORMS]):
+                rows[i, 0] = 1
+                rows[i, 1:] = card_vector(o.card)
+        rows = self.view_of(buf, "stack")
+        for i, (it, card) in enumerate(view.stack()[:MAX_STACK]):
+            r = rows[i]
+            r[0] = 1
+            r[1] = float(it.controller == me)
+            r[2] = sum(len(v) for v in it.targets.values()) / 3
+            r[3 + ITEM_KINDS.index(it.kind)] = 1
+            k = 3 + len(ITEM_KINDS)
+            if card is None:
+                r[k] = 1
+            else:
+                r[k + 1 :] = card_vector(card)
+        rows = self.view_of(buf, "pending")
+        for i, t in enumerate(view.my_pending()[:MAX_TRIGGERS]):
+            rows[i, 0] = 1
+            rows[i, 1:] = card_vector(t.card)
+        rows = self.view_of(buf, "choice")
+        for i, o in enumerate(view.choice_cards()[:MAX_LIST]):
+            rows[i, 0] = 1
+            rows[i, 1:] = card_vector(o.card)
+        rows = self.view_of(buf, "drops")
+        for j, p in enumerate((me, opp)):
+            for o in view.drop(p):
+                rows[j, CARD_TYPES.index(o.card.type.value)] += 0.1
+        return buf
+
+    def _global(self, view: PlayerView, g: np.ndarray) -> None:
+        s = view.game
+        g[0] = s.turn / max(1, s.config.turn_limit)
+        k = 1
+        if s.phase in PHASES:
+            g[k + PHASES.index(s.phase)] = 1
+        k += len(PHASES)
+        if s.step in STEPS:
+            g[k + STEPS.index(s.step)] = 1
+        k += len(STEPS)
+        g[k] = float(s.tp == view.player)
+        g[k + 1] = float(s.first_player == view.player)
+        k += 2
+        d = view.decision()
+        if d is not None and d.player == view.player:
+            g[k + DECISIONS.index(d.kind.value)] = 1
+        k += len(DECISIONS)
+        g[k] = len(s.stack) / MAX_STACK
+        k += 1
+        b = s.battle
+        if b is not None:
+            g[k] = 1
+            g[k + 1] = float(b.controller == view.player)
+            g[k + 2] = float(b.target_is_host)
+            g[k + 3] = float(b.target is not None)
+
+    def _player(self, view: PlayerView, p: int, r: np.ndarray) -> None:
+        s = view.game
+        pl = s.players[p]
+        host = view.host(p)
+        started = s.started or p == view.player
+        vals: list[Any] = [
+            host_health(s, p) / 10 if started else 0,
+            host_soul(s, p) / 10 if started else 0,
+            len(pl.damage) / 10, len(pl.hand) / 10, len(pl.deck) / 50, len(pl.drop) / 50,
+            len(pl.banished) / 10, len(pl.forms) / MAX_FORMS, pl.ap / 4,
+        ]
+        vals += [pl.pool.get(sym, 0) / 5 for sym in RES]
+        n = len(vals)
+        r[:n] = vals
+        if host is not None:
+            r[n:] = card_vector(host.card)
+
+    def _entity(self, s: Any, o: Obj, r: np.ndarray) -> None:
+        r[0] = 1
+        r[1 : 1 + F] = card_vector(o.card)
+        k = 1 + F
+        kw = keywords(s, o)
+        r[k] = health(s, o) / 10
+        r[k + 1] = power(s, o) / 10
+        r[k + 2] = o.damage / 10
+        r[k + 3] = float(o.sick)
+        r[k + 4] = float(o.attacked)
+        r[k + 5] = len(o.markers) / 3
+        r[k + 6] = float(o.token)
+        r[k + 7] = float("first_strike" in kw) + float("cannot_block" in kw) * 0.5
+
+
+def section(obs: np.ndarray, name: str, config: RuleConfig | None = None) -> np.ndarray:
+    """Slice a flat observation vector by section name: returns a (rows, width) array."""
+    enc = ObservationEncoder(config or RuleConfig())
+    if name not in enc.offsets:
+        raise KeyError(f"unknown section {name!r} (sections: {', '.join(enc.offsets)})")
+    return enc.view_of(obs, name)

@@ -1,0 +1,61 @@
+"""The parallel view of hostwcg_v0 (PettingZoo ParallelEnv).
+
+Every step takes a dict of actions; only the action of the agent whose decision it is counts
+(its mask is the only non-zero one); the other agent's action is ignored. Both agents get an
+observation every step.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from gymnasium import spaces
+from pettingzoo import ParallelEnv
+
+from .aec import AGENTS, raw_env
+
+
+class HostParallelEnv(ParallelEnv):
+    metadata = {"render_modes": ["ansi", "human"], "name": "hostwcg_v0"}
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.aec = raw_env(**kwargs)
+        self.possible_agents = list(AGENTS)
+        self.agents: list[str] = []
+        self.render_mode = self.aec.render_mode
+
+    @functools.lru_cache(maxsize=None)  # noqa: B019
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.aec.observation_space(agent)
+
+    @functools.lru_cache(maxsize=None)  # noqa: B019
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.aec.action_space(agent)
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
+        self.aec.reset(seed=seed, options=options)
+        self.agents = list(AGENTS)
+        return {a: self.aec.observe(a) for a in self.agents}, {a: {} for a in self.agents}
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+        actor = self.aec.agent_selection
+        self.aec.step(actions[actor])
+        obs = {a: self.aec.observe(a) for a in self.agents}
+        rew = {a: float(self.aec.rewards.get(a, 0.0)) for a in self.agents}
+        term = {a: bool(self.aec.terminations[a]) for a in self.agents}
+        trunc = {a: bool(self.aec.truncations[a]) for a in self.agents}
+        info = {a: dict(self.aec.infos[a]) for a in self.agents}
+        if any(term.values()) or any(trunc.values()):
+            self.agents = []
+        return obs, rew, term, trunc, info
+
+    def render(self) -> str | None:
+        return self.aec.render()
+
+    def close(self) -> None:
+        self.aec.close()
+
+
+def parallel_env(**kwargs: Any) -> HostParallelEnv:
+    return HostParallelEnv(**kwargs)
