@@ -661,7 +661,7 @@ class EffectsMixin:
             return False
         if not self._may_loop(item):
             return False
-        sim = type(self)(copy.deepcopy(s))  # type: ignore[call-arg]
+        sim = type(self)(s.copy(events=False))  # type: ignore[call-arg]
         sim.s.sim = [key, []]
         try:
             sim._simulate_chain(len(s.stack) - 1)  # type: ignore[attr-defined]

@@ -65,7 +65,7 @@ class Game(
         return game
 
     def clone(self) -> Game:
-        return Game(copy.deepcopy(self.s))
+        return Game(self.s.copy())
 
     # ----------------------------------------------------------------- queries
     @property

@@ -166,8 +166,19 @@ class GameState:
     decisions_this_turn: int = 0
     decisions_total: int = 0
     trigger_seq: int = 0
+    version: int = 0  # bumped whenever an object is made, removed or turned face up
+    ability_cache: Any = None  # (version, abilities by kind), see stats.active_abilities
     sim: list[Any] | None = None  # set inside a loop-detection simulation (42.1)
     revealed: dict[int, list[int]] = field(default_factory=dict)  # viewer -> obj ids shown (41)
+
+    def copy(self, events: bool = True) -> GameState:
+        """A deep copy sharing immutable parts (cards, config, registry, past events)."""
+        import copy as _copy
+
+        memo: dict[int, Any] = {id(self.registry): self.registry, id(self.config): self.config,
+                                id(self.events): list(self.events) if events else [],
+                                id(self.ability_cache): None}
+        return _copy.deepcopy(self, memo)
 
     def obj(self, oid: int) -> Obj:
         return self.objs[oid]

@@ -35,14 +35,20 @@ def in_play(s: GameState) -> Iterator[Obj]:
                 yield s.objs[m]
 
 
-def active_abilities(s: GameState, kind: str) -> Iterator[tuple[Obj, int, Ability]]:
-    """Abilities of a kind on face-up cards in play."""
-    for o in in_play(s):
-        if o.face_down:
-            continue
-        for i, ab in enumerate(o.card.abilities):
-            if ab.kind == kind:
-                yield o, i, ab
+def active_abilities(s: GameState, kind: str) -> list[tuple[Obj, int, Ability]]:
+    """Abilities of a kind on face-up cards in play (cached until anything enters, leaves or
+    turns face up: ``state.version``)."""
+    cache = s.ability_cache
+    if cache is None or cache[0] != s.version:
+        table: dict[str, list[tuple[Obj, int, Ability]]] = {}
+        for o in in_play(s):
+            if o.face_down:
+                continue
+            for i, ab in enumerate(o.card.abilities):
+                table.setdefault(ab.kind, []).append((o, i, ab))
+        cache = (s.version, table)
+        s.ability_cache = cache
+    return cache[1].get(kind, [])
 
 
 def static_applies(s: GameState, src: Obj, ab: Ability, target: Obj) -> bool:

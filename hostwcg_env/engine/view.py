@@ -162,7 +162,8 @@ class PlayerView:
 
 
 def _redacted(s: GameState, player: int, hidden: set[int]) -> GameState:
-    memo: dict[int, Any] = {id(s.rng): None, id(s.events): []}
+    memo: dict[int, Any] = {id(s.rng): None, id(s.events): [], id(s.registry): s.registry,
+                            id(s.config): s.config, id(s.ability_cache): None}
     red = copy.deepcopy(s, memo)
     red.rng = None  # type: ignore[assignment]
     red.sim = None

@@ -32,6 +32,7 @@ class ZonesMixin:
         o = Obj(id=s.next_id, card=card, owner=owner, controller=controller, zone=zone,
                 ts=self._tick(), **kw)  # type: ignore[arg-type]
         s.next_id += 1
+        s.version += 1
         s.objs[o.id] = o
         return o
 
@@ -44,6 +45,7 @@ class ZonesMixin:
 
     def _detach(self, o: Obj) -> None:
         s = self.s
+        s.version += 1
         if o.zone == "front":
             s.players[o.controller].front[o.slot] = None
         elif o.zone == "back":
@@ -57,6 +59,7 @@ class ZonesMixin:
 
     def _attach(self, o: Obj, bottom: bool = False) -> None:
         s = self.s
+        s.version += 1
         if o.zone == "front":
             s.players[o.controller].front[o.slot] = o.id
         elif o.zone == "back":

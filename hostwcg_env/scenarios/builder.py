@@ -86,6 +86,7 @@ class Builder:
             self.side(p, setup.get(side, {}), f"setup.{side}")
         for i, entry in enumerate(setup.get("stack", [])):
             self.stack_item(entry, f"setup.stack[{i}]")
+        s.version += 1
         return Game.from_state(s)
 
     def new_game(self, setup: dict[str, Any]) -> Game:
