@@ -228,8 +228,12 @@ def determinize(view: PlayerView, rng: random.Random, opponent_cards: list[str] 
         hosts = [c for c in reg.values() if c.type is CardType.HOST]
         for o in sorted(unknown, key=lambda x: (x.card.type is not CardType.AMBUSH, x.id)):
             o.card = _draw_card(o, bag, fallback, hosts, reg, rng)
-    if s.decision is not None and not s.decision.actions:
-        s.decision = None
+    d = s.decision
+    if d is not None and not d.actions and d.kind.value == "priority":
+        from .game import Game
+
+        d.actions = tuple(Game(s)._priority_actions(d.player))
+        d.resume = "priority"
     return s
 
 
