@@ -13,7 +13,7 @@ if [ ! -x "$PY" ]; then
 fi
 if [ ! -f "$stamp" ]; then
   "$PY" -m pip install -q --upgrade pip
-  "$PY" -m pip install -q -e ".[dev]"
+  "$PY" -m pip install -q -e ".[dev,train]"
   rm -f "$VENV"/.installed-*
   touch "$stamp"
 fi

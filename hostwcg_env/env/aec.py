@@ -90,7 +90,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
         self.possible_agents = list(AGENTS)
         self.agents = []
         self._obs_space = spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32),
+            "observation": spaces.Box(-10.0, 10.0, (self.encoder.size,), np.float32),
             "action_mask": spaces.Box(0, 1, (self.layout.n,), np.int8),
         })
         self._act_space = spaces.Discrete(self.layout.n)

@@ -1,0 +1,152 @@
+"""A seeded game between two random agents, shown turn by turn in the terminal.
+
+``run_demo`` is what ``hostwcg demo`` runs; notebooks can call it too. The board is drawn from
+the spectator's view (everything is shown: nobody is playing from behind it). ``explain_result``
+says in words who won and by which rule.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from hostwcg_env.cards.decks import DECKS_DIR, Deck, load_deck
+from hostwcg_env.engine import Action, Game, GameState, RuleConfig
+from hostwcg_env.engine.stats import host_health
+from hostwcg_env.render import render_events, render_text
+
+DEFAULT_DECKS = (DECKS_DIR / "test_authority.toml", DECKS_DIR / "test_strife.toml")
+EVENT_LINES_PER_TURN = 40
+
+
+class RandomAgent:
+    """Uniform over the legal actions, from its own seeded ``random.Random``."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game) -> Action:
+        return self.rng.choice(game.legal_actions())
+
+
+def agent_seeds(seed: int) -> tuple[int, int]:
+    """The two agents' seeds for a game seed: distinct from it and from each other."""
+    return 2 * seed + 1, 2 * seed + 2
+
+
+def explain_result(s: GameState) -> str:
+    """``"A wins: B's hand was empty when their Host took damage (rule 1.1.3)"``."""
+    if not s.over:
+        return "the game is not over"
+    if s.winner is None:
+        if s.reason == "turn_limit":
+            return (f"draw: the game was stopped at the turn limit ({s.config.turn_limit} turns, "
+                    f"or {s.config.max_decisions_per_turn} decisions in one turn; RuleConfig, A52c)")
+        return ("draw: both players met a loss condition in the same event "
+                "(rules 1.1 and 35.3.4, RULINGS A06)")
+    w, loser = "AB"[s.winner], 1 - s.winner
+    L = "AB"[loser]
+    why = {
+        "damage_zone": (f"{L}'s damage zone reached their Host's health "
+                        f"({len(s.players[loser].damage)} cards, health "
+                        f"{_health(s, loser)}) (rule 1.1.1)"),
+        "deck_out": f"{L} had 0 cards left in their deck (rule 1.1.2)",
+        "empty_hand": f"{L}'s hand was empty when their Host took damage (rule 1.1.3)",
+        "concede": f"{L} conceded (rule 35.3.5)",
+    }.get(s.reason, f"{L} lost ({s.reason})")
+    return f"{w} wins: {why}"
+
+
+def _health(s: GameState, p: int) -> str:
+    try:
+        return str(host_health(s, p))
+    except (KeyError, IndexError):
+        return "?"
+
+
+def load_decks(paths: Sequence[str | Path] | None = None) -> tuple[Deck, Deck]:
+    a, b = paths if paths else DEFAULT_DECKS
+    return load_deck(a), load_deck(b)
+
+
+def run_demo(
+    seed: int = 0,
+    decks: Sequence[str | Path] | None = None,
+    quiet: bool = False,
+    color: bool = False,
+    out: Callable[[str], Any] = print,
+    config: RuleConfig | None = None,
+    max_event_lines: int = EVENT_LINES_PER_TURN,
+) -> Game:
+    """Play one seeded game between two RandomAgents and print it; returns the finished game."""
+    deck_a, deck_b = load_decks(decks)
+    game = Game.new(deck_a, deck_b, config=config or RuleConfig(), seed=seed)
+    agents = [RandomAgent(s) for s in agent_seeds(seed)]
+    show = _Printer(game, out, color, max_event_lines) if not quiet else None
+    if show:
+        out(f"A: {deck_a.name} ({deck_a.host})  vs  B: {deck_b.name} ({deck_b.host})  "
+            f"| seed {seed} | random agents")
+    while not game.is_over:
+        if show:
+            show.at_decision()
+        game.apply(agents[game.decision.player].choose(game))  # type: ignore[union-attr]
+    if show:
+        show.finish()
+    s = game.state
+    out(f"Result: {explain_result(s)}")
+    out(f"        after {s.turn} turns and {s.decisions_total} decisions")
+    return game
+
+
+class _Printer:
+    """Prints a game as it goes: each turn's opening events, its board, then the rest."""
+
+    def __init__(self, game: Game, out: Callable[[str], Any], color: bool, cap: int) -> None:
+        self.game = game
+        self.out = out
+        self.color = color
+        self.cap = cap
+        self.done = 0  # events already printed
+        self.turn = -1 if not game.state.started else game.state.turn
+        self.phase = ""  # the phase of the events not printed yet, until the next PhaseBegan
+
+    def events(self, upto: int, label: str = "") -> None:
+        texts = [e.text for e in self.game.events[self.done:upto]]
+        self.done = upto
+        if label:
+            self.out(label)
+        body = render_events(texts, color=self.color, compact=True, max_lines=self.cap,
+                             phase=self.phase)
+        if body:
+            self.out(body)
+
+    def at_decision(self) -> None:
+        s = self.game.state
+        if not s.started or s.turn == self.turn:
+            return
+        began = self._turn_began(s.turn)
+        if self.turn <= 0:
+            self.events(began, "Setup:")
+        else:
+            self.events(began)
+        self.turn = s.turn
+        self.phase = ""
+        self.out("")
+        self.out(f"=== Turn {s.turn}: {'AB'[s.tp]} ===")
+        self.events(len(self.game.events))
+        self.out(render_text(self.game, None, color=self.color))
+        self.phase = s.phase
+
+    def _turn_began(self, turn: int) -> int:
+        evs = self.game.events
+        for i in range(len(evs) - 1, self.done - 1, -1):
+            if evs[i].kind == "TurnBegan" and evs[i].data.get("turn", turn) == turn:
+                return i
+        return self.done
+
+    def finish(self) -> None:
+        self.events(len(self.game.events))
+        self.out("")
+        self.out(render_text(self.game, None, color=self.color))

@@ -1,0 +1,144 @@
+"""A single-agent gymnasium view of hostwcg_v0 for Stable-Baselines3 (MaskablePPO).
+
+The learner plays one seat (alternating every episode unless ``seat`` is fixed) against an
+opponent that lives inside the env: ``"random"``, any callable ``(observation, action_mask)
+-> int``, an object with ``act(observation, action_mask)``, or a list of these (one is drawn
+per episode: an opponent pool). ``action_masks()`` gives the learner's legal actions. An
+illegal action ends the episode with reward -1 (as PettingZoo's TerminateIllegalWrapper).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from .aec import AGENTS, raw_env
+
+Policy = Callable[[np.ndarray, np.ndarray], int]
+
+
+class RandomPolicy:
+    """Uniform over legal actions."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return int(self.rng.choice(np.flatnonzero(action_mask)))
+
+    def reseed(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return self.act(observation, action_mask)
+
+
+def _as_policy(spec: Any, seed: int | None) -> Policy:
+    if spec == "random":
+        return RandomPolicy(seed)
+    if isinstance(spec, str):
+        from agents import make_agent  # heuristic, ismcts, ppo: agents/ (issue 5)
+
+        return _as_policy(make_agent(spec, seed=seed), seed)
+    if hasattr(spec, "act"):
+        return spec.act  # type: ignore[no-any-return]
+    if callable(spec):
+        return spec  # type: ignore[no-any-return]
+    raise TypeError(f"opponent must be 'random', a callable or have .act(): got {spec!r}")
+
+
+class SingleAgentEnv(gym.Env):
+    metadata = {"render_modes": ["ansi", "human"]}
+
+    def __init__(
+        self,
+        opponent: Any = "random",
+        seat: int | str = "alternate",
+        seed: int | None = None,
+        render_mode: str | None = None,
+        **env_kwargs: Any,
+    ) -> None:
+        super().__init__()
+        self.aec = raw_env(render_mode=render_mode, **env_kwargs)
+        self.render_mode = render_mode
+        pool = list(opponent) if isinstance(opponent, Sequence) and not isinstance(opponent, str) else [opponent]
+        self._specs = pool
+        self._opponents = [_as_policy(o, seed) for o in pool]
+        self.seat = seat
+        self._episodes = 0
+        self._rng = random.Random(seed)
+        obs_space = self.aec.observation_space(AGENTS[0])
+        self.observation_space = obs_space["observation"]
+        self.action_space = self.aec.action_space(AGENTS[0])
+        self.learner = AGENTS[0]
+        self._opponent: Policy = self._opponents[0]
+
+    def _play_opponent(self) -> None:
+        e = self.aec
+        while e.agents and e.agent_selection != self.learner:
+            agent = e.agent_selection
+            if e.terminations[agent] or e.truncations[agent]:
+                e.step(None)
+                continue
+            o = e.observe(agent)
+            e.step(int(self._opponent(o["observation"], o["action_mask"])))
+
+    def _learner_done(self) -> bool:
+        e = self.aec
+        return self.learner not in e.agents or e.terminations[self.learner] or e.truncations[self.learner]
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        super().reset(seed=seed)
+        if seed is not None:  # the same seed gives the same sequence of episodes
+            self._rng.seed(seed)
+            self._episodes = 0
+            for k, o in enumerate(self._opponents):
+                owner = getattr(o, "__self__", None)
+                if hasattr(owner, "reseed"):
+                    owner.reseed(seed + k)
+        if self.seat == "alternate":
+            self.learner = AGENTS[self._episodes % 2]
+        else:
+            self.learner = AGENTS[int(self.seat)]
+        self._episodes += 1
+        self._opponent = self._rng.choice(self._opponents)
+        self.aec.reset(seed=self._rng.getrandbits(62))
+        self._play_opponent()
+        return self.aec.observe(self.learner)["observation"], {"seat": self.learner}
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
+        e = self.aec
+        if not self.action_masks()[int(action)]:
+            # As PettingZoo's TerminateIllegalWrapper: an illegal action loses the episode.
+            obs = e.observe(self.learner)["observation"]
+            e.agents = []
+            return obs, -1.0, True, False, {"seat": self.learner, "illegal_action": True}
+        e.step(int(action))
+        reward = float(e.rewards.get(self.learner, 0.0)) if self._learner_done() else 0.0
+        if not self._learner_done():
+            self._play_opponent()
+            if self._learner_done():
+                reward = float(e._cumulative_rewards.get(self.learner, e.rewards.get(self.learner, 0.0)))
+        done = self._learner_done()
+        terminated = bool(done and e.terminations.get(self.learner, False))
+        truncated = bool(done and e.truncations.get(self.learner, False))
+        if done:
+            s = e.game.state
+            reward = 0.0 if s.winner is None else (1.0 if AGENTS[s.winner] == self.learner else -1.0)
+            terminated = not s.truncated
+            truncated = s.truncated
+        obs = e.observe(self.learner)["observation"]
+        info = {"seat": self.learner}
+        if done:
+            info["winner"] = None if e.game.state.winner is None else AGENTS[e.game.state.winner]
+        return obs, reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        return self.aec.action_mask(self.learner).astype(bool)
+
+    def render(self) -> str | None:
+        return self.aec.render()

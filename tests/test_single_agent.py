@@ -1,0 +1,64 @@
+"""The single-agent gymnasium view for Stable-Baselines3 (issue: env item 6)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from hostwcg_env.env.single import RandomPolicy, SingleAgentEnv
+
+
+def test_gymnasium_env_checker_passes() -> None:
+    check_env(SingleAgentEnv(seed=0), skip_render_check=True)
+
+
+def test_learner_seat_alternates_and_masks_are_legal() -> None:
+    env = SingleAgentEnv(seed=1)
+    seats = []
+    rng = np.random.default_rng(0)
+    for _ in range(4):
+        obs, info = env.reset()
+        seats.append(info["seat"])
+        done = False
+        while not done:
+            mask = env.action_masks()
+            assert mask.any()
+            obs, reward, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+            done = term or trunc
+        assert reward in (-1.0, 0.0, 1.0)
+    assert seats == ["player_0", "player_1", "player_0", "player_1"]
+
+
+def test_opponent_pool_of_callables() -> None:
+    calls = []
+
+    def first_legal(obs: np.ndarray, mask: np.ndarray) -> int:
+        calls.append(1)
+        return int(np.flatnonzero(mask)[0])
+
+    env = SingleAgentEnv(opponent=[first_legal, RandomPolicy(3)], seed=2)
+    env.reset(seed=2)
+    for _ in range(30):
+        _, _, term, trunc, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+        if term or trunc:
+            env.reset()
+
+
+def _make() -> SingleAgentEnv:
+    return SingleAgentEnv(seed=7)
+
+
+def test_subproc_vec_env_and_maskable_ppo_trains() -> None:
+    sb3 = pytest.importorskip("sb3_contrib")
+    from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+
+    vec = make_vec_env(_make, n_envs=2, vec_env_cls=SubprocVecEnv)
+    try:
+        model = sb3.MaskablePPO("MlpPolicy", vec, n_steps=256, batch_size=128, n_epochs=1,
+                                policy_kwargs={"net_arch": [64, 64]}, seed=0, verbose=0)
+        model.learn(total_timesteps=2048)
+        assert model.num_timesteps >= 2048
+    finally:
+        vec.close()
