@@ -638,14 +638,30 @@ class EffectsMixin:
         return tuple(key)
 
     def _may_loop(self, item: StackItem) -> bool:
-        """Cheap filter: could resolving ``item`` trigger anything at all?"""
-        events: set[str] = set()
-        for st in item.ability_def.steps:
-            events |= PRIMITIVE_EVENTS.get(st.do, set())
+        """Cheap filter: can resolving ``item`` lead, through the triggered abilities in play,
+        back to the same ability? (A graph search over which events each ability causes.)"""
+        if item.kind != "trigger":
+            return False  # a Sorcery's effects trigger only when it is cast (21.2.1)
         from .stats import active_abilities
 
-        return any(ab.when is not None and ab.when.event in events
-                   for _o, _i, ab in active_abilities(self.s, "triggered"))
+        listeners = [(o.card.name, i, ab) for o, i, ab in active_abilities(self.s, "triggered")
+                     if ab.when is not None]
+        start = (item.card.name, item.ability)
+        frontier = [item.ability_def]
+        seen: set[tuple[str, int]] = set()
+        while frontier:
+            ab = frontier.pop()
+            events: set[str] = set()
+            for st in ab.steps:
+                events |= PRIMITIVE_EVENTS.get(st.do, set())
+            for name, i, other in listeners:
+                if other.when.event in events:
+                    if (name, i) == start:
+                        return True
+                    if (name, i) not in seen:
+                        seen.add((name, i))
+                        frontier.append(other)
+        return False
 
     def _loop_cut(self, item: StackItem) -> bool:
         """42.1.2, A52: an effect whose mandatory consequences repeat it forever, with no

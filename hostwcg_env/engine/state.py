@@ -168,6 +168,8 @@ class GameState:
     trigger_seq: int = 0
     version: int = 0  # bumped whenever an object is made, removed or turned face up
     ability_cache: Any = None  # (version, abilities by kind), see stats.active_abilities
+    stat_cache: Any = None  # ((version, ts), {(obj id, stat): value}), see stats.stat
+    hidden_cache: Any = None  # ((version, started), {player: hidden ids}), see view.hidden_ids
     sim: list[Any] | None = None  # set inside a loop-detection simulation (42.1)
     revealed: dict[int, list[int]] = field(default_factory=dict)  # viewer -> obj ids shown (41)
 
@@ -177,7 +179,8 @@ class GameState:
 
         memo: dict[int, Any] = {id(self.registry): self.registry, id(self.config): self.config,
                                 id(self.events): list(self.events) if events else [],
-                                id(self.ability_cache): None}
+                                id(self.ability_cache): None, id(self.stat_cache): None,
+                                id(self.hidden_cache): None}
         return _copy.deepcopy(self, memo)
 
     def obj(self, oid: int) -> Obj:

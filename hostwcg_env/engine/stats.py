@@ -94,6 +94,22 @@ def _layers(s: GameState, o: Obj, stat: str) -> tuple[int, list[tuple[int, int]]
 
 
 def stat(s: GameState, o: Obj, which: str) -> int:
+    """The current value of a stat (cached until anything enters, leaves, turns face up or
+    is modified: ``state.version`` and ``state.ts``)."""
+    key = (s.version, s.ts)
+    cache = s.stat_cache
+    if cache is None or cache[0] != key:
+        cache = (key, {})
+        s.stat_cache = cache
+    k = (o.id, which)
+    v = cache[1].get(k)
+    if v is None:
+        v = _stat(s, o, which)
+        cache[1][k] = v
+    return v
+
+
+def _stat(s: GameState, o: Obj, which: str) -> int:
     card = o.card
     base = {"health": card.health, "power": card.power, "soul": card.soul}[which]
     delta, sets = _layers(s, o, which)

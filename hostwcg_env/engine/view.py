@@ -28,8 +28,20 @@ UNKNOWN_AMBUSH = CardDef(name="?", type=CardType.AMBUSH)
 UNKNOWN_HOST = CardDef(name="?", type=CardType.HOST)
 
 
-def hidden_ids(s: GameState, viewer: int) -> list[int]:
-    """Object ids whose identity ``viewer`` may not see."""
+def hidden_ids(s: GameState, viewer: int) -> frozenset[int]:
+    """Object ids whose identity ``viewer`` may not see (cached per state version)."""
+    key = (s.version, s.started)
+    cache = s.hidden_cache
+    if cache is None or cache[0] != key:
+        cache = (key, {})
+        s.hidden_cache = cache
+    hit = cache[1].get(viewer)
+    if hit is None:
+        hit = cache[1][viewer] = frozenset(_hidden_ids(s, viewer))
+    return hit
+
+
+def _hidden_ids(s: GameState, viewer: int) -> list[int]:
     out: list[int] = []
     me = s.players[viewer]
     opp = s.players[1 - viewer]
@@ -49,7 +61,7 @@ class PlayerView:
     def __init__(self, state: GameState, player: int) -> None:
         self._s = state
         self.player = player
-        self._hidden: set[int] | None = None
+        self._hidden: frozenset[int] | None = None
         self._state: GameState | None = None
 
     @classmethod
@@ -58,9 +70,9 @@ class PlayerView:
 
     # ------------------------------------------------------------ the redacted copy
     @property
-    def hidden(self) -> set[int]:
+    def hidden(self) -> frozenset[int]:
         if self._hidden is None:
-            self._hidden = set(hidden_ids(self._s, self.player))
+            self._hidden = hidden_ids(self._s, self.player)
         return self._hidden
 
     @property
@@ -161,9 +173,10 @@ class PlayerView:
         return [o.name for o in st.objs.values()] + [it.source_name for it in st.stack]
 
 
-def _redacted(s: GameState, player: int, hidden: set[int]) -> GameState:
+def _redacted(s: GameState, player: int, hidden: frozenset[int]) -> GameState:
     memo: dict[int, Any] = {id(s.rng): None, id(s.events): [], id(s.registry): s.registry,
-                            id(s.config): s.config, id(s.ability_cache): None}
+                            id(s.config): s.config, id(s.ability_cache): None,
+                            id(s.stat_cache): None, id(s.hidden_cache): None}
     red = copy.deepcopy(s, memo)
     red.rng = None  # type: ignore[assignment]
     red.sim = None
