@@ -5,7 +5,7 @@ demo:
 test:
 	bash scripts/run.sh test
 bench:
-	bash scripts/run.sh bench
+	bash scripts/bench_setup.sh
 lint:
 	.venv/bin/ruff check hostwcg_env agents scripts tests && .venv/bin/mypy
 coverage-doc:

@@ -142,6 +142,10 @@ BENCHMARKS: list[Callable[[BenchConfig], Row]] = [
     bench_clone,
     bench_view,
 ]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_envs  # noqa: E402  (env and peer rows)
+
+BENCHMARKS += bench_envs.available()
 
 
 # ============================================================================ running
@@ -213,6 +217,9 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"meta": info, "results": results}, indent=2))
     else:
         print(markdown(results, info))
+        ratio_lines = bench_envs.ratios([{"name": r["name"], "median": r["value"]} for r in results])
+        if ratio_lines:
+            print("\n" + "\n".join(f"- {x}" for x in ratio_lines))
     return 0
 
 

@@ -1,0 +1,153 @@
+"""Env and peer benchmark rows for scripts/bench.py (DESIGN.md "Performance").
+
+hostwcg_v0 through ``env()`` (standard wrappers) and ``raw_env()``, random masked actions,
+observing every step; memory per env; and the same throughput for the peers when installed
+(``make bench`` builds .venv-bench with them): PettingZoo classic leduc_holdem_v4 and
+connect_four_v3 (``env()`` and ``raw_env()``) and gym-locm's battle env (rules 1.2 and 1.5).
+A peer that is not installed gives no row.
+"""
+
+from __future__ import annotations
+
+import time
+import tracemalloc
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+Row = tuple[str, float, str]
+STEPS = 6000
+
+
+def _aec_steps(make: Callable[[], Any], steps: int, seed: int) -> tuple[float, float]:
+    """Steps/s and games/s of an AEC env with random masked actions, observing every step."""
+    e = make()
+    rng = np.random.default_rng(seed)
+    n = games = 0
+    t0 = time.perf_counter()
+    ep = 0
+    while n < steps:
+        e.reset(seed=seed + ep)
+        ep += 1
+        for agent in e.agent_iter():
+            obs, _r, term, trunc, _i = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            mask = obs["action_mask"] if isinstance(obs, dict) else None
+            a = int(rng.choice(np.flatnonzero(mask))) if mask is not None else e.action_space(agent).sample()
+            e.step(a)
+            n += 1
+        games += 1
+    dt = time.perf_counter() - t0
+    return n / dt, games / dt
+
+
+def bench_env_wrapped(cfg: Any) -> Row:
+    from hostwcg_env import hostwcg_v0
+
+    return "hostwcg_v0 env() (wrappers)", _aec_steps(hostwcg_v0.env, STEPS, cfg.seed)[0], "steps/s"
+
+
+def bench_env_raw(cfg: Any) -> Row:
+    from hostwcg_env import hostwcg_v0
+
+    return "hostwcg_v0 raw_env()", _aec_steps(hostwcg_v0.raw_env, STEPS, cfg.seed)[0], "steps/s"
+
+
+def bench_env_games(cfg: Any) -> Row:
+    from hostwcg_env import hostwcg_v0
+
+    return "hostwcg_v0 env() full games", _aec_steps(hostwcg_v0.env, STEPS, cfg.seed)[1], "games/s"
+
+
+def bench_env_reset(cfg: Any) -> Row:
+    from hostwcg_env import hostwcg_v0
+
+    e = hostwcg_v0.env()
+    t0 = time.perf_counter()
+    for i in range(100):
+        e.reset(seed=i)
+    return "hostwcg_v0 reset()", 1e3 * (time.perf_counter() - t0) / 100, "ms/reset"
+
+
+def bench_env_memory(cfg: Any) -> Row:
+    from hostwcg_env import hostwcg_v0
+
+    tracemalloc.start()
+    envs = []
+    base = tracemalloc.get_traced_memory()[0]
+    for i in range(10):
+        e = hostwcg_v0.env()
+        e.reset(seed=i)
+        envs.append(e)
+    used = tracemalloc.get_traced_memory()[0] - base
+    tracemalloc.stop()
+    return "hostwcg_v0 memory per env", used / 10 / 1024, "KiB"
+
+
+def _pz(name: str, raw: bool) -> Callable[[Any], Row]:
+    def bench(cfg: Any) -> Row:
+        import importlib
+
+        mod = importlib.import_module(f"pettingzoo.classic.{name}")
+        make = mod.raw_env if raw else mod.env
+        return f"peer {name} {'raw_env()' if raw else 'env()'}", _aec_steps(make, STEPS, cfg.seed)[0], "steps/s"
+
+    bench.__name__ = f"bench_peer_{name}_{'raw' if raw else 'env'}"
+    return bench
+
+
+def _locm(version: str) -> Callable[[Any], Row]:
+    def bench(cfg: Any) -> Row:
+        from gym_locm.envs import LOCMBattleSingleEnv
+
+        e = LOCMBattleSingleEnv(version=version)
+        rng = np.random.default_rng(cfg.seed)
+        n = 0
+        t0 = time.perf_counter()
+        while n < STEPS // 2:
+            e.reset(seed=cfg.seed + n)
+            done = False
+            while not done:
+                mask = np.asarray(e.action_masks(), dtype=bool)
+                _o, _r, term, trunc, _i = e.step(int(rng.choice(np.flatnonzero(mask))))
+                done = term or trunc
+                n += 1
+        return f"peer gym-locm battle {version}", n / (time.perf_counter() - t0), "steps/s"
+
+    bench.__name__ = f"bench_peer_locm_{version.replace('.', '_')}"
+    return bench
+
+
+def available() -> list[Callable[[Any], Row]]:
+    rows: list[Callable[[Any], Row]] = [bench_env_wrapped, bench_env_raw, bench_env_games, bench_env_reset,
+                                        bench_env_memory]
+    try:
+        import pettingzoo.classic.leduc_holdem_v4  # noqa: F401
+
+        rows += [_pz("leduc_holdem_v4", False), _pz("leduc_holdem_v4", True),
+                 _pz("connect_four_v3", False), _pz("connect_four_v3", True)]
+    except Exception:  # noqa: BLE001 (rlcard or pygame missing: no peer row)
+        pass
+    try:
+        import gym_locm  # noqa: F401
+
+        rows += [_locm("1.2"), _locm("1.5")]
+    except Exception:  # noqa: BLE001
+        pass
+    return rows
+
+
+def ratios(results: list[dict[str, Any]]) -> list[str]:
+    """The ratios the issue asks for: hostwcg_v0 env() against each peer."""
+    by = {r["name"]: r["median"] for r in results}
+    ours = by.get("hostwcg_v0 env() (wrappers)")
+    if not ours:
+        return []
+    out = []
+    for name, v in by.items():
+        if name.startswith("peer ") and v:
+            out.append(f"hostwcg_v0 env() / {name[5:]}: {ours / v:.2f}x")
+    return out
