@@ -197,6 +197,10 @@ class Game(
         s = self.s
         if s.over or not s.started:
             return
+        stamp = (s.version, s.ts)
+        if stamp == s.loss_stamp and not (s.players[0].hit_empty or s.players[1].hit_empty):
+            return  # nothing that a loss condition reads has changed
+        s.loss_stamp = stamp
         losers = []
         reasons = []
         for p in (0, 1):

@@ -170,6 +170,7 @@ class GameState:
     ability_cache: Any = None  # (version, abilities by kind), see stats.active_abilities
     stat_cache: Any = None  # ((version, ts), {(obj id, stat): value}), see stats.stat
     hidden_cache: Any = None  # ((version, started), {player: hidden ids}), see view.hidden_ids
+    loss_stamp: Any = None  # (version, ts) at the last loss check
     sim: list[Any] | None = None  # set inside a loop-detection simulation (42.1)
     revealed: dict[int, list[int]] = field(default_factory=dict)  # viewer -> obj ids shown (41)
 

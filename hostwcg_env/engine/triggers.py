@@ -126,10 +126,11 @@ class TriggersMixin:
     def _valid_ops(self, p: int) -> list[tuple[int, int, int, int | None, str]]:
         s = self.s
         out = []
+        offered: set[tuple[int, int]] = set()
         for op in s.ambush_ops:
             ctrl, oid, ai, _subj, _name = op
-            if ctrl != p or oid not in s.objs:
-                continue
+            if ctrl != p or oid not in s.objs or (oid, ai) in offered:
+                continue  # one offer per Ambush: the first event of the window that matches it
             o = s.objs[oid]
             if o.zone != "back" or not o.face_down or o.controller != p:
                 continue
@@ -138,6 +139,7 @@ class TriggersMixin:
             ab = o.card.abilities[ai]
             if all(len(candidates(s, sel, p, oid)) >= (0 if sel.up_to else sel.count) for _n, sel in ab.targets):
                 out.append(op)
+                offered.add((oid, ai))
         return out
 
     def _window(self) -> bool:

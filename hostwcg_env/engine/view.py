@@ -30,7 +30,7 @@ UNKNOWN_HOST = CardDef(name="?", type=CardType.HOST)
 
 def hidden_ids(s: GameState, viewer: int) -> frozenset[int]:
     """Object ids whose identity ``viewer`` may not see (cached per state version)."""
-    key = (s.version, s.started)
+    key = (s.version, s.started, id(s.decision))
     cache = s.hidden_cache
     if cache is None or cache[0] != key:
         cache = (key, {})
@@ -51,6 +51,10 @@ def _hidden_ids(s: GameState, viewer: int) -> list[int]:
     for o in s.objs.values():
         if o.face_down and o.controller != viewer and o.zone in ("back", "marker", "stack"):
             out.append(o.id)
+    d = s.decision
+    if d is not None and d.player == viewer and d.cards:  # 41.2.1, 41.3.2: searched or looked at
+        shown = set(d.cards)
+        out = [o for o in out if o not in shown]
     return out
 
 

@@ -116,31 +116,68 @@ class ObservationEncoder:
             self.offsets[name] = (start, rows, width)
             start += rows * width
         self.size = start
+        self._buf_views: dict[int, tuple[np.ndarray, dict[str, np.ndarray], dict[str, Any]]] = {}
 
     def view_of(self, buf: np.ndarray, name: str) -> np.ndarray:
         start, rows, width = self.offsets[name]
         return buf[start : start + rows * width].reshape(rows, width)
 
+    def _views(self, buf: np.ndarray) -> dict[str, np.ndarray]:
+        hit = self._buf_views.get(id(buf))
+        if hit is None or hit[0] is not buf:
+            hit = (buf, {name: self.view_of(buf, name) for name in self.offsets}, {})
+            self._buf_views[id(buf)] = hit
+        return hit[1]
+
+    def _keys(self, buf: np.ndarray) -> dict[str, Any]:
+        self._views(buf)
+        return self._buf_views[id(buf)][2]
+
     def encode(self, view: PlayerView, out: np.ndarray | None = None) -> np.ndarray:
+        """Encode ``view``. With a persistent ``out`` buffer, sections whose inputs did not
+        change since the last call on that buffer are left as they are (incremental)."""
         buf = np.zeros(self.size, dtype=np.float32) if out is None else out
-        if out is not None:
-            buf[:] = 0
+        v = self._views(buf) if out is not None else {n: self.view_of(buf, n) for n in self.offsets}
+        keys = self._keys(buf) if out is not None else {}
         s = view.game
         me, opp = view.player, view.opponent
-        self._global(view, self.view_of(buf, "global")[0])
-        self._player(view, me, self.view_of(buf, "me")[0])
-        self._player(view, opp, self.view_of(buf, "opponent")[0])
-        rows = self.view_of(buf, "my_hand")
-        for i, o in enumerate(view.hand()[:MAX_HAND]):
-            rows[i, 0] = 1
-            rows[i, 1:] = card_vector(o.card)
+        stamp = (s.version, s.ts, me)
+
+        def fresh(name: str, key: Any) -> np.ndarray | None:
+            if keys.get(name) == key and out is not None:
+                return None
+            keys[name] = key
+            rows = v[name]
+            rows[:] = 0
+            return rows
+
+        g = v["global"]
+        g[:] = 0
+        self._global(view, g[0])
+        for name, p in (("me", me), ("opponent", opp)):
+            pl = s.players[p]
+            rows = fresh(name, (stamp, s.started, pl.ap, tuple(pl.pool.items())))
+            if rows is not None:
+                self._player(view, p, rows[0])
+        hand = s.players[me].hand
+        rows = fresh("my_hand", tuple(hand))
+        if rows is not None:
+            for i, o in enumerate(view.hand()[:MAX_HAND]):
+                rows[i, 0] = 1
+                rows[i, 1:] = card_vector(o.card)
         for name, p in (("my_front", me), ("opp_front", opp)):
-            rows = self.view_of(buf, name)
-            for i, o in enumerate(view.row(p, "front")):
-                if isinstance(o, Obj):
-                    self._entity(s, o, rows[i])
+            front = s.players[p].front
+            key = (stamp, tuple((x, s.objs[x].damage, s.objs[x].sick, s.objs[x].attacked) if x is not None else None
+                                for x in front))
+            rows = fresh(name, key)
+            if rows is not None:
+                for i, o in enumerate(view.row(p, "front")):
+                    if isinstance(o, Obj):
+                        self._entity(s, o, rows[i])
         for name, p in (("my_back", me), ("opp_back", opp)):
-            rows = self.view_of(buf, name)
+            rows = fresh(name, (stamp,))
+            if rows is None:
+                continue
             for i, o in enumerate(view.row(p, "back")):
                 if o is None:
                     continue
@@ -151,34 +188,41 @@ class ObservationEncoder:
                 else:
                     rows[i, 1] = 1
         for name, p in (("my_forms", me), ("opp_forms", opp)):
-            rows = self.view_of(buf, name)
-            for i, o in enumerate(view.forms(p)[:MAX_FORMS]):
+            rows = fresh(name, (stamp,))
+            if rows is not None:
+                for i, o in enumerate(view.forms(p)[:MAX_FORMS]):
+                    rows[i, 0] = 1
+                    rows[i, 1:] = card_vector(o.card)
+        rows = fresh("stack", (stamp, tuple((it.sid, tuple(map(tuple, it.targets.values()))) for it in s.stack)))
+        if rows is not None:
+            for i, (it, card) in enumerate(view.stack()[:MAX_STACK]):
+                r = rows[i]
+                r[0] = 1
+                r[1] = float(it.controller == me)
+                r[2] = sum(len(t) for t in it.targets.values()) / 3
+                r[3 + ITEM_KINDS.index(it.kind)] = 1
+                k = 3 + len(ITEM_KINDS)
+                if card is None:
+                    r[k] = 1
+                else:
+                    r[k + 1 :] = card_vector(card)
+        mine = view.my_pending()
+        rows = fresh("pending", tuple(t.seq for t in mine))
+        if rows is not None:
+            for i, t in enumerate(mine[:MAX_TRIGGERS]):
+                rows[i, 0] = 1
+                rows[i, 1:] = card_vector(t.card)
+        choice = view.choice_cards()
+        rows = fresh("choice", tuple(o.id for o in choice))
+        if rows is not None:
+            for i, o in enumerate(choice[:MAX_LIST]):
                 rows[i, 0] = 1
                 rows[i, 1:] = card_vector(o.card)
-        rows = self.view_of(buf, "stack")
-        for i, (it, card) in enumerate(view.stack()[:MAX_STACK]):
-            r = rows[i]
-            r[0] = 1
-            r[1] = float(it.controller == me)
-            r[2] = sum(len(v) for v in it.targets.values()) / 3
-            r[3 + ITEM_KINDS.index(it.kind)] = 1
-            k = 3 + len(ITEM_KINDS)
-            if card is None:
-                r[k] = 1
-            else:
-                r[k + 1 :] = card_vector(card)
-        rows = self.view_of(buf, "pending")
-        for i, t in enumerate(view.my_pending()[:MAX_TRIGGERS]):
-            rows[i, 0] = 1
-            rows[i, 1:] = card_vector(t.card)
-        rows = self.view_of(buf, "choice")
-        for i, o in enumerate(view.choice_cards()[:MAX_LIST]):
-            rows[i, 0] = 1
-            rows[i, 1:] = card_vector(o.card)
-        rows = self.view_of(buf, "drops")
-        for j, p in enumerate((me, opp)):
-            for o in view.drop(p):
-                rows[j, CARD_TYPES.index(o.card.type.value)] += 0.1
+        rows = fresh("drops", (stamp,))
+        if rows is not None:
+            for j, p in enumerate((me, opp)):
+                for o in view.drop(p):
+                    rows[j, CARD_TYPES.index(o.card.type.value)] += 0.1
         return buf
 
     def _global(self, view: PlayerView, g: np.ndarray) -> None:
