@@ -17,6 +17,7 @@ import gymnasium as gym
 import numpy as np
 
 from .aec import AGENTS, raw_env
+from .codec import encode
 
 Policy = Callable[[np.ndarray, np.ndarray], int]
 
@@ -37,18 +38,22 @@ class RandomPolicy:
         return self.act(observation, action_mask)
 
 
-def _as_policy(spec: Any, seed: int | None) -> Policy:
-    if spec == "random":
-        return RandomPolicy(seed)
+def _as_policy(spec: Any, seed: int | None) -> Any:
+    """An opponent: an object with ``choose(view, actions)`` (engine-level), or a callable
+    ``(observation, action_mask) -> int``."""
     if isinstance(spec, str):
-        from agents import make_agent  # heuristic, ismcts, ppo: agents/ (issue 5)
+        if spec == "random":
+            return RandomPolicy(seed)
+        from agents import make_agent  # heuristic, ismcts, ppo (agents/)
 
         return _as_policy(make_agent(spec, seed=seed), seed)
-    if hasattr(spec, "act"):
-        return spec.act  # type: ignore[no-any-return]
+    if hasattr(spec, "choose"):
+        return spec
     if callable(spec):
-        return spec  # type: ignore[no-any-return]
-    raise TypeError(f"opponent must be 'random', a callable or have .act(): got {spec!r}")
+        return spec
+    if hasattr(spec, "act"):
+        return spec.act
+    raise TypeError(f"opponent must be 'random', an agent name, a callable or an agent: got {spec!r}")
 
 
 class SingleAgentEnv(gym.Env):
@@ -84,8 +89,15 @@ class SingleAgentEnv(gym.Env):
             if e.terminations[agent] or e.truncations[agent]:
                 e.step(None)
                 continue
-            o = e.observe(agent)
-            e.step(int(self._opponent(o["observation"], o["action_mask"])))
+            opp = self._opponent
+            if hasattr(opp, "choose"):
+                g = e.game
+                d = g.decision
+                a = opp.choose(g.view(d.player), d.actions)
+                e.step(encode(e.layout, g.state, d.player, a))
+            else:
+                o = e.observe(agent)
+                e.step(int(opp(o["observation"], o["action_mask"])))
 
     def _learner_done(self) -> bool:
         e = self.aec
@@ -97,9 +109,11 @@ class SingleAgentEnv(gym.Env):
             self._rng.seed(seed)
             self._episodes = 0
             for k, o in enumerate(self._opponents):
-                owner = getattr(o, "__self__", None)
+                owner = o if hasattr(o, "reseed") else getattr(o, "__self__", None)
                 if hasattr(owner, "reseed"):
                     owner.reseed(seed + k)
+                elif hasattr(owner, "reset"):
+                    owner.reset(seed + k)
         if self.seat == "alternate":
             self.learner = AGENTS[self._episodes % 2]
         else:
@@ -136,6 +150,16 @@ class SingleAgentEnv(gym.Env):
         if done:
             info["winner"] = None if e.game.state.winner is None else AGENTS[e.game.state.winner]
         return obs, reward, terminated, truncated, info
+
+    def add_opponent(self, spec: Any) -> int:
+        """Add an opponent to the pool (e.g. a frozen snapshot during self-play); returns the pool size.
+        ``spec`` may be a dict of numpy weights for agents.ppo.NumpyPolicy."""
+        if isinstance(spec, dict):
+            from agents.ppo import NumpyPolicy
+
+            spec = NumpyPolicy(spec, deterministic=False, seed=self._rng.getrandbits(32))
+        self._opponents.append(_as_policy(spec, None))
+        return len(self._opponents)
 
     def action_masks(self) -> np.ndarray:
         return self.aec.action_mask(self.learner).astype(bool)

@@ -1,0 +1,321 @@
+"""A rule-based player with a documented strategy (docs/agents.md).
+
+It reads only its own PlayerView. In short:
+
+* **Setup**: go first; mulligan back cards costing 4 or more (at most two).
+* **Curve out**: in its own Action Phase, first make sure it can pay for its best card
+  (spend # on its Host's type, or 2 # on the type it lacks), then play the most expensive
+  card it can: Entities and Forms first, then Equipment onto its best Entity, then removal
+  Sorceries when there is an opposing Entity worth hitting, then Ambushes face down.
+* **Action points**: left-over # draw a card while the hand is below the Host's soul and the
+  deck is not nearly empty (deck-out loses, 1.1.2); otherwise they gain the Host's type.
+* **Battle**: attack the Host whenever it may (1 damage, no risk); attack an Entity only when
+  the attacker kills it and survives, or trades up in value.
+* **Protect the hand**: Host damage and discards give up the least valuable card.
+* **Hold Fast cards and Ambushes**: Fast cards are kept for the opponent's turn, where a Fast
+  removal spell is cast on an attacking Entity it can kill; Ambushes are activated whenever
+  their moment comes (they only come when they matter).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hostwcg_env.engine import Action, CardDef, CardType, Kind
+from hostwcg_env.engine.actions import PASS, YES
+from hostwcg_env.engine.costs import can_pay
+from hostwcg_env.engine.state import GameState, Obj
+from hostwcg_env.engine.stats import has_keyword, health, host_soul, power
+from hostwcg_env.engine.view import PlayerView
+
+from .base import EngineAgent
+
+HARMFUL = {"damage", "destroy", "return_to_hand", "banish", "gain_control", "retarget"}
+
+
+def card_value(card: CardDef) -> float:
+    v = len(card.cost) + 0.5 * len(card.abilities)
+    if card.type in (CardType.ENTITY, CardType.TOKEN):
+        v += 0.5 * (card.power + card.health)
+    return v
+
+
+def harmful(card: CardDef, ability: int | None = None) -> bool:
+    abilities = card.abilities if ability is None or ability < 0 else (card.abilities[ability],)
+    for ab in abilities:
+        for st in ab.steps:
+            if st.do in HARMFUL:
+                return True
+            if st.do in ("modify", "set") and ((st.power or 0) < 0 or (st.health or 0) < 0 or st.do == "set"):
+                return True
+    return False
+
+
+def resolve(s: GameState, place: str) -> Obj | None:
+    if place.startswith("stack"):
+        return None
+    parts = place.split(".")
+    pl = s.players["AB".index(parts[0])]
+    where = parts[1]
+    oid: int | None
+    if where == "host":
+        oid = pl.host
+    elif where.startswith("form"):
+        oid = pl.forms[int(where[4:])]
+    elif where[0] == "f":
+        oid = pl.front[int(where[1:])]
+    else:
+        oid = pl.back[int(where[1:])]
+    return s.objs.get(oid) if oid is not None else None
+
+
+class HeuristicAgent(EngineAgent):
+    name = "heuristic"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.returned = 0
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng.seed(seed)
+        self.returned = 0
+
+    # ------------------------------------------------------------ dispatch
+    def choose(self, view: PlayerView, actions: tuple[Action, ...]) -> Action:
+        if len(actions) == 1:
+            return actions[0]
+        d = view.decision()
+        kind = d.kind.value if d is not None else "priority"
+        if kind == "first_player":
+            return YES
+        if kind == "mulligan":
+            return self._mulligan(view, actions)
+        if kind == "priority":
+            return self._priority(view, actions)
+        if kind == "place_triggers":
+            acts = [a for a in actions if a.kind is Kind.ACTIVATE]
+            return acts[0] if acts else next(a for a in actions if a.kind is Kind.TRIGGER)
+        if kind in ("choose_target", "choose_attack_target"):
+            return self._target(view, actions, d)
+        if kind == "pay":
+            return Action(Kind.PAY, "auto") if Action(Kind.PAY, "auto") in actions else actions[0]
+        if kind == "choose_card":
+            return self._card(view, actions, d)
+        if kind == "yes_no":
+            return YES
+        return actions[0]
+
+    # ------------------------------------------------------------ setup
+    def _mulligan(self, view: PlayerView, actions: tuple[Action, ...]) -> Action:
+        if self.returned < 2:
+            hand = view.hand()
+            worst = max(range(len(hand)), key=lambda i: len(hand[i].card.cost))
+            if len(hand[worst].card.cost) >= 4:
+                self.returned += 1
+                return Action(Kind.CARD, f"h{worst}")
+        self.returned = 0
+        return PASS
+
+    # ------------------------------------------------------------ priority
+    def _priority(self, view: PlayerView, actions: tuple[Action, ...]) -> Action:
+        s = view.game
+        me = view.player
+        by_kind: dict[Kind, list[Action]] = {}
+        for a in actions:
+            by_kind.setdefault(a.kind, []).append(a)
+        if s.tp != me:
+            return self._respond(view, by_kind)
+        if Kind.ATTACK in by_kind:
+            att = self._best_attack(view, by_kind[Kind.ATTACK])
+            return att or PASS
+        plays = [a for a in by_kind.get(Kind.PLAY, []) if self._worth_playing(view, a)]
+        hand = view.hand()
+        # 1. make the best unaffordable card affordable
+        ap = by_kind.get(Kind.AP_HOST, []) + by_kind.get(Kind.AP_ANY, [])
+        if ap and not any(not hand[int(a.arg[1:])].card.is_fast for a in plays):
+            need = self._missing_type(view)
+            if need is not None:
+                host = view.host(me)
+                if host is not None and host.card.resource.value == need and Action(Kind.AP_HOST) in actions:
+                    return Action(Kind.AP_HOST)
+                if Action(Kind.AP_ANY, need) in actions:
+                    return Action(Kind.AP_ANY, need)
+        # 2. play the most expensive worthwhile card, permanents first
+        if plays:
+            def rank(a: Action) -> tuple[int, float]:
+                c = hand[int(a.arg[1:])].card
+                order = {CardType.ENTITY: 3, CardType.FORM: 3, CardType.SORCERY: 2, CardType.AMBUSH: 1}[c.type]
+                return (order, card_value(c))
+            non_fast = [a for a in plays if not hand[int(a.arg[1:])].card.is_fast]
+            if non_fast:
+                return max(non_fast, key=rank)
+        for a in by_kind.get(Kind.ACTIVATE, []):
+            return a
+        # 3. left-over action points
+        pl = s.players[me]
+        if Action(Kind.AP_DRAW) in actions and len(pl.hand) < max(1, host_soul(s, me)) and len(pl.deck) > 8:
+            return Action(Kind.AP_DRAW)
+        if Action(Kind.AP_HOST) in actions:
+            return Action(Kind.AP_HOST)
+        return PASS
+
+    def _respond(self, view: PlayerView, by_kind: dict[Kind, list[Action]]) -> Action:
+        """On the opponent's turn: a Fast removal on an attacker it can kill."""
+        s = view.game
+        b = s.battle
+        if b is None or b.controller == view.player:
+            return PASS
+        attacker = s.objs.get(b.attacker)
+        if attacker is None or attacker.zone != "front":
+            return PASS
+        hand = view.hand()
+        for a in by_kind.get(Kind.PLAY, []):
+            c = hand[int(a.arg[1:])].card
+            if c.is_fast and harmful(c) and self._kills(c, attacker, s):
+                return a
+        return PASS
+
+    def _kills(self, card: CardDef, target: Obj, s: GameState) -> bool:
+        for ab in card.abilities:
+            for st in ab.steps:
+                if st.do == "destroy":
+                    return True
+                if st.do == "damage" and target.damage + st.amount >= health(s, target):
+                    return True
+        return False
+
+    def _missing_type(self, view: PlayerView) -> str | None:
+        pool = view.pool(view.player)
+        best = None
+        for o in sorted(view.hand(), key=lambda o: -card_value(o.card)):
+            c = o.card
+            if c.type is CardType.AMBUSH or c.is_fast or can_pay(pool, c.cost):
+                continue
+            for r in c.cost:
+                if r.value != "$" and pool.get(r.value, 0) < sum(1 for x in c.cost if x is r):
+                    return r.value
+            best = best or next((r.value for r in c.cost if r.value != "$"), None)
+        return best
+
+    def _worth_playing(self, view: PlayerView, a: Action) -> bool:
+        c = view.hand()[int(a.arg[1:])].card
+        if c.type is not CardType.SORCERY:
+            return True
+        s = view.game
+        opp_entities = [x for x in s.players[1 - view.player].front if x is not None]
+        own_entities = [x for x in s.players[view.player].front if x is not None]
+        if c.is_equipment or not harmful(c):
+            return bool(own_entities) or not any(ab.targets for ab in c.abilities)
+        return bool(opp_entities) or any(st.to is not None and st.to.name in ("opponent_host", "each_host")
+                                         for ab in c.abilities for st in ab.steps) or any(
+            sel.type == "host" for ab in c.abilities for _n, sel in ab.targets)
+
+    # ------------------------------------------------------------ battle
+    def _fight(self, s: GameState, att: Obj, blk: Obj) -> tuple[bool, bool]:
+        """(attacker kills the blocker, attacker survives)."""
+        kills = power(s, att) + blk.damage >= health(s, blk)
+        if has_keyword(s, blk, "cannot_block"):
+            return kills, True
+        att_fs = has_keyword(s, att, "first_strike")
+        blk_fs = has_keyword(s, blk, "first_strike")
+        if att_fs and not blk_fs and kills:
+            return True, True
+        survives = power(s, blk) + att.damage < health(s, att)
+        if blk_fs and not att_fs and not survives:
+            return False, False
+        return kills, survives
+
+    def _best_attack(self, view: PlayerView, attacks: list[Action]) -> Action | None:
+        s = view.game
+        me = view.player
+        opp = [s.objs[x] for x in s.players[1 - me].front if x is not None]
+        host_open = not any(not has_keyword(s, o, "cannot_block") for o in opp)
+        best: tuple[float, Action] | None = None
+        for a in attacks:
+            att = s.objs[s.players[me].front[int(a.arg[1:])]]  # type: ignore[index]
+            score = 1.0 if host_open else -1.0
+            for blk in opp:
+                kills, survives = self._fight(s, att, blk)
+                if kills and survives:
+                    score = max(score, 2 + card_value(blk.card))
+                elif kills and card_value(blk.card) > card_value(att.card):
+                    score = max(score, card_value(blk.card) - card_value(att.card))
+            if score > 0 and (best is None or score > best[0]):
+                best = (score, a)
+        return best[1] if best else None
+
+    # ------------------------------------------------------------ targets
+    def _target(self, view: PlayerView, actions: tuple[Action, ...], d: Any) -> Action:
+        s = view.game
+        me = view.player
+        targets = [a for a in actions if a.kind is Kind.TARGET]
+        if not targets:
+            return actions[0]
+        if d.kind.value == "choose_attack_target":
+            battle = s.battle
+            att = s.objs.get(battle.attacker) if battle else None
+            best: tuple[float, Action] | None = None
+            for a in targets:
+                o = resolve(s, a.arg)
+                if o is None:
+                    continue
+                if o.zone == "host":
+                    score = 1.5
+                elif att is not None:
+                    kills, survives = self._fight(s, att, o)
+                    score = (2 + card_value(o.card)) if kills and survives else (
+                        card_value(o.card) - card_value(att.card) if kills else -power(s, o))
+                else:
+                    score = 0
+                if best is None or score > best[0]:
+                    best = (score, a)
+            return best[1] if best else targets[0]
+        card, ability = self._source_of(view, d)
+        hurt = harmful(card, ability) if card is not None else True
+        scored = []
+        for a in targets:
+            o = resolve(s, a.arg)
+            if o is None:
+                scored.append((0.0, a))
+                continue
+            mine = o.controller == me
+            value = card_value(o.card) + (power(s, o) if o.zone == "front" else 0)
+            if o.zone == "host":
+                value = 3.0
+            scored.append(((value if mine != hurt else -value), a))
+        return max(scored, key=lambda t: t[0])[1]
+
+    def _source_of(self, view: PlayerView, d: Any) -> tuple[CardDef | None, int | None]:
+        task = d.data.get("task") if d is not None else None
+        if not isinstance(task, dict):
+            return None, None
+        if "trig" in task:
+            return task["trig"].card, task["trig"].ability
+        item = task.get("item")
+        if item is not None:
+            return item.card, item.ability
+        oid = task.get("obj")
+        o = view.game.objs.get(oid) if oid is not None else None
+        return (o.card if o is not None else None), task.get("ability")
+
+    # ------------------------------------------------------------ cards
+    def _card(self, view: PlayerView, actions: tuple[Action, ...], d: Any) -> Action:
+        cards = [a for a in actions if a.kind is Kind.CARD]
+        if not cards:
+            return actions[0]
+        prompt = d.prompt if d is not None else ""
+        hand = view.hand()
+        listed = view.choice_cards()
+
+        def value(a: Action) -> float:
+            i = int(a.arg[1:])
+            o = hand[i] if a.arg[0] == "h" else listed[i]
+            return card_value(o.card)
+
+        if "search" in prompt:
+            return max(cards, key=value)
+        if "put back" in prompt:
+            return max(cards, key=value)
+        return min(cards, key=value)  # damage, discard: give up the least valuable card

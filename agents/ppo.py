@@ -1,0 +1,79 @@
+"""The shipped MaskablePPO policy, run with numpy alone (no torch needed to play).
+
+``scripts/train_ppo.py`` trains with sb3-contrib and exports the policy network's weights to
+``agents/checkpoints/<name>.npz``; ``NumpyPolicy`` reproduces the torch forward pass
+(MLP with tanh, then the action head) and picks the most probable legal action.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+CHECKPOINTS = Path(__file__).parent / "checkpoints"
+DEFAULT = CHECKPOINTS / "ppo_hostwcg_v0.npz"
+
+
+class NumpyPolicy:
+    name = "ppo"
+
+    def __init__(self, weights: dict[str, np.ndarray], deterministic: bool = True, seed: int | None = None) -> None:
+        n = 0
+        self.layers: list[tuple[np.ndarray, np.ndarray]] = []
+        while f"pi.{n}.weight" in weights:
+            self.layers.append((weights[f"pi.{n}.weight"].astype(np.float32), weights[f"pi.{n}.bias"].astype(np.float32)))
+            n += 1
+        self.head = (weights["action.weight"].astype(np.float32), weights["action.bias"].astype(np.float32))
+        self.activation = str(weights.get("activation", np.array("tanh")))
+        self.deterministic = deterministic
+        self.rng = np.random.default_rng(seed)
+
+    @classmethod
+    def load(cls, path: str | Path = DEFAULT, **kw: Any) -> NumpyPolicy:
+        with np.load(path, allow_pickle=False) as z:
+            return cls({k: z[k] for k in z.files}, **kw)
+
+    def logits(self, observation: np.ndarray) -> np.ndarray:
+        x = np.asarray(observation, dtype=np.float32).reshape(-1)
+        for w, b in self.layers:
+            x = w @ x + b
+            x = np.tanh(x) if self.activation == "tanh" else np.maximum(x, 0)
+        w, b = self.head
+        return w @ x + b  # type: ignore[no-any-return]
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        logits = self.logits(observation)
+        legal = np.asarray(action_mask).astype(bool)
+        logits = np.where(legal, logits, -np.inf)
+        if self.deterministic:
+            return int(np.argmax(logits))
+        p = np.exp(logits - logits.max())
+        p /= p.sum()
+        return int(self.rng.choice(len(p), p=p))
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+
+def export_sb3(model: Any, path: str | Path, meta: dict[str, Any] | None = None) -> None:
+    """Write an sb3(-contrib) MlpPolicy's actor weights as a numpy .npz (+ .json metadata)."""
+    sd = {k: v.detach().cpu().numpy() for k, v in model.policy.state_dict().items()}
+    out: dict[str, np.ndarray] = {}
+    linear = [k for k in sd if k.startswith("mlp_extractor.policy_net.") and k.endswith(".weight")]
+    linear.sort(key=lambda k: int(k.split(".")[2]))
+    for i, k in enumerate(linear):
+        out[f"pi.{i}.weight"] = sd[k]
+        out[f"pi.{i}.bias"] = sd[k.replace(".weight", ".bias")]
+    out["action.weight"] = sd["action_net.weight"]
+    out["action.bias"] = sd["action_net.bias"]
+    act = model.policy.activation_fn.__name__.lower()
+    out["activation"] = np.array("tanh" if "tanh" in act else "relu")
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, **out)
+    if meta is not None:
+        path.with_suffix(".json").write_text(json.dumps(meta, indent=2))

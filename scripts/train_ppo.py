@@ -1,0 +1,154 @@
+"""Train the MaskablePPO baseline by self-play (sb3-contrib, CPU) and export it for numpy.
+
+    python scripts/train_ppo.py --steps 2000000 --envs 2 --out runs/ppo
+    python scripts/train_ppo.py --resume runs/ppo/latest.zip --steps 1000000
+
+The learner plays hostwcg_v0 through the single-agent view (seat alternating each episode)
+against an opponent pool: random, heuristic, and frozen snapshots of itself added every
+``--snapshot-every`` steps. Every ``--eval-every`` steps it is evaluated (numpy policy, greedy)
+against random and heuristic; TensorBoard logs go to OUT/tb. The final policy is exported to
+``agents/checkpoints/ppo_hostwcg_v0.npz`` with a JSON of the run's facts for the model card.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+
+def make_env(rank: int, seed: int, opponents: list[str]):  # type: ignore[no-untyped-def]
+    def _init():  # type: ignore[no-untyped-def]
+        from hostwcg_env.env.single import SingleAgentEnv
+
+        return SingleAgentEnv(opponent=list(opponents), seed=seed + 1000 * rank)
+
+    return _init
+
+
+def weights_of(model) -> dict[str, np.ndarray]:  # type: ignore[no-untyped-def]
+    import tempfile
+
+    from agents.ppo import export_sb3
+
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "w.npz"
+        export_sb3(model, path)
+        with np.load(path) as z:
+            return {k: z[k] for k in z.files}
+
+
+def evaluate(weights: dict[str, np.ndarray], opponent: str, games: int, seed: int) -> float:
+    from agents import make_agent
+    from agents.ppo import NumpyPolicy
+    from hostwcg_env.env.single import SingleAgentEnv
+
+    env = SingleAgentEnv(opponent=[make_agent(opponent, seed=seed)], seed=seed)
+    pol = NumpyPolicy(weights)
+    wins = 0.0
+    for g in range(games):
+        obs, _ = env.reset(seed=seed + g) if g == 0 else env.reset()
+        done = False
+        while not done:
+            obs, r, term, trunc, _ = env.step(pol.act(obs, env.action_masks()))
+            done = term or trunc
+        wins += 1.0 if r > 0 else 0.5 if r == 0 else 0.0
+    return wins / games
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--steps", type=int, default=1_000_000)
+    p.add_argument("--envs", type=int, default=2)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", default="runs/ppo")
+    p.add_argument("--resume", default=None, help="a saved model .zip to continue from")
+    p.add_argument("--opponents", default="random,heuristic")
+    p.add_argument("--snapshot-every", type=int, default=100_000)
+    p.add_argument("--eval-every", type=int, default=100_000)
+    p.add_argument("--eval-games", type=int, default=40)
+    p.add_argument("--n-steps", type=int, default=1024)
+    p.add_argument("--batch-size", type=int, default=512)
+    p.add_argument("--net", default="128,128")
+    p.add_argument("--export", default=str(ROOT / "agents" / "checkpoints" / "ppo_hostwcg_v0.npz"))
+    p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--max-minutes", type=float, default=None, help="stop learning after this wall time")
+    args = p.parse_args(argv)
+
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    from agents.ppo import export_sb3
+
+    torch.set_num_threads(1)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    opponents = [o for o in args.opponents.split(",") if o]
+    fns = [make_env(i, args.seed, opponents) for i in range(args.envs)]
+    vec = SubprocVecEnv(fns) if args.envs > 1 else DummyVecEnv(fns)
+    evals: list[dict] = []
+
+    class SelfPlay(BaseCallback):
+        def __init__(self) -> None:
+            super().__init__()
+            self.next_snap = args.snapshot_every
+            self.next_eval = args.eval_every
+
+        def _on_step(self) -> bool:
+            if args.max_minutes is not None and time.time() - t0 > 60 * args.max_minutes:
+                return False
+            if self.num_timesteps >= self.next_snap:
+                self.next_snap += args.snapshot_every
+                w = weights_of(self.model)
+                sizes = self.training_env.env_method("add_opponent", w)
+                self.logger.record("selfplay/pool_size", sizes[0])
+                self.model.save(out / "latest.zip")
+            if self.num_timesteps >= self.next_eval:
+                self.next_eval += args.eval_every
+                w = weights_of(self.model)
+                row = {"steps": int(self.num_timesteps)}
+                for opp in ("random", "heuristic"):
+                    row[opp] = evaluate(w, opp, args.eval_games, seed=10_000 + len(evals))
+                    self.logger.record(f"eval/win_rate_vs_{opp}", row[opp])
+                evals.append(row)
+                print(json.dumps(row), flush=True)
+            return True
+
+    net = [int(x) for x in args.net.split(",")]
+    if args.resume:
+        model = MaskablePPO.load(args.resume, env=vec, device="cpu")
+    else:
+        model = MaskablePPO("MlpPolicy", vec, n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=4,
+                            learning_rate=3e-4, gamma=0.995, gae_lambda=0.95, ent_coef=0.01,
+                            policy_kwargs={"net_arch": net}, seed=args.seed, verbose=0,
+                            tensorboard_log=str(out / "tb"), device="cpu")
+    t0 = time.time()
+    model.learn(total_timesteps=args.steps, callback=SelfPlay(), progress_bar=not args.no_progress,
+                reset_num_timesteps=not args.resume)
+    wall = time.time() - t0
+    model.save(out / "latest.zip")
+    w = weights_of(model)
+    final = {"random": evaluate(w, "random", 200, seed=99), "heuristic": evaluate(w, "heuristic", 200, seed=99)}
+    meta = {"command": " ".join(["python", "scripts/train_ppo.py", *(argv if argv is not None else sys.argv[1:])]),
+            "steps": int(model.num_timesteps), "wall_time_s": round(wall), "envs": args.envs, "seed": args.seed,
+            "net_arch": net, "opponents": opponents, "hardware": f"{platform.processor() or platform.machine()}, CPU only",
+            "python": platform.python_version(), "torch": torch.__version__, "evaluations": evals,
+            "final_eval_200_games_greedy": final}
+    export_sb3(model, args.export, meta)
+    print(json.dumps(meta, indent=2))
+    vec.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
