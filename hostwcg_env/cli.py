@@ -210,7 +210,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
     try:
-        run_demo(seed=args.seed, decks=args.decks, quiet=args.quiet, color=color)
+        run_demo(seed=args.seed, decks=args.decks, quiet=args.quiet, color=color,
+                 agents=(args.agents.split(",") + ["random"])[:2] if args.agents else ("random", "random"))
     except DeckError as e:
         print(f"cannot load the decks:\n{e}", file=sys.stderr)
         return 1
@@ -256,8 +257,50 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--decks", nargs=2, metavar=("A.toml", "B.toml"))
     demo.add_argument("--quiet", action="store_true", help="print only the result")
     demo.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    demo.add_argument("--agents", default="", metavar="A,B",
+                      help="agents for seats A and B: random, heuristic, ismcts, ppo (default random,random)")
     demo.set_defaults(func=cmd_demo)
+
+    ev = sub.add_parser("evaluate", help="round-robin ladder between agents (win rates, ratings)")
+    ev.add_argument("--agents", default="random,heuristic", help="comma-separated: random,heuristic,ismcts,ppo")
+    ev.add_argument("--games", type=int, default=100, help="games per pair (seats swapped on paired seeds)")
+    ev.add_argument("--workers", type=int, default=1)
+    ev.add_argument("--seed", type=int, default=0)
+    ev.add_argument("--csv", metavar="FILE", help="also write the pairwise table as CSV")
+    ev.add_argument("--markdown", metavar="FILE", help="also write the report as markdown")
+    ev.add_argument("--quiet", action="store_true", help="no progress bar")
+    ev.set_defaults(func=cmd_evaluate)
+
+    pl = sub.add_parser("play", help="play a game against an agent in the terminal")
+    pl.add_argument("--vs", default="heuristic", help="random, heuristic, ismcts, ppo")
+    pl.add_argument("--seat", choices=("A", "B"), default="A")
+    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--decks", nargs=2, metavar=("A.toml", "B.toml"))
+    pl.set_defaults(func=cmd_play)
     return p
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    from agents.ladder import run_ladder
+
+    names = [a.strip() for a in args.agents.split(",") if a.strip()]
+    if len(names) < 2:
+        print("evaluate: give at least two agents", file=sys.stderr)
+        return 2
+    result = run_ladder(names, args.games, workers=args.workers, seed=args.seed, quiet=args.quiet)
+    report = result.markdown()
+    print(report)
+    if args.csv:
+        Path(args.csv).write_text(result.csv())
+    if args.markdown:
+        Path(args.markdown).write_text(report + "\n")
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from hostwcg_env.play import play_terminal
+
+    return play_terminal(vs=args.vs, seat="AB".index(args.seat), seed=args.seed, decks=args.decks)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

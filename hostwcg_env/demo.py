@@ -31,6 +31,15 @@ class RandomAgent:
         return self.rng.choice(game.legal_actions())
 
 
+def _agent(name: str, seed: int) -> Callable[[Game], Action]:
+    if name == "random":
+        return RandomAgent(seed).choose
+    from agents import decide, make_agent  # the shipped baselines (agents/)
+
+    agent = make_agent(name, seed=seed)
+    return lambda game: decide(agent, game)
+
+
 def agent_seeds(seed: int) -> tuple[int, int]:
     """The two agents' seeds for a game seed: distinct from it and from each other."""
     return 2 * seed + 1, 2 * seed + 2
@@ -79,19 +88,21 @@ def run_demo(
     out: Callable[[str], Any] = print,
     config: RuleConfig | None = None,
     max_event_lines: int = EVENT_LINES_PER_TURN,
+    agents: Sequence[str] = ("random", "random"),
 ) -> Game:
-    """Play one seeded game between two RandomAgents and print it; returns the finished game."""
+    """Play one seeded game between two agents (names from ``agents.make_agent``; the default
+    is two random agents) and print it; returns the finished game."""
     deck_a, deck_b = load_decks(decks)
     game = Game.new(deck_a, deck_b, config=config or RuleConfig(), seed=seed)
-    agents = [RandomAgent(s) for s in agent_seeds(seed)]
+    players = [_agent(name, s) for name, s in zip(agents, agent_seeds(seed))]
     show = _Printer(game, out, color, max_event_lines) if not quiet else None
     if show:
-        out(f"A: {deck_a.name} ({deck_a.host})  vs  B: {deck_b.name} ({deck_b.host})  "
-            f"| seed {seed} | random agents")
+        out(f"A: {deck_a.name} ({deck_a.host}, {agents[0]})  vs  B: {deck_b.name} ({deck_b.host}, "
+            f"{agents[1]})  | seed {seed}")
     while not game.is_over:
         if show:
             show.at_decision()
-        game.apply(agents[game.decision.player].choose(game))  # type: ignore[union-attr]
+        game.apply(players[game.decision.player](game))  # type: ignore[union-attr]
     if show:
         show.finish()
     s = game.state

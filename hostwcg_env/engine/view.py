@@ -222,7 +222,7 @@ def determinize(view: PlayerView, rng: random.Random, opponent_cards: list[str] 
     """Sample a full state consistent with ``view`` (hidden cards drawn without replacement
     from what remains of each decklist; the opponent's list is ``opponent_cards``, the public
     decklist, or a uniform draw from the registry's playable cards)."""
-    s = copy.deepcopy(view.state)
+    s = view.state.copy(events=False)
     reg = registry if registry is not None else s.registry
     s.rng = random.Random(rng.getrandbits(64))
     s.events = []

@@ -1,0 +1,200 @@
+"""The evaluation ladder: a round robin between agents with seats swapped on paired seeds
+over the shipped decks, win rates with Wilson 95% intervals, and Bradley-Terry ratings (Elo
+scale) with bootstrap 95% intervals.
+
+    hostwcg evaluate --agents random,heuristic,ismcts,ppo --games 200 --workers 2
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import random
+import sys
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import combinations
+from multiprocessing import get_context
+from typing import Any
+
+Z = 1.959963984540054
+
+
+def wilson(wins: float, n: int, z: float = Z) -> tuple[float, float, float]:
+    """Point estimate and Wilson score interval of a proportion (draws count as half)."""
+    if n == 0:
+        return 0.5, 0.0, 1.0
+    p = wins / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return p, max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    a: str  # agent in seat 0
+    b: str  # agent in seat 1
+    seed: int
+    deck_a: int
+    deck_b: int
+
+
+def play_game(spec: GameSpec) -> tuple[GameSpec, int | None, int]:
+    """Play one game; returns (spec, winning seat or None, decisions)."""
+    import hostwcg_env  # noqa: F401
+    from hostwcg_env.engine import Game
+    from hostwcg_env.env import shipped_decks
+
+    from . import decide, make_agent
+
+    decks = _decks(shipped_decks)
+    game = Game.new(decks[spec.deck_a], decks[spec.deck_b], seed=spec.seed)
+    agents = [make_agent(spec.a, seed=2 * spec.seed), make_agent(spec.b, seed=2 * spec.seed + 1)]
+    n = 0
+    while not game.is_over:
+        game.apply(decide(agents[game.decision.player], game))  # type: ignore[union-attr]
+        n += 1
+    return spec, game.winner, n
+
+
+_DECK_CACHE: list[Any] = []
+
+
+def _decks(loader: Any) -> list[Any]:
+    if not _DECK_CACHE:
+        _DECK_CACHE.extend(loader())
+    return _DECK_CACHE
+
+
+def schedule(agents: list[str], games: int, seed: int = 0, n_decks: int | None = None) -> list[GameSpec]:
+    """``games`` games per pair: pairs of games share a seed and decks, with seats swapped."""
+    if n_decks is None:
+        from hostwcg_env.env import shipped_decks
+
+        n_decks = len(_decks(shipped_decks))
+    out = []
+    for x, y in combinations(agents, 2):
+        for i in range(games // 2 + games % 2):
+            s = seed + i
+            r = random.Random(s)
+            da, db = r.randrange(n_decks), r.randrange(n_decks)
+            out.append(GameSpec(x, y, s, da, db))
+            if 2 * i + 1 < games:
+                out.append(GameSpec(y, x, s, db, da))
+    return out
+
+
+def bradley_terry(names: list[str], wins: dict[tuple[str, str], float], iters: int = 200) -> dict[str, float]:
+    """Maximum-likelihood strengths (MM algorithm); returned on the Elo scale, mean 1500."""
+    strength = dict.fromkeys(names, 1.0)
+    for _ in range(iters):
+        new = {}
+        for i in names:
+            w_i = sum(wins.get((i, j), 0.0) for j in names if j != i) + 0.5  # a small prior
+            den = 0.0
+            for j in names:
+                if j == i:
+                    continue
+                n_ij = wins.get((i, j), 0.0) + wins.get((j, i), 0.0)
+                if n_ij:
+                    den += n_ij / (strength[i] + strength[j])
+            new[i] = w_i / den if den else strength[i]
+        g = math.exp(sum(math.log(v) for v in new.values()) / len(new))
+        strength = {k: v / g for k, v in new.items()}
+    return {k: 1500 + 400 * math.log10(v) for k, v in strength.items()}
+
+
+@dataclass
+class LadderResult:
+    agents: list[str]
+    records: list[tuple[GameSpec, int | None, int]]
+    seconds: float
+
+    def pair_wins(self) -> dict[tuple[str, str], float]:
+        wins: dict[tuple[str, str], float] = {}
+        for spec, w, _n in self.records:
+            names = (spec.a, spec.b)
+            if w is None:
+                wins[(spec.a, spec.b)] = wins.get((spec.a, spec.b), 0) + 0.5
+                wins[(spec.b, spec.a)] = wins.get((spec.b, spec.a), 0) + 0.5
+            else:
+                wins[(names[w], names[1 - w])] = wins.get((names[w], names[1 - w]), 0) + 1
+        return wins
+
+    def ratings(self, boot: int = 200, seed: int = 0) -> dict[str, tuple[float, float, float]]:
+        point = bradley_terry(self.agents, self.pair_wins())
+        rng = random.Random(seed)
+        samples: dict[str, list[float]] = {a: [] for a in self.agents}
+        for _ in range(boot):
+            pick = [self.records[rng.randrange(len(self.records))] for _ in self.records]
+            r = LadderResult(self.agents, pick, 0).pair_wins()
+            for a, v in bradley_terry(self.agents, r, iters=60).items():
+                samples[a].append(v)
+        out = {}
+        for a in self.agents:
+            xs = sorted(samples[a])
+            lo, hi = xs[int(0.025 * (len(xs) - 1))], xs[int(0.975 * (len(xs) - 1))]
+            out[a] = (point[a], lo, hi)
+        return out
+
+    def rows(self) -> list[dict[str, Any]]:
+        wins = self.pair_wins()
+        out = []
+        for x, y in combinations(self.agents, 2):
+            n = sum(1 for s, _w, _n in self.records if {s.a, s.b} == {x, y})
+            p, lo, hi = wilson(wins.get((x, y), 0.0), n)
+            out.append({"agent": x, "opponent": y, "games": n, "wins": wins.get((x, y), 0.0),
+                        "win_rate": round(p, 4), "ci95_low": round(lo, 4), "ci95_high": round(hi, 4)})
+        return out
+
+    def markdown(self) -> str:
+        lines = ["| agent | opponent | games | win rate | 95% CI |", "|---|---|---:|---:|---|"]
+        for r in self.rows():
+            lines.append(f"| {r['agent']} | {r['opponent']} | {r['games']} | {r['win_rate']:.1%} | "
+                         f"{r['ci95_low']:.1%} - {r['ci95_high']:.1%} |")
+        lines += ["", "| agent | rating (Bradley-Terry, Elo scale) | 95% CI (bootstrap) |", "|---|---:|---|"]
+        for a, (r, lo, hi) in sorted(self.ratings().items(), key=lambda t: -t[1][0]):
+            lines.append(f"| {a} | {r:.0f} | {lo:.0f} - {hi:.0f} |")
+        games = len(self.records)
+        lines += ["", f"{games} games in {self.seconds:.0f} s; draws count as half a win; "
+                      "seats swapped on paired seeds over the shipped decks."]
+        return "\n".join(lines)
+
+    def csv(self) -> str:
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=list(self.rows()[0].keys()))
+        w.writeheader()
+        w.writerows(self.rows())
+        return buf.getvalue()
+
+
+def _progress(it: Iterable[Any], total: int, quiet: bool) -> Iterable[Any]:
+    if quiet:
+        yield from it
+        return
+    try:
+        from tqdm import tqdm
+
+        yield from tqdm(it, total=total, unit="game", file=sys.stderr)
+    except ImportError:
+        t0 = time.time()
+        for i, x in enumerate(it, 1):
+            if i % max(1, total // 20) == 0 or i == total:
+                rate = i / max(1e-9, time.time() - t0)
+                print(f"{i}/{total} games, {rate:.1f} games/s, {(total - i) / rate:.0f} s left", file=sys.stderr)
+            yield x
+
+
+def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, quiet: bool = False) -> LadderResult:
+    specs = schedule(agents, games, seed)
+    t0 = time.time()
+    if workers > 1:
+        with get_context("spawn").Pool(workers) as pool:
+            records = list(_progress(pool.imap_unordered(play_game, specs, chunksize=2), len(specs), quiet))
+    else:
+        records = list(_progress(map(play_game, specs), len(specs), quiet))
+    records.sort(key=lambda r: (r[0].a, r[0].b, r[0].seed))
+    return LadderResult(list(agents), records, time.time() - t0)

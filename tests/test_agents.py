@@ -1,0 +1,180 @@
+"""Baseline agents: interface, legality, ISMCTS reads no hidden state, numpy PPO = torch PPO,
+the ladder and the terminal player (issue: agents)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import hostwcg_env  # noqa: F401
+from agents import AGENT_NAMES, RandomAgent, decide, make_agent
+from agents.heuristic import HeuristicAgent
+from agents.ismcts import ISMCTSAgent
+from agents.ladder import bradley_terry, run_ladder, schedule, wilson
+from agents.ppo import DEFAULT, NumpyPolicy, export_sb3
+from hostwcg_env.cli import main
+from hostwcg_env.engine import Game
+from hostwcg_env.engine.view import determinize
+from hostwcg_env.env import shipped_decks
+from hostwcg_env.play import play_terminal
+
+
+def _game(seed: int) -> Game:
+    decks = shipped_decks()
+    rng = random.Random(seed)
+    return Game.new(rng.choice(decks), rng.choice(decks), seed=seed)
+
+
+@pytest.mark.parametrize("name", ["random", "heuristic"])
+def test_agents_play_full_games_with_legal_actions(name: str) -> None:
+    for seed in range(6):
+        g = _game(seed)
+        agents = [make_agent(name, seed=seed), make_agent("random", seed=seed + 1)]
+        while not g.is_over:
+            a = decide(agents[g.decision.player], g)
+            assert a in g.legal_actions()
+            g.apply(a)
+
+
+def test_random_agent_flat_interface_picks_legal_indices() -> None:
+    agent = RandomAgent(0)
+    mask = np.zeros(20, dtype=np.int8)
+    mask[[3, 7]] = 1
+    assert {agent.act(np.zeros(5), mask) for _ in range(50)} == {3, 7}
+
+
+def test_heuristic_beats_random_most_of_the_time() -> None:
+    result = run_ladder(["heuristic", "random"], games=40, quiet=True)
+    row = result.rows()[0]
+    assert row["agent"] == "heuristic" and row["win_rate"] >= 0.75
+
+
+def _hidden_variants(seed: int, plies: int):  # type: ignore[no-untyped-def]
+    g = _game(seed)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if g.is_over:
+            break
+        g.apply(rng.choice(g.legal_actions()))
+    return g
+
+
+def test_ismcts_never_reads_hidden_state() -> None:
+    """Same public view and agent seed, different hidden cards: the same choice."""
+    checked = 0
+    for seed in range(12):
+        g = _hidden_variants(seed, plies=40 + seed)
+        if g.is_over or len(g.legal_actions()) < 2:
+            continue
+        p = g.decision.player
+        other = Game(determinize(g.view(p), random.Random(99)))
+        assert other.legal_actions() == g.legal_actions()
+        a1 = ISMCTSAgent(iterations=12, seed=5).choose(g.view(p), g.legal_actions())
+        a2 = ISMCTSAgent(iterations=12, seed=5).choose(other.view(p), other.legal_actions())
+        assert a1 == a2
+        checked += 1
+    assert checked >= 3
+
+
+def test_ismcts_plays_legal_actions_within_a_time_budget() -> None:
+    g = _hidden_variants(3, plies=30)
+    agent = ISMCTSAgent(iterations=10_000, time_limit=0.2, seed=1)
+    for _ in range(5):
+        if g.is_over:
+            break
+        a = decide(agent, g)
+        assert a in g.legal_actions()
+        g.apply(a)
+
+
+def test_numpy_policy_matches_torch_policy_and_masks() -> None:
+    sb3 = pytest.importorskip("sb3_contrib")
+    import torch
+
+    from hostwcg_env.env.single import SingleAgentEnv
+
+    env = SingleAgentEnv(seed=0)
+    model = sb3.MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, policy_kwargs={"net_arch": [32, 16]}, seed=0)
+    path = Path(__file__).parent / "_tmp_policy.npz"
+    try:
+        export_sb3(model, path)
+        pol = NumpyPolicy.load(path)
+        obs, _ = env.reset(seed=1)
+        for _ in range(25):
+            mask = env.action_masks()
+            with torch.no_grad():
+                t_obs = torch.as_tensor(obs[None], dtype=torch.float32)
+                dist = model.policy.get_distribution(t_obs, action_masks=mask[None])
+                t_logits = dist.distribution.logits.numpy()[0]
+            n_logits = pol.logits(obs)
+            legal = np.flatnonzero(mask)
+            # torch normalises the masked logits; compare the legal ones up to a constant
+            diff = t_logits[legal] - n_logits[legal]
+            assert np.allclose(diff, diff[0], atol=1e-4)
+            a_torch, _ = model.predict(obs, action_masks=mask, deterministic=True)
+            assert pol.act(obs, mask) == int(a_torch)
+            obs, _r, term, trunc, _i = env.step(int(a_torch))
+            if term or trunc:
+                obs, _ = env.reset()
+    finally:
+        path.unlink(missing_ok=True)
+        path.with_suffix(".json").unlink(missing_ok=True)
+
+
+@pytest.mark.skipif(not DEFAULT.exists(), reason="no shipped checkpoint")
+def test_shipped_ppo_checkpoint_plays_legal_full_games_without_torch() -> None:
+    pol = make_agent("ppo", seed=0)
+    for seed in range(4):
+        g = _game(seed)
+        other = make_agent("random", seed=seed)
+        while not g.is_over:
+            agent = pol if g.decision.player == seed % 2 else other
+            a = decide(agent, g)
+            assert a in g.legal_actions()
+            g.apply(a)
+
+
+def test_wilson_and_bradley_terry() -> None:
+    p, lo, hi = wilson(90, 100)
+    assert p == 0.9 and 0.82 < lo < 0.9 < hi < 0.95
+    r = bradley_terry(["a", "b"], {("a", "b"): 75.0, ("b", "a"): 25.0})
+    assert r["a"] > r["b"] and abs((r["a"] - r["b"]) - 400 * np.log10(3)) < 20
+
+
+def test_schedule_swaps_seats_on_paired_seeds() -> None:
+    specs = schedule(["x", "y"], 4, seed=10, n_decks=3)
+    assert [(s.a, s.b, s.seed) for s in specs] == [("x", "y", 10), ("y", "x", 10), ("x", "y", 11), ("y", "x", 11)]
+    assert specs[0].deck_a == specs[1].deck_b and specs[0].deck_b == specs[1].deck_a
+
+
+def test_evaluate_command_writes_markdown_and_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    csv_path = tmp_path / "ladder.csv"
+    rc = main(["evaluate", "--agents", "random,heuristic", "--games", "4", "--quiet", "--csv", str(csv_path)])
+    assert rc == 0
+    out = capsys.readouterr().out
+    assert "Bradley-Terry" in out and "random" in out
+    assert csv_path.read_text().startswith("agent,opponent,games")
+
+
+def test_terminal_player_scripted_session() -> None:
+    lines = iter(["nonsense", "play h99", "board", "concede"])
+    out: list[str] = []
+    rc = play_terminal(vs="random", seat=0, seed=2, read=lambda _p: next(lines), out=out.append)
+    text = "\n".join(str(x) for x in out)
+    assert rc == 0
+    assert "not allowed: cannot read action" in text
+    import re
+
+    assert re.search(r"not allowed: \d+(\.\d+)*: ", text), "an illegal action is answered with its rule"
+    assert "A conceded (rule 35.3.5)" in text
+    assert "legal: " in text
+
+
+def test_agent_names() -> None:
+    assert set(AGENT_NAMES) == {"random", "heuristic", "ismcts", "ppo"}
+    assert isinstance(make_agent("heuristic"), HeuristicAgent)
+    with pytest.raises(ValueError):
+        make_agent("nope")
