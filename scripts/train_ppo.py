@@ -25,11 +25,16 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 
-def make_env(rank: int, seed: int, opponents: list[str]):  # type: ignore[no-untyped-def]
+def make_env(rank: int, seed: int, opponents: list[str], decks: str = "all"):  # type: ignore[no-untyped-def]
     def _init():  # type: ignore[no-untyped-def]
+        from hostwcg_env.env import shipped_decks
         from hostwcg_env.env.single import SingleAgentEnv
 
-        return SingleAgentEnv(opponent=list(opponents), seed=seed + 1000 * rank)
+        kw = {}
+        if decks == "all":  # every seat draws any shipped deck each episode
+            pool = shipped_decks()
+            kw["deck_pools"] = [pool, pool]
+        return SingleAgentEnv(opponent=list(opponents), seed=seed + 1000 * rank, **kw)
 
     return _init
 
@@ -51,7 +56,10 @@ def evaluate(weights: dict[str, np.ndarray], opponent: str, games: int, seed: in
     from agents.ppo import NumpyPolicy
     from hostwcg_env.env.single import SingleAgentEnv
 
-    env = SingleAgentEnv(opponent=[make_agent(opponent, seed=seed)], seed=seed)
+    from hostwcg_env.env import shipped_decks
+
+    pool = shipped_decks()
+    env = SingleAgentEnv(opponent=[make_agent(opponent, seed=seed)], seed=seed, deck_pools=[pool, pool])
     pol = NumpyPolicy(weights)
     wins = 0.0
     for g in range(games):
@@ -72,6 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default="runs/ppo")
     p.add_argument("--resume", default=None, help="a saved model .zip to continue from")
     p.add_argument("--opponents", default="random,heuristic")
+    p.add_argument("--decks", choices=("all", "test"), default="all", help="deck pool per seat")
     p.add_argument("--snapshot-every", type=int, default=100_000)
     p.add_argument("--eval-every", type=int, default=100_000)
     p.add_argument("--eval-games", type=int, default=40)
@@ -94,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     opponents = [o for o in args.opponents.split(",") if o]
-    fns = [make_env(i, args.seed, opponents) for i in range(args.envs)]
+    fns = [make_env(i, args.seed, opponents, args.decks) for i in range(args.envs)]
     vec = SubprocVecEnv(fns) if args.envs > 1 else DummyVecEnv(fns)
     evals: list[dict] = []
 
