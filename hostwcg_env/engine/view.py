@@ -196,6 +196,8 @@ def _redacted(s: GameState, player: int, hidden: frozenset[int]) -> GameState:
             item.card = UNKNOWN_AMBUSH
             item.source_name = "?"
     red.ambush_ops = [op for op in red.ambush_ops if op[0] == player]
+    for pl in red.players:  # 4.1.1: the order of a deck is closed to both players
+        pl.deck.sort()
     if not s.config.public_decklists:
         red.players[1 - player].decklist = []
     return red
@@ -245,6 +247,10 @@ def determinize(view: PlayerView, rng: random.Random, opponent_cards: list[str] 
         hosts = [c for c in reg.values() if c.type is CardType.HOST]
         for o in sorted(unknown, key=lambda x: (x.card.type is not CardType.AMBUSH, x.id)):
             o.card = _draw_card(o, bag, fallback, hosts, reg, rng)
+    for item in s.stack:  # a face-down card being laid: the item shows the sampled card
+        if item.card.name == "?" and item.obj is not None and item.obj in s.objs:
+            item.card = s.objs[item.obj].card
+            item.source_name = item.card.name
     d = s.decision
     if d is not None and not d.actions and d.kind.value == "priority":
         from .game import Game

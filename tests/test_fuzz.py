@@ -1,0 +1,319 @@
+"""Seeded random-play fuzz of the engine (DESIGN.md "Engine contract").
+
+Thousands of complete games between every ordered pair of shipped decks (both seatings and the
+mirrors), each played by a seeded ``random.Random`` that picks uniformly among the legal
+actions. After EVERY action the invariants below are checked; every game must end within the
+turn limit and no exception may escape. For a sample of games the recorded action sequence is
+replayed from the same seed (identical event log), and clones taken at random points are
+continued with the same actions (identical event log again).
+
+Invariants checked after every action (``check_invariants``):
+- every object id in ``state.objs`` is in exactly one place (an owner zone list, a slot, the
+  Host, a form zone, a marker list, a card item on the stack or the card being resolved), each
+  id in a container exists in ``objs``, and each object's ``zone`` / ``slot`` / ``owner`` /
+  ``controller`` / ``attached_to`` agree with where it is found;
+- per owner, the number of non-token cards stays 50 main + 1 Host; tokens are only in play;
+- no pool value and no action-point total is negative;
+- the stack is empty whenever the phase changes (a phase or turn change inside one ``apply``
+  only happens from a state whose stack was empty);
+- the game is either over (no legal action) or waits on a decision with distinct legal actions
+  whose text notation round-trips; the turn never exceeds the turn limit.
+
+The games are split into several test functions (per deck pair and seed chunk) so that
+pytest-xdist can run them in parallel.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from pathlib import Path
+
+import pytest
+
+import hostwcg_env  # noqa: F401  (registers the default card pool)
+from hostwcg_env.cards import load_deck
+from hostwcg_env.engine import Action, Game, RuleConfig
+
+DECK_DIR = Path(hostwcg_env.__file__).parent / "cards" / "decks"
+DECKS = {p.stem: load_deck(p) for p in sorted(DECK_DIR.glob("*.toml"))}
+PAIRS = [(a, b) for a in DECKS for b in DECKS]  # ordered: seat-swapped and mirrors
+
+TOTAL_GAMES = 2000
+GAMES_PER_PAIR = math.ceil(TOTAL_GAMES / len(PAIRS))
+CHUNK = 100  # games per test function
+SAMPLE_EVERY = 50  # every 50th game is replayed and cloned
+CLONES_PER_SAMPLE = 3
+
+MAIN_SIZE = 50
+OWNER_ZONES = ("deck", "hand", "drop", "damage", "banished")
+TOKEN_ZONES = frozenset(("front", "back", "form", "marker"))
+
+_ROUND_TRIPPED: set[Action] = set()
+
+
+class FuzzFailure(AssertionError):
+    pass
+
+
+# --------------------------------------------------------------------------- invariants
+def _stack_card_ids(s) -> list[int]:  # type: ignore[no-untyped-def]
+    """Objects in zone 'stack': card items on the stack, plus the card item that is being
+    resolved while its controller chooses its slot (popped, held by the decision)."""
+    out = [it.obj for it in s.stack if it.kind == "card" and it.obj is not None]
+    d = s.decision
+    if d is not None and d.data:
+        for v in d.data.values():
+            if type(v).__name__ == "StackItem" and v.kind == "card" and v.obj is not None:
+                if all(v.sid != it.sid for it in s.stack):
+                    out.append(v.obj)
+    return out
+
+
+def _where_is(s, oid: int) -> list[str]:  # type: ignore[no-untyped-def]
+    """Every place that lists ``oid`` (for failure messages only)."""
+    places = []
+    for p, pl in enumerate(s.players):
+        for z in OWNER_ZONES + ("forms",):
+            if oid in getattr(pl, z):
+                places.append(f"{'AB'[p]}.{z}")
+        for row in ("front", "back"):
+            for i, x in enumerate(getattr(pl, row)):
+                if x == oid:
+                    places.append(f"{'AB'[p]}.{row}[{i}]")
+        if pl.host == oid:
+            places.append(f"{'AB'[p]}.host")
+    for o in s.objs.values():
+        if oid in o.markers:
+            places.append(f"markers of {o.id} ({o.name})")
+    if oid in _stack_card_ids(s):
+        places.append("stack")
+    return places
+
+
+def check_invariants(s, cfg: RuleConfig) -> None:  # type: ignore[no-untyped-def]
+    """Structural and numeric invariants of a GameState; raises AssertionError naming the problem."""
+    objs = s.objs
+    get = objs.get
+    listed: list[int] = []
+    for p, pl in enumerate(s.players):
+        for z in OWNER_ZONES:
+            ids = getattr(pl, z)
+            listed += ids
+            for oid in ids:
+                o = get(oid)
+                if o is None or o.zone != z or o.owner != p:
+                    raise AssertionError(f"{'AB'[p]}.{z} lists {oid}: {o and (o.name, o.zone, o.owner)}")
+        listed += pl.forms
+        for oid in pl.forms:
+            o = get(oid)
+            if o is None or o.zone != "form" or o.controller != p:
+                raise AssertionError(f"{'AB'[p]}.forms lists {oid}: {o and (o.name, o.zone, o.controller)}")
+        for zone, row, n in (("front", pl.front, cfg.frontrow_slots), ("back", pl.back, cfg.backrow_slots)):
+            if len(row) != n:
+                raise AssertionError(f"{'AB'[p]}.{zone} has {len(row)} slots, not {n}")
+            for i, oid in enumerate(row):
+                if oid is None:
+                    continue
+                listed.append(oid)
+                o = get(oid)
+                if o is None or o.zone != zone or o.slot != i or o.controller != p:
+                    raise AssertionError(
+                        f"{'AB'[p]}.{zone}[{i}] holds {oid}: {o and (o.name, o.zone, o.slot, o.controller)}")
+        listed.append(pl.host)
+        o = get(pl.host)
+        if o is None or o.zone != "host" or o.owner != p:
+            raise AssertionError(f"{'AB'[p]}.host is {pl.host}: {o and (o.name, o.zone, o.owner)}")
+        for r, v in pl.pool.items():
+            if v < 0:
+                raise AssertionError(f"{'AB'[p]} pool {r} = {v} < 0")
+        if pl.ap < 0:
+            raise AssertionError(f"{'AB'[p]} has {pl.ap} action points < 0")
+    for sid in _stack_card_ids(s):
+        listed.append(sid)
+        o = get(sid)
+        if o is None or o.zone != "stack":
+            raise AssertionError(f"stack card item holds {sid}: {o and (o.name, o.zone)}")
+    cards = [0, 0]
+    for o in objs.values():
+        if o.markers:
+            listed += o.markers
+            for m in o.markers:
+                mo = get(m)
+                if mo is None or mo.zone != "marker" or mo.attached_to != o.id:
+                    raise AssertionError(f"{o.name} ({o.id}) lists marker {m}: "
+                                         f"{mo and (mo.name, mo.zone, mo.attached_to)}")
+        if o.token:
+            if o.zone not in TOKEN_ZONES:
+                raise AssertionError(f"token {o.name} ({o.id}) is in zone {o.zone}")
+        else:
+            cards[o.owner] += 1
+        if o.zone == "marker" and (o.attached_to is None or o.attached_to not in objs):
+            raise AssertionError(f"marker {o.name} ({o.id}) attached to {o.attached_to}")
+    if len(listed) != len(objs) or len(set(listed)) != len(listed) or set(listed) != objs.keys():
+        lset = set(listed)
+        dups = sorted({x for x in listed if listed.count(x) > 1})
+        missing = sorted(objs.keys() - lset)
+        ghosts = sorted(lset - objs.keys())
+        raise AssertionError(
+            "objects not in exactly one place: "
+            + "; ".join([f"{x} in {_where_is(s, x)}" for x in dups]
+                        + [f"{x} ({objs[x].name}, zone {objs[x].zone}) nowhere" for x in missing]
+                        + [f"{x} listed but not in objs" for x in ghosts]))
+    if cards != [MAIN_SIZE + 1, MAIN_SIZE + 1]:
+        raise AssertionError(f"non-token cards per owner {cards}, expected {MAIN_SIZE + 1} each")
+    if s.turn > cfg.turn_limit:
+        raise AssertionError(f"turn {s.turn} > turn limit {cfg.turn_limit}")
+    if s.over:
+        if s.decision is not None:
+            raise AssertionError(f"game over but {s.decision} is pending")
+        if s.winner not in (0, 1, None):
+            raise AssertionError(f"winner {s.winner!r}")
+    else:
+        d = s.decision
+        if d is None or not d.actions:
+            raise AssertionError(f"game not over but no decision with actions: {d}")
+        acts = d.actions
+        if len(set(acts)) != len(acts):
+            raise AssertionError(f"duplicate legal actions {acts}")
+        for a in acts:
+            if a not in _ROUND_TRIPPED:
+                if Action.parse(str(a)) != a:
+                    raise AssertionError(f"notation does not round-trip: {a!r} -> {str(a)!r}")
+                _ROUND_TRIPPED.add(a)
+
+
+# --------------------------------------------------------------------------- one game
+def action_rng(a: str, b: str, seed: int) -> random.Random:
+    return random.Random(f"fuzz|{a}|{b}|{seed}")
+
+
+def play_game(a: str, b: str, seed: int, sample: bool = False) -> tuple[list[Action], Game, dict]:
+    """Play one random game with every invariant checked after every action.
+
+    Returns the actions taken, the finished game and, for sampled games, the clones taken at
+    random points ({action index: clone})."""
+    cfg = RuleConfig()
+    max_actions = cfg.turn_limit * (cfg.max_decisions_per_turn + 1) + 1000
+    actions: list[Action] = []
+    clones: dict[int, Game] = {}
+    g = None
+    try:
+        g = Game.new(DECKS[a], DECKS[b], config=cfg, seed=seed)
+        s = g.state
+        check_invariants(s, cfg)
+        rng = action_rng(a, b, seed)
+        clone_at: set[int] = set()
+        if sample:
+            crng = random.Random(seed)
+            clone_at = {crng.randrange(0, 400) for _ in range(CLONES_PER_SAMPLE)} | {0}
+        while not g.is_over:
+            if len(actions) >= max_actions:
+                raise AssertionError(f"no end after {len(actions)} actions (turn {s.turn})")
+            if len(actions) in clone_at:
+                clones[len(actions)] = g.clone()
+            legal = g.legal_actions()
+            act = legal[rng.randrange(len(legal))]
+            before = (s.turn, s.phase)
+            stack_before = len(s.stack)
+            actions.append(act)
+            g.apply(act)
+            s = g.state
+            if (s.turn, s.phase) != before and stack_before:
+                raise AssertionError(
+                    f"phase changed {before} -> {(s.turn, s.phase)} with {stack_before} item(s) on the stack")
+            check_invariants(s, cfg)
+        if not g.is_over or g.legal_actions():
+            raise AssertionError("game over but legal actions remain")
+        if s.reason == "":
+            raise AssertionError("game over without a reason")
+    except Exception as exc:
+        where = f"decks {a} vs {b}, seed {seed}, after {len(actions)} actions"
+        if g is not None:
+            st = g.state
+            where += f" (turn {st.turn} {st.phase}/{st.step}, decision {st.decision})"
+        tail = " | ".join(str(x) for x in actions[-12:])
+        raise FuzzFailure(f"{where}: {type(exc).__name__}: {exc}\n  last actions: {tail}") from exc
+    return actions, g, clones
+
+
+def event_texts(g: Game) -> list[str]:
+    return [e.text for e in g.events]
+
+
+def replay(a: str, b: str, seed: int, actions: list[Action]) -> Game:
+    g = Game.new(DECKS[a], DECKS[b], config=RuleConfig(), seed=seed)
+    for act in actions:
+        g.apply(act)
+    return g
+
+
+def _first_diff(x: list[str], y: list[str]) -> str:
+    for i, (u, v) in enumerate(zip(x, y, strict=False)):
+        if u != v:
+            return f"event {i}: {u!r} != {v!r}"
+    return f"lengths {len(x)} != {len(y)}"
+
+
+def run_chunk(a: str, b: str, seeds: range) -> dict[str, int]:
+    reasons: dict[str, int] = {}
+    base = PAIRS.index((a, b)) * GAMES_PER_PAIR
+    for seed in seeds:
+        sample = (base + seed) % SAMPLE_EVERY == 0  # every 50th game over the whole file
+        actions, g, clones = play_game(a, b, seed, sample=sample)
+        reasons[g.state.reason] = reasons.get(g.state.reason, 0) + 1
+        if not sample:
+            continue
+        log = event_texts(g)
+        r = replay(a, b, seed, actions)
+        assert r.is_over and r.winner == g.winner, f"{a} vs {b} seed {seed}: replay ended differently"
+        rlog = event_texts(r)
+        assert rlog == log, f"{a} vs {b} seed {seed}: replay log differs: {_first_diff(log, rlog)}"
+        for k, c in sorted(clones.items()):
+            for act in actions[k:]:
+                c.apply(act)
+            assert c.is_over and c.winner == g.winner, f"{a} vs {b} seed {seed}: clone at {k} ended differently"
+            clog = event_texts(c)
+            assert clog == log, f"{a} vs {b} seed {seed}: clone at {k} differs: {_first_diff(log, clog)}"
+    return reasons
+
+
+CASES = [
+    pytest.param(a, b, start, id=f"{a}-vs-{b}-{start}")
+    for a, b in PAIRS
+    for start in range(0, GAMES_PER_PAIR, CHUNK)
+]
+
+
+@pytest.mark.parametrize("a,b,start", CASES)
+def test_random_games(a: str, b: str, start: int) -> None:
+    seeds = range(start, min(start + CHUNK, GAMES_PER_PAIR))
+    reasons = run_chunk(a, b, seeds)
+    assert sum(reasons.values()) == len(seeds)
+
+
+def test_fuzz_covers_enough_games() -> None:
+    assert len(PAIRS) * GAMES_PER_PAIR >= TOTAL_GAMES
+    assert len(DECKS) >= 2
+
+
+def test_invariant_checker_catches_a_duplicate() -> None:
+    """The checker itself: an id listed twice, or a card lost, is reported."""
+    g = Game.new(DECKS[PAIRS[0][0]], DECKS[PAIRS[0][1]], config=RuleConfig(), seed=1)
+    s = g.clone().state
+    s.players[0].deck.append(s.players[0].deck[0])
+    with pytest.raises(AssertionError, match="exactly one place"):
+        check_invariants(s, RuleConfig())
+    s = g.clone().state
+    s.players[0].hand.append(s.players[0].deck[0])
+    with pytest.raises(AssertionError, match="A.hand lists"):
+        check_invariants(s, RuleConfig())
+    s = g.clone().state
+    oid = s.players[1].deck.pop()
+    del s.objs[oid]
+    with pytest.raises(AssertionError, match="non-token cards per owner"):
+        check_invariants(s, RuleConfig())
+    s = g.clone().state
+    s.players[0].ap = -1
+    with pytest.raises(AssertionError, match="action points"):
+        check_invariants(s, RuleConfig())
