@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 Row = tuple[str, float, str]
-STEPS = 6000
+STEPS_PER_GAME = 120  # env steps measured per --games (50 games -> 6,000 steps)
 
 
 def _aec_steps(make: Callable[[], Any], steps: int, seed: int) -> tuple[float, float]:
@@ -44,22 +44,26 @@ def _aec_steps(make: Callable[[], Any], steps: int, seed: int) -> tuple[float, f
     return n / dt, games / dt
 
 
+def _steps(cfg: Any) -> int:
+    return STEPS_PER_GAME * cfg.games
+
+
 def bench_env_wrapped(cfg: Any) -> Row:
     from hostwcg_env import hostwcg_v0
 
-    return "hostwcg_v0 env() (wrappers)", _aec_steps(hostwcg_v0.env, STEPS, cfg.seed)[0], "steps/s"
+    return "hostwcg_v0 env() (wrappers)", _aec_steps(hostwcg_v0.env, _steps(cfg), cfg.seed)[0], "steps/s"
 
 
 def bench_env_raw(cfg: Any) -> Row:
     from hostwcg_env import hostwcg_v0
 
-    return "hostwcg_v0 raw_env()", _aec_steps(hostwcg_v0.raw_env, STEPS, cfg.seed)[0], "steps/s"
+    return "hostwcg_v0 raw_env()", _aec_steps(hostwcg_v0.raw_env, _steps(cfg), cfg.seed)[0], "steps/s"
 
 
 def bench_env_games(cfg: Any) -> Row:
     from hostwcg_env import hostwcg_v0
 
-    return "hostwcg_v0 env() full games", _aec_steps(hostwcg_v0.env, STEPS, cfg.seed)[1], "games/s"
+    return "hostwcg_v0 env() full games", _aec_steps(hostwcg_v0.env, _steps(cfg), cfg.seed)[1], "games/s"
 
 
 def bench_env_reset(cfg: Any) -> Row:
@@ -67,9 +71,10 @@ def bench_env_reset(cfg: Any) -> Row:
 
     e = hostwcg_v0.env()
     t0 = time.perf_counter()
-    for i in range(100):
+    n = 2 * cfg.games
+    for i in range(n):
         e.reset(seed=i)
-    return "hostwcg_v0 reset()", 1e3 * (time.perf_counter() - t0) / 100, "ms/reset"
+    return "hostwcg_v0 reset()", 1e3 * (time.perf_counter() - t0) / n, "ms/reset"
 
 
 def bench_env_memory(cfg: Any) -> Row:
@@ -93,7 +98,7 @@ def _pz(name: str, raw: bool) -> Callable[[Any], Row]:
 
         mod = importlib.import_module(f"pettingzoo.classic.{name}")
         make = mod.raw_env if raw else mod.env
-        return f"peer {name} {'raw_env()' if raw else 'env()'}", _aec_steps(make, STEPS, cfg.seed)[0], "steps/s"
+        return f"peer {name} {'raw_env()' if raw else 'env()'}", _aec_steps(make, _steps(cfg), cfg.seed)[0], "steps/s"
 
     bench.__name__ = f"bench_peer_{name}_{'raw' if raw else 'env'}"
     return bench
@@ -107,7 +112,7 @@ def _locm(version: str) -> Callable[[Any], Row]:
         rng = np.random.default_rng(cfg.seed)
         n = 0
         t0 = time.perf_counter()
-        while n < STEPS // 2:
+        while n < _steps(cfg) // 2:
             e.reset(seed=cfg.seed + n)
             done = False
             while not done:

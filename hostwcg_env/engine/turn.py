@@ -140,6 +140,12 @@ class TurnMixin:
         o = self.s.objs.get(b.attacker)
         return o if o is not None and o.zone == "front" else None
 
+    def _t_combat(self, data: dict[str, Any]) -> None:
+        self._combat_damage(first_strike=data["first_strike"])
+
+    def _t_new_step(self, data: dict[str, Any]) -> None:
+        self._new_step(data["step"])
+
     def _new_step(self, step: str) -> None:
         s = self.s
         s.step = step
@@ -161,11 +167,12 @@ class TurnMixin:
         elif step == "block":
             self._new_step("early_damage")
         elif step == "early_damage":
-            self._combat_damage(first_strike=True)
-            self._new_step("normal_damage")
+            # 35.4: the game actions that combat damage causes finish before the next step
+            self._push_seq([("combat", {"first_strike": True}), ("sba", {}),  # type: ignore[attr-defined]
+                            ("new_step", {"step": "normal_damage"})])
         elif step == "normal_damage":
-            self._combat_damage(first_strike=False)
-            self._new_step("after")
+            self._push_seq([("combat", {"first_strike": False}), ("sba", {}),  # type: ignore[attr-defined]
+                            ("new_step", {"step": "after"})])
         else:
             s.battle = None
             self._new_step("declare")
