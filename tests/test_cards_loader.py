@@ -747,6 +747,39 @@ BAD_CASES = [
         "has no power",
     ),
     (
+        "stat filter in static affects",
+        ENTITY + '[[card.abilities]]\nkind = "static"\n'
+        'affects = { type = "entity", power_max = 2 }\npower = 1\n',
+        "abilities[0].affects.power_max",
+        "stat filters are not allowed",
+    ),
+    (
+        "unknown subject selector type",
+        ENTITY + '[[card.abilities]]\nkind = "triggered"\n'
+        'when = { event = "attacks", subject = "creature" }\nsteps = [ { do = "draw" } ]\n',
+        "abilities[0].when.subject",
+        "unknown selector type 'creature'",
+    ),
+    (
+        "wrong type of a selector field",
+        SPELL + 'targets = { t = { type = "entity", power_max = "two" } }\n'
+        'steps = [ { do = "damage", amount = 1, to = "t" } ]\n',
+        "abilities[0].targets.t.power_max",
+        "expected an integer",
+    ),
+    (
+        "wrong type of a step field",
+        SPELL + 'steps = [ { do = "draw", amount = "1" } ]\n',
+        "abilities[0].steps[0].amount",
+        "expected an integer",
+    ),
+    (
+        "steps not a list",
+        SPELL + 'steps = { do = "draw" }\n',
+        "abilities[0].steps",
+        "expected an array of tables",
+    ),
+    (
         "first strike on sorcery",
         SPELL.replace('cost = "£"', 'cost = "£"\nkeywords = ["first_strike"]')
         + 'steps = [ { do = "draw" } ]\n',
@@ -864,3 +897,45 @@ def test_directory_loads_every_toml(tmp_path):
 def test_cost_letters(tmp_path):
     card = load_cards(write(tmp_path, ENTITY.replace('"£"', '"SSG"'), "ok.toml"))["Bad"]
     assert card.cost == (Res.STRIFE, Res.STRIFE, Res.GENERIC)
+
+
+# --------------------------------------------------------------------------- nearest names
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "hint"),
+    [
+        (ENTITY + 'keywords = ["first_strik"]\n', "keywords[0]", "did you mean 'first_strike'?"),
+        (
+            ENTITY + '[[card.abilities]]\nkind = "triggered"\n'
+            'when = { event = "attack", subject = "self" }\nsteps = [ { do = "draw" } ]\n',
+            "abilities[0].when.event",
+            "did you mean 'attacks'?",
+        ),
+        (SPELL + 'steps = [ { do = "dammage" } ]\n', "abilities[0].steps[0].do", "did you mean 'damage'?"),
+        (
+            SPELL + 'targets = { t = "entitty" }\nsteps = [ { do = "destroy", to = "t" } ]\n',
+            "abilities[0].targets.t",
+            "did you mean 'entity'?",
+        ),
+        (ENTITY + 'helth = 2\n', "helth", "did you mean 'health'?"),
+        (ENTITY.replace('"entity"', '"entiy"'), "type", "did you mean 'entity'?"),
+    ],
+    ids=["keyword", "trigger event", "primitive", "selector type", "field", "card type"],
+)
+def test_unknown_names_suggest_the_nearest(tmp_path, text, field, hint):
+    path, error = refuse(tmp_path, text)
+    prefix = f"{path}: card 'Bad': field '{field}': unknown "
+    assert any(p.startswith(prefix) and hint in p for p in error.problems), error.problems
+
+
+def test_the_shipped_pool_loads_and_names_every_file():
+    """Every data file loads; a broken copy of one is refused naming that file."""
+    from hostwcg_env.cards.loader import DATA_DIR
+
+    files = sorted(DATA_DIR.glob("*.toml"))
+    assert len(load_cards(files)) == len(default_pool())
+    assert {f.name for f in files} >= {
+        "hosts.toml", "named.toml", "tokens.toml", "pool_authority.toml", "pool_strife.toml",
+        "pool_emotion.toml", "pool_amity.toml", "pool_neutral.toml", "test_cards.toml",
+    }

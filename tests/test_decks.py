@@ -48,7 +48,13 @@ def test_s025_legal_list_starts_the_game(pool):
     deck = legal()
     assert sum(deck["cards"].values()) == 50 and max(deck["cards"].values()) <= 4
     assert check_deck(deck, pool) == []
-    # The "start the game" half of S025 is added by the engine author once the engine exists.
+    import hostwcg_env  # noqa: F401
+    from hostwcg_env.engine import Game
+
+    main = [name for name, n in deck["cards"].items() for _ in range(n)]
+    game = Game.new((deck["host"], main), (deck["host"], main), seed=1, registry=pool)
+    assert game.decision is not None and game.decision.kind.value == "first_player"
+    assert [len(p.deck) for p in game.state.players] == [50, 50]
 
 
 @pytest.mark.parametrize("size", [49, 51])
@@ -237,3 +243,47 @@ def test_load_deck_syntax_error(tmp_path, pool):
     path.write_text('host = "Test Host\n', encoding="utf-8")
     with pytest.raises(DeckError, match=f"{path}: FORMAT: TOML syntax error"):
         load_deck(path, pool)
+
+
+def test_deck_file_refused_with_every_problem_and_nearest_names(tmp_path, pool):
+    """One bad deck file: every problem listed at once, each naming the file; unknown names get
+    the nearest pool names."""
+    path = tmp_path / "bad.toml"
+    path.write_text(
+        "\n".join(
+            [
+                'name = "Bad"',
+                'host = "Verena, High Justicar"',
+                'colour = "red"',
+                "[cards]",
+                '"Vanguard Lancr" = 4',
+                '"Gate Warden" = 5',
+                '"Soldier" = 2',
+                '"Karsh, the Ember Tyrant" = 1',
+                '"Royal Decree" = 4',
+            ]
+        ),
+        encoding="utf-8",
+    )
+    with pytest.raises(DeckError) as info:
+        load_deck(path, pool)
+    text = str(info.value)
+    assert Counter(codes(info.value.problems)) == Counter(
+        ["FORMAT", "UNKNOWN_CARD", "DECK_SIZE", "UNKNOWN_CARD", "COPY_LIMIT", "TOKEN_IN_DECK",
+         "HOST_IN_MAIN"]
+    )
+    assert all(line.startswith(f"{path}: ") for line in text.splitlines())
+    assert "UNKNOWN_CARD 'Verena, High Justicar': no such card (did you mean 'Verena, High Justiciar'" in text
+    assert "UNKNOWN_CARD 'Vanguard Lancr': no such card (did you mean 'Vanguard Lancer'" in text
+    assert "COPY_LIMIT Gate Warden: 5 copies" in text
+    assert "TOKEN_IN_DECK Soldier" in text and "HOST_IN_MAIN Karsh, the Ember Tyrant" in text
+    assert "DECK_SIZE: 16 main-deck cards" in text
+
+
+@pytest.mark.parametrize("path", sorted(p for p in DECKS.glob("*.toml") if not p.name.startswith("test_")),
+                         ids=lambda p: p.stem)
+def test_preconstructed_decks_are_legal(pool, path):
+    deck = load_deck(path, pool)
+    assert len(deck.main) == 50 and max(Counter(deck.main).values()) <= 4
+    assert pool[deck.host].type is CardType.HOST
+    assert deck.name and deck.plan

@@ -8,12 +8,14 @@ from hostwcg_env.cards.loader import (
     load_card_tables,
     load_cards,
 )
+from hostwcg_env.cards.text import card_text
 
 __all__ = [
     "CardError",
     "Deck",
     "DeckError",
     "DeckProblem",
+    "card_text",
     "check_deck",
     "default_pool",
     "load_card_table",

@@ -51,6 +51,7 @@ SELECTOR_FIELDS = (
     "card_type",
 )
 TARGET_FIELDS = (*SELECTOR_FIELDS, "count", "up_to")
+STAT_FILTERS = ("power_max", "power_min", "health_max", "health_min")
 TARGET_TYPES = ("entity", "host", "permanent", "entity_or_host", "effect")
 IN_PLAY_TYPES = ("entity", "host", "permanent", "entity_or_host")
 SUBJECT_TYPES = ("entity", "host", "permanent", "entity_or_host", "card")
@@ -584,6 +585,16 @@ def _parse_static(t: Table, card: CardContext, text: str) -> Ability:
                 t.scope, value, t.where("affects"), IN_PLAY_TYPES, "with affects"
             )
             affects_type = affects.type if affects is not None else None
+            if isinstance(value, dict):
+                for key in STAT_FILTERS:
+                    if key in value:
+                        # a continuous effect whose reach depends on stats that continuous
+                        # effects change has no stable answer (the engine recurses forever)
+                        t.err(
+                            f"affects.{key}",
+                            "stat filters are not allowed in a static ability's affects "
+                            "(what it affects would depend on the stats it changes, 18.6)",
+                        )
     adds = {k: t.get_int(k) for k in ("health", "power", "soul")}
     sets = {k: t.get_int(f"set_{k}", minimum=0) for k in ("health", "power", "soul")}
     grants = t.get_strs("grants", GRANTABLE, "grantable keyword")

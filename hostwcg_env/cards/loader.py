@@ -8,6 +8,7 @@ every problem of it, each naming the file, the card and the field, e.g.::
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -16,6 +17,7 @@ from typing import Any
 
 from hostwcg_env.cards._reader import Scope, Table, type_name, unknown
 from hostwcg_env.cards.abilities import KIND_FIELDS, CardContext, parse_ability
+from hostwcg_env.cards.text import card_text
 from hostwcg_env.engine.carddef import (
     KEYWORDS,
     RES_NAMES,
@@ -269,7 +271,7 @@ def parse_card(t: Table, tokens: list[tuple[Scope, str, str]]) -> CardDef | None
         keywords.add("unique")  # 19.1: every Form has Unique
     if len(t.scope.sink) != before or name is None or resource is None:
         return None
-    return CardDef(
+    card = CardDef(
         name=name,
         type=ctype,
         resource=resource,
@@ -283,6 +285,9 @@ def parse_card(t: Table, tokens: list[tuple[Scope, str, str]]) -> CardDef | None
         test_id=test_id,
         text=text,
     )
+    if not text:  # no printed text: the rules text generated from the data (cards/text.py)
+        card = dataclasses.replace(card, text=card_text(card))
+    return card
 
 
 def _a(word: str) -> str:

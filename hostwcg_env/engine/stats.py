@@ -41,7 +41,8 @@ def active_abilities(s: GameState, kind: str) -> list[tuple[Obj, int, Ability]]:
     cache = s.ability_cache
     if cache is None or cache[0] != s.version:
         table: dict[str, list[tuple[Obj, int, Ability]]] = {}
-        for o in in_play(s):
+        hosts = [s.objs[p.host] for p in s.players if p.host in s.objs]
+        for o in [*hosts, *in_play(s)]:  # a Host is not in play (A13) but its text works
             if o.face_down:
                 continue
             for i, ab in enumerate(o.card.abilities):

@@ -1,0 +1,159 @@
+"""Seeded random-agent games between decks: which cards get played, and the deck matrix.
+
+The random agent picks uniformly among the legal actions with its own ``random.Random(seed)``,
+so every game is reproducible from ``(deck_a, deck_b, seed)``. Used by tests/test_pool.py and
+scripts/deck_matrix.py; notebooks can call :func:`deck_matrix` directly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hostwcg_env.cards.decks import DECKS_DIR, Deck, load_deck
+
+
+@dataclass
+class GameRecord:
+    """What one random game did: its result and the cards that reached the stack or play."""
+
+    seed: int
+    winner: int | None  # 0 = deck A, 1 = deck B, None = draw
+    reason: str
+    turns: int
+    decisions: int
+    played: Counter[str] = field(default_factory=Counter)  # card name -> times played (14.6)
+    resolved: Counter[str] = field(default_factory=Counter)  # ... and resolved into play (14.8)
+    activated: Counter[str] = field(default_factory=Counter)  # abilities/Ambushes activated
+    created: Counter[str] = field(default_factory=Counter)  # Entities and tokens created
+
+
+def pool_decks(include_test: bool = False, directory: Path = DECKS_DIR) -> dict[str, Deck]:
+    """The shipped preconstructed decks by file stem (the stand-in test decks only if asked)."""
+    out = {}
+    for path in sorted(directory.glob("*.toml")):
+        if include_test or not path.stem.startswith("test_"):
+            out[path.stem] = load_deck(path)
+    return out
+
+
+def _name_in(text: str) -> str:
+    """``WouldPlay(A, Grace, Aligner of Stars)`` -> ``Grace, Aligner of Stars``."""
+    inner = text[text.index("(") + 1 : text.rindex(")")]
+    return inner.split(", ", 1)[1] if ", " in inner else inner
+
+
+def play_random_game(deck_a: Any, deck_b: Any, seed: int, config: Any = None) -> GameRecord:
+    """One complete game between two uniform random agents (one RNG, seeded)."""
+    import hostwcg_env  # noqa: F401  (registers the default card pool)
+    from hostwcg_env.engine import Game
+
+    game = Game.new(deck_a, deck_b, config=config, seed=seed)
+    rng = random.Random(seed)
+    decisions = 0
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+        decisions += 1
+    rec = GameRecord(seed, game.winner, game.state.reason, game.state.turn, decisions)
+    for ev in game.events:
+        if ev.kind == "WouldPlay":
+            rec.played[_name_in(ev.text)] += 1
+        elif ev.kind == "Played":
+            rec.resolved[_name_in(ev.text)] += 1
+        elif ev.kind == "Activated":
+            rec.activated[_name_in(ev.text)] += 1
+        elif ev.kind == "Created":
+            rec.created[_name_in(ev.text)] += 1
+    return rec
+
+
+def _pair_job(args: tuple[Deck, Deck, int, int]) -> tuple[float, int, int, int]:
+    """Score of deck A against deck B over ``games`` seat-swapped games (draws count half)."""
+    a, b, games, base = args
+    score = 0.0
+    wins = losses = draws = 0
+    for k in range(games):
+        seed = base + k
+        if k % 2 == 0:
+            w = play_random_game(a, b, seed).winner
+            mine = None if w is None else w == 0
+        else:
+            w = play_random_game(b, a, seed).winner
+            mine = None if w is None else w == 1
+        if mine is None:
+            draws += 1
+            score += 0.5
+        elif mine:
+            wins += 1
+            score += 1
+        else:
+            losses += 1
+    return score / games, wins, losses, draws
+
+
+def deck_matrix(
+    decks: dict[str, Deck], games: int = 200, workers: int = 1, seed: int = 0
+) -> dict[tuple[str, str], tuple[float, int, int, int]]:
+    """Win rate of each deck against each other deck: ``{(row, col): (rate, w, l, d)}``.
+
+    Every unordered pair plays ``games`` games, half with each deck in seat A; the rate is the
+    row deck's score (a draw counts half). The mirror (row == col) is not played.
+    """
+    names = list(decks)
+    jobs = []
+    keys = []
+    for i, x in enumerate(names):
+        for j in range(i + 1, len(names)):
+            y = names[j]
+            keys.append((x, y))
+            jobs.append((decks[x], decks[y], games, seed + 1_000_000 * i + 10_000 * j))
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as ex:
+            results = list(ex.map(_pair_job, jobs))
+    else:
+        results = [_pair_job(job) for job in jobs]
+    out: dict[tuple[str, str], tuple[float, int, int, int]] = {}
+    for (x, y), (rate, won, lost, drawn) in zip(keys, results, strict=True):
+        out[(x, y)] = (rate, won, lost, drawn)
+        out[(y, x)] = (1 - rate, lost, won, drawn)
+    return out
+
+
+def format_matrix(names: Sequence[str], matrix: dict[tuple[str, str], Any]) -> str:
+    """A Markdown table: row deck's win rate (%) against each column deck, and its mean."""
+    short = [n.split("_")[0] for n in names]
+    lines = ["| deck | " + " | ".join(short) + " | mean |", "|---" * (len(names) + 2) + "|"]
+    for x, sx in zip(names, short, strict=True):
+        cells = []
+        rates = []
+        for y in names:
+            if x == y:
+                cells.append("-")
+                continue
+            rate = matrix[(x, y)][0]
+            rates.append(rate)
+            cells.append(f"{100 * rate:.0f}")
+        mean = sum(rates) / len(rates) if rates else 0.0
+        lines.append(f"| {sx} | " + " | ".join(cells) + f" | {100 * mean:.0f} |")
+    return "\n".join(lines)
+
+
+def worst(matrix: dict[tuple[str, str], Any]) -> tuple[float, tuple[str, str]]:
+    """The lowest win rate in the matrix and the pair (row, col) it belongs to."""
+    key = min(matrix, key=lambda k: matrix[k][0])
+    return matrix[key][0], key
+
+
+def cards_played(records: Iterable[GameRecord]) -> Counter[str]:
+    """Every card name that was played, activated or created in any of the records."""
+    total: Counter[str] = Counter()
+    for r in records:
+        total.update(r.played)
+        total.update(r.activated)
+        total.update(r.created)
+    return total
