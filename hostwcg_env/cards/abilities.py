@@ -438,7 +438,8 @@ def _parse_filter(t: Table) -> Selector | None:
 
 
 def parse_trigger(t: Table) -> Trigger | None:
-    """``when = { event, subject, player, phase }`` (28)."""
+    """``when = { event, subject, player, phase }`` (28): the trigger of a triggered effect
+    (28.1), or an Ambush's event requirement, the part before its ';' (29.2)."""
     before = len(t.scope.sink)
     t.allow(("event", "subject", "player", "phase"))
     if not t.require("event"):
@@ -474,7 +475,8 @@ def parse_trigger(t: Table) -> Trigger | None:
 
 
 def parse_while(t: Table) -> str | None:
-    """``while = { condition = "..." }`` (or just the condition word)."""
+    """``while = { condition = "..." }`` (or just the condition word): an Ambush's state
+    requirement, the condition before its ';' (29.2)."""
     value = t.data["while"]
     if isinstance(value, str):
         return t.get_str("while", STATE_CONDITIONS, "state condition")
@@ -507,6 +509,8 @@ def parse_ability(t: Table, card: CardContext) -> Ability | None:
 
 
 def _parse_effect_ability(t: Table, card: CardContext, kind: str, text: str) -> Ability:
+    """An ability with an effect: its ``steps`` are the effect text, after the colon (27.3) or
+    after the trigger statement (28.4)."""
     when = None
     while_ = None
     if kind in ("triggered", "ambush"):
@@ -550,6 +554,7 @@ def _parse_effect_ability(t: Table, card: CardContext, kind: str, text: str) -> 
 
 
 def _parse_cost_field(t: Table) -> tuple[Res, ...]:
+    """An activated ability's ``cost``: what is printed before the colon (27.2)."""
     value = t.get_str("cost")
     if value is None:
         return ()

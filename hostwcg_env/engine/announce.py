@@ -19,6 +19,7 @@ from .targeting import candidates
 if TYPE_CHECKING:
     from .state import GameState
 
+# 14.4: the play is named by the card's type (14.4.1-14.4.4)
 VERB = {
     CardType.ENTITY: "Create",
     CardType.SORCERY: "Cast",
@@ -32,6 +33,9 @@ class AnnounceMixin:
 
     # ------------------------------------------------------------ starting
     def _start_play(self, p: int, hand_index: int) -> None:
+        """Announce playing a card from hand. Every target of a Sorcery's effects is declared
+        now, 'then' and 'and' parts alike (40.2.1), an Equipment's permanent included (23.2.1);
+        an Ambush is laid for no cost (14.2.1)."""
         o = self.s.objs[self.s.players[p].hand[hand_index]]
         specs = []
         if o.card.type is CardType.SORCERY:
@@ -80,6 +84,8 @@ class AnnounceMixin:
         return dict(ab.targets)[name]
 
     def _t_announce(self, data: dict[str, Any]) -> None:
+        """Declare every target first (40.2.1), then choose how to pay the generic cost, then
+        commit."""
         s = self.s
         p = data["player"]
         specs = data["specs"]
@@ -161,6 +167,8 @@ class AnnounceMixin:
         self._emit("Paid", f"Paid({'AB'[p]}, {data['cost']}, {name})", player=p)  # type: ignore[attr-defined]
 
     def _new_item(self, **kw: Any) -> StackItem:
+        """Put an item on top of the Stack (32.1, 32.2), after every item already there (32.2.1,
+        32.5.1); it is 'in response' to the item below it (31.7) unless told otherwise."""
         s = self.s
         base = kw.pop("in_response_to", s.stack[-1].sid if s.stack else None)
         item = StackItem(sid=s.next_sid, in_response_to=base, **kw)
@@ -169,6 +177,14 @@ class AnnounceMixin:
         return item
 
     def _commit(self, data: dict[str, Any]) -> None:
+        """Commit the announcement; until now nothing in the game has changed.
+
+        Playing a card: pay (14.2), reveal it, an Ambush only as a face-down card (14.3), name
+        the play by its type (14.4), put it on the stack (14.5); the 'would' events fire now
+        (14.6.1). An Ambush is activated (17.2.3): flipped face up, and a Lingering one stays
+        face up (22.3.1); its effect enters the stack (17.2.4). Triggers and Ambushes put on
+        the stack in one window respond to the item below them all (31.8).
+        """
         s = self.s
         p = data["player"]
         what = data["what"]
@@ -220,7 +236,8 @@ class AnnounceMixin:
 
     # ------------------------------------------------------------ action points
     def _spend_ap(self, p: int, a: Action) -> None:
-        """11.3: spend # (a game action, 11.5: no stack, priority stays, A55)."""
+        """11.3: spend # (11.1). A game action (11.5) that uses no stack (31.2) and completes
+        before any Fast response (15.3.2.2, 15.3.2.2.1); priority is not passed (31.2.1, A55)."""
         s = self.s
         pl = s.players[p]
         P = "AB"[p]

@@ -21,7 +21,7 @@ class CardType(str, Enum):
 
 
 class Res(str, Enum):
-    """Resource types (12.2) plus generic (12.4)."""
+    """The 4 resource types and a generic type (12.1): & £ ! % (12.2) and $ (12.4)."""
 
     AUTHORITY = "&"
     STRIFE = "£"
@@ -173,6 +173,12 @@ class Trigger(_Shared):
 
 @dataclass(frozen=True)
 class Ability(_Shared):
+    """One ability of a card. An activated one is a cost before the colon (27.2, ``cost``)
+    and an effect after it (27.3, ``steps``); a triggered one is a trigger (``when``) and the
+    effect after it (28.1, 28.4). A keyword with an added effect (29.1), such as an Ambush's
+    'Activate' requirement, keeps the requirement in ``when``/``while_``. What an effect
+    targets (30.1) is declared in ``targets``."""
+
     kind: str  # spell | static | triggered | activated | ambush | during
     steps: tuple[Step, ...] = ()
     targets: tuple[tuple[str, Selector], ...] = ()
@@ -208,7 +214,7 @@ class CardDef(_Shared):
     keywords: frozenset[str] = field(default_factory=frozenset)
     abilities: tuple[Ability, ...] = ()
     test_id: str | None = None
-    text: str = ""
+    text: str = ""  # printed text, never read by the engine: flavour words do nothing (29.5)
 
     @property
     def is_equipment(self) -> bool:

@@ -21,6 +21,8 @@ def generic_count(cost: tuple[Res, ...]) -> int:
 
 
 def can_pay(pool: dict[str, int], cost: tuple[Res, ...]) -> bool:
+    """Can ``pool`` pay ``cost``? Typed symbols need their own type; whatever is left over, of
+    any type, may pay the generic symbols (12.3.1)."""
     need = typed_need(cost)
     spare = 0
     for sym, have in pool.items():
@@ -35,7 +37,8 @@ def can_pay(pool: dict[str, int], cost: tuple[Res, ...]) -> bool:
 
 
 def generic_options(pool: dict[str, int], cost: tuple[Res, ...]) -> list[str]:
-    """Pool symbols that may pay the next generic symbol and still leave the rest payable."""
+    """Pool symbols that may pay the next generic symbol and still leave the rest payable:
+    ``$`` or any typed resource (12.3.1)."""
     out = []
     for sym in ["$"] + [r.value for r in TYPED]:
         if pool.get(sym, 0) <= 0:

@@ -20,6 +20,7 @@ from .targeting import candidates, matches, still_legal
 if TYPE_CHECKING:
     from .state import GameState
 
+# 14.4: the 'did' event is named by the play verb (a Form's "Embodied" is set in _after_enter)
 VERB_EVENT = {CardType.ENTITY: "Created", CardType.SORCERY: "Cast", CardType.AMBUSH: "Laid"}
 
 
@@ -28,6 +29,8 @@ class EffectsMixin:
 
     # ------------------------------------------------------------ resolving the top item
     def _t_resolve_top(self, data: dict[str, Any]) -> None:
+        """Resolve the last card/effect that entered the Stack (32.4), as in 32.9; it is taken
+        off the stack here, and _t_item_done marks it fully resolved (34.5)."""
         item = self.s.stack[-1]
         if item.kind in ("trigger", "spell") and self._loop_cut(item):
             return
@@ -45,7 +48,8 @@ class EffectsMixin:
             self._after_item(item)
 
     def _resolve_card(self, item: StackItem) -> None:
-        """14.7-14.10: the card enters its slot or zone; then the 'did' events fire (D16)."""
+        """14.7-14.10: the card enters its slot, or a Form its Form zone (4.7, 4.7.1); then the
+        'did' events fire (D16). With no open slot it cannot enter (18.7) and fizzles (A41)."""
         s = self.s
         card = item.card
         p = item.controller
@@ -75,6 +79,10 @@ class EffectsMixin:
         self._after_enter(item, new)
 
     def _after_enter(self, item: StackItem, new: Obj) -> None:
+        """The card is in play: its 'did' event fires under its play verb, Created, Cast,
+        Embodied or Laid (14.4.1-14.4.4), for effects such as 'when your opponent creates an
+        Entity' (14.10.1). A Sorcery's effects trigger; a Sorcery with none goes to the drop
+        zone at once unless it is Lingering, which stays in its slot (22.1)."""
         s = self.s
         card = item.card
         p = item.controller
@@ -105,7 +113,8 @@ class EffectsMixin:
             self._move(new, "drop")  # type: ignore[attr-defined]
 
     def _after_item(self, item: StackItem) -> None:
-        """A40: a used Sorcery or Ambush goes to the drop zone once its effects have left."""
+        """A40: a used Sorcery or Ambush goes to the drop zone (4.2, 4.2.1) once its effects
+        have left; a Lingering one stays in its slot (22.1), an Ambush face up (22.3.1)."""
         s = self.s
         src = s.objs.get(item.source) if item.source is not None else None
         if src is None or src.zone != "back":
@@ -118,6 +127,9 @@ class EffectsMixin:
             self._move(src, "drop")  # type: ignore[attr-defined]
 
     def _resolve_effect(self, item: StackItem) -> None:
+        """Resolve an effect (14.10.2): every chosen target must still be legal, also where any
+        number could be chosen (30.4.1), and if any part cannot be performed the entire effect
+        does not resolve (40.2.2)."""
         ab = item.ability_def
         for name, sel in ab.targets:
             for tid in item.targets.get(name, []):
@@ -142,6 +154,10 @@ class EffectsMixin:
             self._after_item(item)
 
     def _run_steps(self, item: StackItem) -> None:
+        """Resolve the parts in card-text order (34.3); every part after a ';' belongs to the one
+        ability (29.3). 'then' and 'and' matter only now (40.1, 40.2): game actions run between
+        'then' parts (40.3), never inside an 'and' group (40.4.1). It all runs as tasks, with no
+        priority given and nothing else resolving until it is done (31.4, 40.3.1)."""
         ab: Ability = item.ability_def
         groups: list[list[int]] = []
         for i, st in enumerate(ab.steps):
@@ -168,6 +184,8 @@ class EffectsMixin:
         self._push_seq([("exec_step", {"item": item, "step": i, "ids": None}) for i in data["steps"]])  # type: ignore[attr-defined]
 
     def _t_item_done(self, data: dict[str, Any]) -> None:
+        """The effect has fully resolved and is off the stack (34.5); its card may now go to
+        the drop zone."""
         item = data["item"]
         self._emit("Resolved", f"Resolved({item.source_name})", sid=item.sid)  # type: ignore[attr-defined]
         self._after_item(item)
@@ -204,7 +222,8 @@ class EffectsMixin:
         return [p]
 
     def _feasible(self, item: StackItem, st: Step) -> bool:
-        """Can this part be performed now, in its entirety (34.2.2)?"""
+        """Can this part be performed now, in its entirety (34.2.2)? An Entity or token that
+        would enter a slot needs an open one (18.7)."""
         s = self.s
         p = item.controller
         ref = st.to
@@ -263,6 +282,7 @@ class EffectsMixin:
         self._push("exec_step", **data)  # type: ignore[attr-defined]
 
     def _source(self, item: StackItem) -> tuple[int | None, str, str]:
+        """Damage or destruction by this item is by card effect (38.1.2)."""
         return (item.source, item.source_name, "effect")
 
     def _do_damage(self, item: StackItem, st: Step, ids: list[int]) -> None:
@@ -281,6 +301,9 @@ class EffectsMixin:
                             for _ in range(st.amount)])
 
     def _damage_entity(self, o: Obj, n: int, src: tuple[int | None, str, str]) -> None:
+        """Mark damage; the Entity's health is unchanged (18.4). Lethal damage records its
+        source, combat (38.1.1) or card effect (38.1.2): the final damage decides, even after
+        the health was reduced (38.3.1)."""
         if n <= 0:
             return
         o.damage += n
@@ -290,7 +313,8 @@ class EffectsMixin:
             o.lethal = src  # 38.1, 38.2: the final damage decides the source
 
     def _t_host_point(self, data: dict[str, Any]) -> None:
-        """2.1, A03: one point of Host damage; the damaged player picks the card (A04)."""
+        """2.1, A03: one point of Host damage; the damaged player picks the card (A04), which
+        goes face down into the damage zone (4.8, 4.8.1)."""
         s = self.s
         chosen: dict[int, int | None] = data["chosen"]
         for p in data["players"]:
@@ -395,6 +419,7 @@ class EffectsMixin:
         self._push("discard", **data)  # type: ignore[attr-defined]
 
     def _discard(self, p: int, oid: int) -> None:
+        """A discarded card goes to the drop zone (4.2, 4.2.1)."""
         o = self.s.objs[oid]
         new = self._move(o, "drop", p)  # type: ignore[attr-defined]
         self._emit("Discard", f"Discard({'AB'[p]}, {o.name})", player=p, subject=new.id if new else None)  # type: ignore[attr-defined]
@@ -441,6 +466,7 @@ class EffectsMixin:
         self._push_seq([("token", {"player": item.controller, "token": st.token}) for _ in range(st.amount)])  # type: ignore[attr-defined]
 
     def _t_token(self, data: dict[str, Any]) -> None:
+        """A token enters only an open frontrow slot (18.7); with none it is not created."""
         p = data["player"]
         slots = self._open_slots(p, "f")  # type: ignore[attr-defined]
         if not slots:
@@ -466,6 +492,7 @@ class EffectsMixin:
                 self._move(o, "hand")  # type: ignore[attr-defined]
 
     def _do_banish(self, item: StackItem, st: Step, ids: list[int]) -> None:
+        """Banished cards go to the banished zone (4.9, 4.9.1)."""
         for i in ids:
             o = self.s.objs.get(i)
             if o is not None:
@@ -496,7 +523,8 @@ class EffectsMixin:
             return
 
     def _on_control_slot(self, d: Decision, a: Action) -> None:
-        """A49d: gaining control moves the Entity to your slot, a zone change (a new object)."""
+        """A49d: gaining control moves the Entity to your slot, a zone change (a new object);
+        you are now its controller (37.2)."""
         o = self.s.objs[d.data["obj"]]
         p = d.player
         new = self._move(o, "front", p, slot=int(a.arg[1:]))  # type: ignore[attr-defined]
@@ -508,7 +536,8 @@ class EffectsMixin:
         self._emit("EntersSlot", f"EntersSlot({P}, {o.name}, f{new.slot})", player=p, subject=new.id, subject_name=o.name)  # type: ignore[attr-defined]
 
     def _do_equip(self, item: StackItem, st: Step, ids: list[int]) -> None:
-        """23.3: the Equipment leaves its backrow slot and becomes a face-up marker."""
+        """23.1, 23.3: the Equipment leaves its backrow slot and becomes a face-up marker
+        (24.1) attached to the permanent it equips."""
         s = self.s
         src = s.objs.get(item.source) if item.source is not None else None
         if src is None or src.zone != "back" or not ids:
@@ -518,7 +547,8 @@ class EffectsMixin:
         self._emit("Equipped", f"Equipped({src.name}, {target.name})", subject=target.id)  # type: ignore[attr-defined]
 
     def _do_search(self, item: StackItem, st: Step, ids: list[int]) -> None:
-        """41.3, A51: search your deck; a search with traits may find nothing; then shuffle."""
+        """41.3, A51: search your deck; a search with traits may find nothing; then shuffle.
+        The closed deck is shown to the searcher alone, as a choice (41.3.1)."""
         s = self.s
         p = item.controller
         deck = s.players[p].deck
@@ -532,6 +562,8 @@ class EffectsMixin:
                      prompt="search: choose a card", cards=tuple(found), reveal=st.reveal)
 
     def _on_search_pick(self, d: Decision, a: Action) -> None:
+        """The found card goes to hand, shown to both players (as when it must match traits,
+        41.3.3) unless the step has reveal = false; then the deck is shuffled."""
         s = self.s
         p = d.player
         P = "AB"[p]
@@ -547,6 +579,7 @@ class EffectsMixin:
         self._emit("Shuffle", f"Shuffle({'AB'[p]})", player=p)  # type: ignore[attr-defined]
 
     def _do_reveal_hand(self, item: StackItem, st: Step, ids: list[int]) -> None:
+        """Reveal (41.1): the hand is shown to both players, a public event (41.1.1)."""
         s = self.s
         for q in self._who(item, st.who):
             names = ", ".join(s.objs[o].name for o in s.players[q].hand)

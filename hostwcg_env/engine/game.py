@@ -148,6 +148,9 @@ class Game(
 
     # ----------------------------------------------------------------- the loop
     def _run(self) -> None:
+        """Run tasks until a decision is needed. A resolving effect's tasks run to the end with
+        no priority given (31.4, 40.3.1); only then come game actions, the trigger window
+        (responses to the resolution, 32.5) and priority."""
         while not self.s.over and self.s.decision is None:
             if self.s.tasks:
                 name, data = self.s.tasks.pop()
@@ -186,6 +189,8 @@ class Game(
         self.s.decision = Decision(player, kind, tuple(actions), prompt, resume, data, cards)
 
     def _emit(self, kind: str, text: str, private: int | None = None, public: str = "", **data: Any) -> Event:
+        """Log an event and collect the triggers it causes. Game actions cause events too,
+        without passing priority; their triggers wait for the next window (31.2.1, 35.5)."""
         ev = Event(kind, text, data, private, public)
         self.s.events.append(ev)
         self._collect_triggers(ev)
@@ -193,7 +198,8 @@ class Game(
 
     # ----------------------------------------------------------------- game end
     def _check_losses(self) -> None:
-        """1.2 win conditions as a game action (35.3.4), checked after every atomic event."""
+        """1.2 win conditions (1.1.1-1.1.3, printed under 1.2, RULINGS A01) as a game action
+        (35.3.4), checked after every atomic event; a game that is won ends at once (1.1)."""
         s = self.s
         if s.over or not s.started:
             return
@@ -237,6 +243,9 @@ class Game(
         self._decide(p, DecisionKind.PRIORITY, self._priority_actions(p), "priority")
 
     def _on_priority(self, d: Decision, a: Action) -> None:
+        """The priority holder acted or passed. An action, such as a card or effect entering
+        the stack (15.3.2.1), restarts the count of passes, so either player may respond with
+        a Fast action before anything resolves (15.3.2)."""
         s = self.s
         p = d.player
         if a.kind is Kind.PASS:
@@ -254,7 +263,14 @@ class Game(
             self._declare_attack(p, int(a.arg[1:]))
 
     def _pass_priority(self, p: int) -> None:
-        """31.5.3, 31.6: two passes in a row resolve the top item or end the step (A17)."""
+        """31.5.3, 31.6: two passes in a row resolve the top item or end the step (A17).
+
+        With no more responses the Stack resolves (32.3), one item at a time (32.6) until it is
+        empty and the game goes on (32.7), as in 32.9; on an empty stack the passes declare
+        the move to the next phase or step (10.1.2). The turn player receives priority when an
+        item resolves (31.5.2) and acts first (32.8); each item entering or leaving the stack
+        gives a chance for Fast responses (15.3.2, 15.3.2.1).
+        """
         s = self.s
         s.passes += 1
         if s.passes < 2:

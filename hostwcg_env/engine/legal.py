@@ -22,11 +22,15 @@ class LegalMixin:
     s: GameState
 
     def _slow_ok(self, p: int) -> bool:
-        """15.2.1, 31.1.1: your own Action Phase, with an empty stack."""
+        """15.2.1, 31.1.1: Slow, one of the 2 speeds (15.1), only in your own Action Phase 1 or
+        2 (10.3, 10.3.1, 10.5.1), with an empty stack."""
         s = self.s
         return s.started and p == s.tp and s.phase in ("action1", "action2") and not s.stack
 
     def _priority_actions(self, p: int) -> list[Action]:
+        """What p may do with priority (31.1.2): pass; Slow actions such as # spends and playing
+        cards (14.1) when _slow_ok; Fast cards and abilities whenever p has priority, in
+        response to any action (15.1, 15.3, 15.3.1); attackers in the declare step."""
         s = self.s
         pl = s.players[p]
         acts = [PASS]
@@ -52,6 +56,7 @@ class LegalMixin:
         return acts
 
     def _open_slots(self, p: int, row: str) -> list[int]:
+        """Open slots of a row; a slot holding any card or token is occupied (7.2)."""
         slots = self.s.players[p].front if row == "f" else self.s.players[p].back
         return [i for i, oid in enumerate(slots) if oid is None]
 
@@ -102,6 +107,9 @@ class LegalMixin:
         return out
 
     def _activation_problem(self, p: int, o: Obj, i: int, ab: Ability) -> Problem:
+        """Why ability i of o cannot be activated now; None if it can. A Fast ability needs no
+        Slow timing (15.3); an Ambush's keyword requirement, the condition before its ';'
+        (rule 29, 29.4), must hold."""
         s = self.s
         pl = s.players[p]
         if ab.kind == "activated":

@@ -29,6 +29,8 @@ class SetupMixin:
         return Player(idx=p, front=[None] * c.frontrow_slots, back=[None] * c.backrow_slots)
 
     def _setup_new(self, deck_a: Any, deck_b: Any) -> None:
+        """9.1.1-9.1.5: decks in place, each Host face down in its Host zone, which starts
+        closed (4.6, 4.6.1); shuffle; roll for the first player."""
         s = self.s
         s.players = [self._blank_player(0), self._blank_player(1)]
         for p, deck in ((0, deck_a), (1, deck_b)):
@@ -96,7 +98,8 @@ class SetupMixin:
         self._emit("Mulligan", f"Mulligan({'AB'[p]}, {n})", player=p, n=n)  # type: ignore[attr-defined]
 
     def _t_start_game(self, data: dict[str, Any]) -> None:
-        """9.1.8, A16d: Hosts flip; start-of-game triggers, then turn 1."""
+        """9.1.8, A16d: Hosts flip and the Host zones become open (4.6.1); start-of-game
+        triggers, then turn 1."""
         s = self.s
         for pl in s.players:
             s.objs[pl.host].face_down = False

@@ -31,7 +31,12 @@ class Mod:
 
 @dataclass
 class Obj:
-    """One card (or token, or Host) in one zone. A zone change makes a new Obj (36.2)."""
+    """One card (or token, or Host) in one zone. A zone change makes a new Obj (36.2).
+
+    ``owner`` is whom the card belonged to when the game began (37.1), ``controller`` who has
+    it in play now (37.2). A marker (24.1) is attached to ``attached_to``; a card lists its
+    ``markers``.
+    """
 
     id: int
     card: CardDef
@@ -64,6 +69,8 @@ class Obj:
 
 @dataclass
 class Player:
+    """One player's zones and counters; ``ap`` is their action points, # (11.1)."""
+
     idx: int
     host: int = 0
     deck: list[int] = field(default_factory=list)  # index 0 = top
@@ -132,6 +139,9 @@ class Battle:
 
 @dataclass
 class GameState:
+    """The whole game. ``stack`` holds the cards and effects played or activated/triggered
+    in response to each other, bottom first (32.2)."""
+
     config: RuleConfig
     registry: dict[str, CardDef]
     rng: random.Random

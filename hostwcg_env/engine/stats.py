@@ -14,7 +14,8 @@ from .state import GameState, Obj
 
 
 def in_play(s: GameState) -> Iterator[Obj]:
-    """Every object in play (5.1): slots, form zones and markers, both players."""
+    """Every object in play (5.1): slots, Form zones (4.7.1) and markers, both players; a
+    marker is in play but not in the slot of its card (24.2)."""
     for p in s.players:
         for oid in p.front:
             if oid is not None:
@@ -74,7 +75,12 @@ def static_applies(s: GameState, src: Obj, ab: Ability, target: Obj) -> bool:
 
 
 def _layers(s: GameState, o: Obj, stat: str) -> tuple[int, list[tuple[int, int]]]:
-    """Sum of adds/decreases and the (timestamp, value) list of sets for one stat."""
+    """Sum of adds/decreases and the (timestamp, value) list of sets for one stat.
+
+    Increases and decreases (18.6.1, 18.6.2; a Host's 20.1.1, 20.1.2) add up to one total,
+    whatever order they were given in (26.1.4.2, 26.2.3.2). Continuous effects are read here,
+    using no stack and no priority (31.3).
+    """
     delta = 0
     sets: list[tuple[int, int]] = []
     for src, _i, ab in active_abilities(s, "static"):
@@ -111,6 +117,9 @@ def stat(s: GameState, o: Obj, which: str) -> int:
 
 
 def _stat(s: GameState, o: Obj, which: str) -> int:
+    """(Base + additional) - deducted (26.1.4, 26.1.4.1, 26.2.3, 26.2.3.1): increases and
+    decreases alike (18.6.1, 18.6.2), for Hosts too (20.1.1-20.1.3); a set overrides them, the
+    latest counting (18.6.3, A35). Damage is not read: it never lowers health (18.4)."""
     card = o.card
     base = {"health": card.health, "power": card.power, "soul": card.soul}[which]
     delta, sets = _layers(s, o, which)
@@ -155,7 +164,8 @@ def has_keyword(s: GameState, o: Obj, kw: str) -> bool:
 
 
 def is_permanent(o: Obj) -> bool:
-    """16.2 and 22.2: Entities, Forms, and face-up Lingering cards in play."""
+    """16.2 and 22.2: the permanents (16.1) are Entities (16.2.1), Forms (16.2.2), and
+    face-up Lingering cards in play."""
     if o.zone == "front":
         return True
     if o.zone == "form":

@@ -8,6 +8,8 @@ from .stats import has_keyword, health, in_play, is_permanent, power
 
 
 def matches(s: GameState, sel: Selector, o: Obj, controller: int, source: int | None) -> bool:
+    """Does ``o`` qualify for ``sel``? A card is each of its subtypes: a 'Human Wizard' is a
+    Human and a Wizard (13.5.1, 13.5.1.1)."""
     t = sel.type
     if t == "entity":
         ok = o.zone == "front"
@@ -48,7 +50,8 @@ def matches(s: GameState, sel: Selector, o: Obj, controller: int, source: int | 
 
 
 def candidates(s: GameState, sel: Selector, controller: int, source: int | None) -> list[int]:
-    """Object ids (or -sid for stack items) that ``sel`` can name now, in a stable order."""
+    """Object ids (or -sid for stack items) that ``sel`` can name now, in a stable order.
+    What an effect targets (30.1) is in play; markers, in no slot (24.2), are never named."""
     if sel.type == "effect":
         return [-it.sid for it in s.stack if it.targets and it.sid != _sid_of(s, source)]
     out: list[int] = []

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 
 def _event_names(ev: Event) -> list[str]:
+    """Trigger names of an event; the Start Phase and End Phase beginning are the start and
+    end of the turn (10.2.2, 10.6.1)."""
     if ev.kind == "PhaseBegan":
         phase = ev.data["phase"]
         names = ["start_of_phase"]
@@ -36,7 +38,8 @@ def _event_names(ev: Event) -> list[str]:
 
 
 def _loose_match(sel: Selector, o: Obj, controller: int, source: int | None) -> bool:
-    """Match an object that is not in play (on the stack, or last known information)."""
+    """Match an object that is not in play (on the stack, or last known information); a card
+    is still each of its subtypes (13.5.1)."""
     t = sel.type
     is_ent = o.card.type in (CardType.ENTITY, CardType.TOKEN)
     if t == "entity" and not is_ent:
@@ -87,6 +90,11 @@ class TriggersMixin:
         return _loose_match(subj, so, ctrl, src.id)
 
     def _collect_triggers(self, ev: Event) -> None:
+        """Match an event against every triggered ability in play, or just gone (A45). Each
+        trigger statement of a card is its own ability, matched on its own (28.3); the 'did'
+        events feed effects such as 'when your opponent creates an Entity' (14.10.1). Matches
+        wait in ``pending`` until their player next has priority (28.5.1), where all of them
+        are declared together (33.1); face-down Ambushes whose event matches are offered."""
         names = _event_names(ev)
         if not names:
             return
@@ -119,6 +127,8 @@ class TriggersMixin:
 
     # ------------------------------------------------------------ the window
     def _placeable(self) -> list[PendingTrigger]:
+        """Triggers that may be placed now. Start-of-phase triggers go first (39.1): those held
+        behind them (A50) wait for an empty stack."""
         s = self.s
         unheld = [t for t in s.pending if not t.hold]
         if unheld:
@@ -126,6 +136,8 @@ class TriggersMixin:
         return list(s.pending) if not s.stack else []
 
     def _valid_ops(self, p: int) -> list[tuple[int, int, int, int | None, str]]:
+        """Event-keyed Ambushes p may activate in this window: only for an event that met the
+        condition before the ';' (29.4), as in the 33.6 example; face down, payable, targets."""
         s = self.s
         out = []
         offered: set[tuple[int, int]] = set()
@@ -145,7 +157,12 @@ class TriggersMixin:
         return out
 
     def _window(self) -> bool:
-        """Run the trigger window; True if it made a decision or queued work."""
+        """Run the trigger window; True if it made a decision or queued work.
+
+        Triggers that met their trigger wait for this window (28.5.1). The turn player places
+        theirs first (32.8), then the other player; each goes last in the stack (32.5.1), which
+        then resolves as normal (33.4).
+        """
         s = self.s
         placeable = self._placeable()
         if not placeable and not s.ambush_ops and not s.window_active:
@@ -183,6 +200,8 @@ class TriggersMixin:
         return False
 
     def _on_place_triggers(self, d: Decision, a: Action) -> None:
+        """A choice in the window: place a trigger, activate an event-keyed Ambush for this
+        event (the 33.6 example), or pass."""
         s = self.s
         p = d.player
         if a.kind is Kind.PASS:

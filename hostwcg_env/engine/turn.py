@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from .state import GameState
 
 PHASES = ("start", "action1", "battle", "action2", "end")
+# 25.1: battle's sections (attacker, target, the two damage steps, and after them)
 BATTLE_STEPS = ("declare", "attack", "block", "early_damage", "normal_damage", "after")
 
 
@@ -25,6 +26,8 @@ class TurnMixin:
     s: GameState
 
     def _t_advance(self, data: dict[str, Any]) -> None:
+        """Both players passed on an empty stack: the next phase in order (10.1), none skipped
+        (10.1.1) but the first player's first Battle and Action Phase 2 (10.4.2, 10.5.2)."""
         s = self.s
         if s.phase == "pregame":
             self._begin_turn(first=True)
@@ -40,6 +43,8 @@ class TurnMixin:
             self._enter_phase(nxt)
 
     def _enter_phase(self, phase: str) -> None:
+        """Enter a phase, a Fast timing (15.3.2.3); PhaseBegan also triggers the start-of-turn
+        and end-of-turn effects (10.2.2, 10.6.1)."""
         s = self.s
         if s.config.resource_decay == "end_of_phase":
             for p in s.players:
@@ -53,6 +58,7 @@ class TurnMixin:
             self._start_phase()
 
     def _begin_turn(self, first: bool = False) -> None:
+        """The next turn: the other player goes through the same phases (10.1)."""
         s = self.s
         if first:
             s.turn = 1
@@ -71,7 +77,8 @@ class TurnMixin:
         self._enter_phase("start")
 
     def _start_phase(self) -> None:
-        """10.2: replenish (a game action), then Creation Sickness ends (18.5.2.2)."""
+        """10.2: replenish (a game action), then Creation Sickness ends (18.5.2.2); those
+        triggers are held so that start-of-phase triggers go first (39.1, A50)."""
         s = self.s
         pl = s.players[s.tp]
         want = s.config.ap_per_turn
@@ -96,6 +103,8 @@ class TurnMixin:
             self._begin_turn()
 
     def _t_end_discard(self, data: dict[str, Any]) -> None:
+        """10.6.2: the turn player discards down to their Host's soul; with fewer cards, none
+        (10.6.3)."""
         s = self.s
         p = s.tp
         excess = len(s.players[p].hand) - max(0, host_soul(s, p))
@@ -126,6 +135,8 @@ class TurnMixin:
 
     # ------------------------------------------------------------ battle (25)
     def _declare_attack(self, p: int, k: int) -> None:
+        """25.2.2: the Entity is 'attacking' and 'attacks' effects trigger; either player may
+        then respond (25.2.3), as after any declared attack (15.3.2.4)."""
         s = self.s
         o = s.objs[s.players[p].front[k]]  # type: ignore[index]
         o.attacked = True
@@ -147,6 +158,7 @@ class TurnMixin:
         self._new_step(data["step"])
 
     def _new_step(self, step: str) -> None:
+        """A battle step begins: a Fast timing like a phase (15.3.2.3), turn player first."""
         s = self.s
         s.step = step
         s.priority = s.tp
@@ -154,6 +166,9 @@ class TurnMixin:
         self._emit("StepBegan", f"StepBegan({step})", step=step)  # type: ignore[attr-defined]
 
     def _battle_advance(self) -> None:
+        """Battle in its sections (25.1): attacker, target, the early damage step (25.4.1,
+        Fast timing 25.4.1.1), the normal damage step (Fast timing 25.4.2.1) and the timing
+        after it (25.4.2.6)."""
         s = self.s
         step = s.step
         if step == "declare":
@@ -194,6 +209,8 @@ class TurnMixin:
                      prompt=f"what does {att.name} attack?")
 
     def _on_attack_target(self, d: Decision, a: Action) -> None:
+        """The attack target is declared: an Entity is now 'blocking' and 'blocks' effects
+        trigger (25.3.4); either player may then respond (25.3.5)."""
         s = self.s
         b = s.battle
         assert b is not None
@@ -212,7 +229,9 @@ class TurnMixin:
                        subject_name=t.name, player=t.controller)
 
     def _combat_damage(self, first_strike: bool) -> None:
-        """25.4: early step for First Strike, normal step for the rest (A32, A34)."""
+        """25.4: First Strike deals damage in the early step (25.4.1.2), the rest in the
+        normal one (25.4.2.2), per A32, A34. An Entity deals its power (26.2.1) as combat
+        damage (38.1.1); an attack on a Host deals that Host 1 damage (25.4.2.5)."""
         s = self.s
         b = s.battle
         if b is None or b.target is None:

@@ -42,6 +42,11 @@ def hidden_ids(s: GameState, viewer: int) -> frozenset[int]:
 
 
 def _hidden_ids(s: GameState, viewer: int) -> list[int]:
+    """Zones are open, semi-open or closed (6.1). Open ones (6.1.1, 6.1.1.1), such as the
+    banished zone (4.9.1), hide nothing; semi-open ones (6.1.2, 6.1.2.1), such as a hand, are
+    hidden from the opponent; closed ones (6.1.3, 6.1.3.1), the decks, from both. The damage
+    zone (4.8.1) is hidden from the opponent (A09); a Host is hidden until the game begins
+    (4.6.1)."""
     out: list[int] = []
     me = s.players[viewer]
     opp = s.players[1 - viewer]
@@ -156,6 +161,7 @@ class PlayerView:
         return [t for t in self._s.pending if t.controller == self.player]
 
     def choice_cards(self) -> list[Obj]:
+        """Cards shown to the deciding player alone, e.g. the deck being searched (41.3.1)."""
         d = self._s.decision
         if d is None or d.player != self.player:
             return []

@@ -77,7 +77,9 @@ class ZonesMixin:
 
     def _move(self, o: Obj, zone: str, controller: int | None = None, slot: int = -1,
               face_down: bool = False, bottom: bool = False, attached_to: int | None = None) -> Obj | None:
-        """Move ``o`` to a new zone as a new object; returns it (None for a token that left play)."""
+        """Move ``o`` to a new zone as a new object; returns it (None for a token that left play).
+        A card persists only while it stays in one zone (36.1); it goes to its owner (37.1)
+        unless a controller is given."""
         s = self.s
         ctrl = o.owner if controller is None else controller
         leaving = o.zone in IN_PLAY_ZONES and (zone not in IN_PLAY_ZONES or ctrl != o.controller)
@@ -107,7 +109,9 @@ class ZonesMixin:
         return new
 
     def _move_slot(self, o: Obj, slot: int) -> None:
-        """8.2: moving between one's own slots keeps the object (36.2.1)."""
+        """8.2: moving between one's own slots keeps the object (36.2.1). The slots are one
+        zone (7.3), so this is not leaving or entering a slot (7.3.1, 8.1.1) but moving slots
+        (8.2.1)."""
         s = self.s
         row = s.players[o.controller].front if o.zone == "front" else s.players[o.controller].back
         row[o.slot] = None
@@ -120,7 +124,13 @@ class ZonesMixin:
 
     # ------------------------------------------------------------ game actions (35)
     def _game_actions(self) -> None:
-        """35.3-35.4: losses, Entities at 0 health to the drop zone, lethal damage destroys."""
+        """35.3-35.4: losses, Entities at 0 health to the drop zone, lethal damage destroys.
+
+        Game actions (35.1) use no stack (31.2), cannot be responded to and may happen during
+        a resolution (35.2). Entities at 0 health are sent to the drop zone (35.3.2); the
+        triggers they cause wait for the next window (35.5). An Entity whose health fell to its
+        damage or below was destroyed by no source (38.3): ``lethal`` is cleared here.
+        """
         s = self.s
         while not s.over:
             self._check_losses()  # type: ignore[attr-defined]
@@ -148,7 +158,9 @@ class ZonesMixin:
             self._destroy(to_destroy)
 
     def _destroy(self, objs: list[Obj], source: tuple[int | None, str, str] | None = None) -> None:
-        """Destroy Entities at once (18.2, 35.3.1); the source is what dealt the final damage (38)."""
+        """Destroy Entities at once (18.2, 35.3.1); the source is what dealt the final damage (38).
+        They go to the drop zone (4.2, 4.2.1); with no lethal damage recorded, as when health
+        was reduced below the damage, no source claims them (38.3)."""
         s = self.s
         records = []
         for o in objs:
