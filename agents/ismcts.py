@@ -64,7 +64,6 @@ class ISMCTSAgent(EngineAgent):
     def choose(self, view: PlayerView, actions: tuple[Action, ...]) -> Action:
         if len(actions) == 1:
             return actions[0]
-        me = view.player
         root = Node()
         start = time.perf_counter()
         for i in range(self.iterations):

@@ -14,7 +14,12 @@ sys.path.insert(0, str(ROOT))
 
 from hostwcg_env.engine import RuleConfig  # noqa: E402
 from hostwcg_env.env.layout import action_layout  # noqa: E402
-from hostwcg_env.env.observation import CARD_FEATURES, ENTITY_EXTRA, PLAYER_FIELDS, ObservationEncoder  # noqa: E402
+from hostwcg_env.env.observation import (  # noqa: E402
+    CARD_FEATURES,
+    ENTITY_EXTRA,
+    PLAYER_FIELDS,
+    ObservationEncoder,
+)
 
 
 def action_space_md() -> str:

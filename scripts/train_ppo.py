@@ -54,9 +54,8 @@ def weights_of(model) -> dict[str, np.ndarray]:  # type: ignore[no-untyped-def]
 def evaluate(weights: dict[str, np.ndarray], opponent: str, games: int, seed: int) -> float:
     from agents import make_agent
     from agents.ppo import NumpyPolicy
-    from hostwcg_env.env.single import SingleAgentEnv
-
     from hostwcg_env.env import shipped_decks
+    from hostwcg_env.env.single import SingleAgentEnv
 
     pool = shipped_decks()
     env = SingleAgentEnv(opponent=[make_agent(opponent, seed=seed)], seed=seed, deck_pools=[pool, pool])

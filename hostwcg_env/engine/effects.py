@@ -8,7 +8,6 @@ run in text order; 'then' parts are separated by game actions (40.3), 'and' part
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Any
 
 from .actions import PASS, YES, Action, Decision, DecisionKind, Kind

@@ -7,14 +7,13 @@ so a game can be cloned at any decision and resumed.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .actions import PASS, Action, Decision, DecisionKind, IllegalActionError, Kind
+from .actions import Action, Decision, DecisionKind, IllegalActionError, Kind
 from .announce import AnnounceMixin
-from .carddef import CardDef, CardType
+from .carddef import CardDef
 from .config import RuleConfig
 from .effects import EffectsMixin
 from .events import Event

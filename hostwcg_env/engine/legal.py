@@ -9,7 +9,7 @@ from .actions import PASS, Action, Decision, DecisionKind, IllegalActionError, K
 from .carddef import TYPED, Ability, CardType, Res
 from .costs import can_pay
 from .state import Obj
-from .stats import has_keyword, in_play
+from .stats import in_play
 from .targeting import candidates
 
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .actions import PASS, Action, Decision, DecisionKind, Kind, YES
+from .actions import PASS, YES, Action, Decision, DecisionKind, Kind
 from .carddef import CardType
 from .state import Player
 

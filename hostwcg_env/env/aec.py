@@ -101,11 +101,11 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
         self.game: Game | None = None
 
     # ------------------------------------------------------------ spaces
-    @functools.lru_cache(maxsize=None)  # noqa: B019  (the same object every call, as api_test wants)
+    @functools.cache  # noqa: B019  (the same object every call, as api_test wants)
     def observation_space(self, agent: str) -> spaces.Space:
         return self._obs_space
 
-    @functools.lru_cache(maxsize=None)  # noqa: B019
+    @functools.cache  # noqa: B019
     def action_space(self, agent: str) -> spaces.Space:
         return self._act_space
 

@@ -11,7 +11,17 @@ import numpy as np
 from hostwcg_env.engine import Action, Game, Kind
 from hostwcg_env.engine.state import GameState
 
-from .layout import MAX_ABILITIES, MAX_FORMS, MAX_HAND, MAX_LIST, MAX_STACK, MAX_TRIGGERS, PAY_SYMBOLS, TYPES, ActionLayout
+from .layout import (
+    MAX_ABILITIES,
+    MAX_FORMS,
+    MAX_HAND,
+    MAX_LIST,
+    MAX_STACK,
+    MAX_TRIGGERS,
+    PAY_SYMBOLS,
+    TYPES,
+    ActionLayout,
+)
 
 
 class LayoutError(RuntimeError):

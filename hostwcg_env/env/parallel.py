@@ -25,11 +25,11 @@ class HostParallelEnv(ParallelEnv):
         self.agents: list[str] = []
         self.render_mode = self.aec.render_mode
 
-    @functools.lru_cache(maxsize=None)  # noqa: B019
+    @functools.cache  # noqa: B019
     def observation_space(self, agent: str) -> spaces.Space:
         return self.aec.observation_space(agent)
 
-    @functools.lru_cache(maxsize=None)  # noqa: B019
+    @functools.cache  # noqa: B019
     def action_space(self, agent: str) -> spaces.Space:
         return self.aec.action_space(agent)
 
