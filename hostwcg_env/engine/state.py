@@ -6,6 +6,7 @@ Zones (4): deck, hand, drop, damage, banished, front, back, host, form, stack, m
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -62,6 +63,15 @@ class Obj:
     def name(self) -> str:
         return self.card.name
 
+    def clone(self) -> Obj:
+        """A copy with its own lists (stat mods are never changed in place, so shared)."""
+        o = copy.copy(self)
+        o.mods = list(self.mods)
+        o.markers = list(self.markers)
+        o.used_s = list(self.used_s)
+        o.used_during = dict(self.used_during)
+        return o
+
     @property
     def is_entity(self) -> bool:
         return self.card.type in (CardType.ENTITY, CardType.TOKEN)
@@ -87,6 +97,13 @@ class Player:
     decklist: list[str] = field(default_factory=list)
     mulliganed: bool = False
 
+    def clone(self) -> Player:
+        p = copy.copy(self)
+        for name in ("deck", "hand", "drop", "damage", "banished", "forms", "front", "back", "decklist"):
+            setattr(p, name, list(getattr(self, name)))
+        p.pool = dict(self.pool)
+        return p
+
 
 @dataclass
 class StackItem:
@@ -105,6 +122,11 @@ class StackItem:
     subject_name: str = ""
     in_response_to: int | None = None
     face_down: bool = False
+
+    def clone(self) -> StackItem:
+        it = copy.copy(self)
+        it.targets = {k: list(v) for k, v in self.targets.items()}
+        return it
 
     @property
     def ability_def(self) -> Any:
@@ -185,14 +207,31 @@ class GameState:
     revealed: dict[int, list[int]] = field(default_factory=dict)  # viewer -> obj ids shown (41)
 
     def copy(self, events: bool = True) -> GameState:
-        """A deep copy sharing immutable parts (cards, config, registry, past events)."""
+        """A copy for clone() and simulations: mutable parts copied, immutable parts (cards,
+        config, registry, stat mods, past events) shared. Much cheaper than deepcopy."""
         import copy as _copy
+        import random as _random
 
-        memo: dict[int, Any] = {id(self.registry): self.registry, id(self.config): self.config,
-                                id(self.events): list(self.events) if events else [],
-                                id(self.ability_cache): None, id(self.stat_cache): None,
-                                id(self.hidden_cache): None}
-        return _copy.deepcopy(self, memo)
+        new = _copy.copy(self)
+        new.players = [p.clone() for p in self.players]
+        new.objs = {k: o.clone() for k, o in self.objs.items()}
+        new.stack = [it.clone() for it in self.stack]
+        new.pending = list(self.pending)
+        new.ambush_ops = list(self.ambush_ops)
+        new.window_done = list(self.window_done)
+        new.tasks = _copy.deepcopy(self.tasks)
+        new.decision = _copy.deepcopy(self.decision)
+        if self.battle is not None:
+            new.battle = _copy.copy(self.battle)
+            new.battle.dealt = list(self.battle.dealt)
+        new.events = list(self.events) if events else []
+        if self.rng is not None:  # a redacted view has none
+            new.rng = _random.Random()
+            new.rng.setstate(self.rng.getstate())
+        new.revealed = {k: list(v) for k, v in self.revealed.items()}
+        new.sim = None if self.sim is None else [self.sim[0], list(self.sim[1])]
+        new.ability_cache = new.stat_cache = new.hidden_cache = None
+        return new
 
     def obj(self, oid: int) -> Obj:
         return self.objs[oid]
