@@ -6,6 +6,9 @@
     hostwcg cards show NAME
     hostwcg deck check FILE...           check deck lists (3.1, A10)
     hostwcg demo [--seed N] [--decks A.toml B.toml] [--quiet]
+    hostwcg balance [run|compare|report] [--decks ...] [--games N] [--agents A,B] [--rule F=V]
+                    [--compare F=V] [--sequential] [--out DIR] [--workers N] [--backend ray]
+    hostwcg replay FILE [--index N] [--side A|B|spectator] [--step] [--all]
 
 Exit status: 0 ok, 1 when something checked is wrong, 2 on a usage error.
 """
@@ -17,6 +20,7 @@ import difflib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from hostwcg_env.engine.carddef import RES_LETTERS, RES_NAMES, CardDef, CardType, Res
 
@@ -271,6 +275,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--quiet", action="store_true", help="no progress bar")
     ev.set_defaults(func=cmd_evaluate)
 
+    add_balance_parsers(sub)
+
     pl = sub.add_parser("play", help="play a game against an agent in the terminal")
     pl.add_argument("--vs", default="heuristic", help="random, heuristic, ismcts, ppo")
     pl.add_argument("--seat", choices=("A", "B"), default="A")
@@ -301,6 +307,186 @@ def cmd_play(args: argparse.Namespace) -> int:
     from hostwcg_env.play import play_terminal
 
     return play_terminal(vs=args.vs, seat="AB".index(args.seat), seed=args.seed, decks=args.decks)
+
+
+# ============================================================================ balance, replay
+
+
+def add_balance_parsers(sub: Any) -> None:
+    bal = sub.add_parser(
+        "balance", help="balance analysis by self-play: matchups, first player, cards, Hosts (docs/balance.md)",
+        description="Decks x decks on paired, seat-swapped seeds; tables with 95% intervals as CSV, "
+                    "Parquet, PNG plots and one HTML report in --out. Resumable: run the same command "
+                    "again to finish an interrupted study.")
+    bal.add_argument("mode", nargs="?", choices=("run", "compare", "report"), default="run",
+                     help="run a study (default); compare two rule configurations (with --compare); "
+                          "report: rebuild the outputs of --out from its records without playing")
+    bal.add_argument("--decks", nargs="+", metavar="DECK",
+                     help="deck ids (brae_deep_roots), unique prefixes (brae) or .toml files "
+                          "(default: every shipped preconstructed deck)")
+    bal.add_argument("--include-test", action="store_true", help="add the two stand-in test decks")
+    bal.add_argument("--mirrors", action="store_true", help="also play each deck against itself")
+    bal.add_argument("--games", type=int, default=100, metavar="N",
+                     help="games per deck pair, seats swapped on paired seeds (default 100)")
+    bal.add_argument("--agent", default="random", help="the agent for both seats (default random)")
+    bal.add_argument("--agents", metavar="A,B", help="agents for seat A and seat B (overrides --agent)")
+    bal.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
+    bal.add_argument("--rule", action="append", default=[], metavar="FLAG=VALUE",
+                     help="a RuleConfig flag for the study (repeatable), e.g. damage_draws=true")
+    bal.add_argument("--compare", action="append", default=[], metavar="FLAG=VALUE",
+                     help="compare mode: configuration B = the study's rules plus these (repeatable)")
+    bal.add_argument("--sequential", action="store_true",
+                     help="compare: stop early when a group-sequential test on --metric is decided")
+    bal.add_argument("--look-every", type=int, default=50, metavar="K",
+                     help="sequential: paired games between looks (default 50)")
+    bal.add_argument("--metric", default="first_player",
+                     help="sequential: first_player, seat_a, draws, turns, decisions, deck:ID, "
+                          "matchup:ID:ID (default first_player)")
+    bal.add_argument("--alpha", type=float, default=0.05, help="sequential: two-sided alpha (default 0.05)")
+    bal.add_argument("--spending", choices=("pocock", "obf"), default="pocock",
+                     help="sequential: alpha-spending function, Pocock- or O'Brien-Fleming-type")
+    bal.add_argument("--out", metavar="DIR", help="output folder (default runs/balance, runs/compare)")
+    bal.add_argument("--fresh", action="store_true", help="discard the games already in --out")
+    bal.add_argument("--workers", type=int, default=None, metavar="N",
+                     help="processes (local) or CPUs of a local Ray cluster (default: all cores)")
+    bal.add_argument("--backend", choices=("local", "ray"), default="local",
+                     help="local: multiprocessing (default); ray: a Ray cluster")
+    bal.add_argument("--address", metavar="ADDR", help="ray: cluster address (auto, HOST:6379, ray://HOST:10001)")
+    bal.add_argument("--ship-code", action="store_true",
+                     help="ray: upload this checkout's packages to the cluster's workers")
+    bal.add_argument("--max-width", type=float, default=0.2, metavar="W",
+                     help="flag results whose 95%% interval is wider than W (default 0.2)")
+    bal.add_argument("--stop-after", type=int, metavar="N", help="play at most N new games, then stop")
+    bal.add_argument("--no-plots", action="store_true", help="no PNG plots")
+    bal.add_argument("--quiet", action="store_true", help="no progress bar")
+    bal.set_defaults(func=cmd_balance)
+
+    rp = sub.add_parser("replay", help="replay a recorded game (a balance shard) in the terminal")
+    rp.add_argument("file", metavar="FILE", help="a JSONL file of game records, or a folder of shards")
+    rp.add_argument("--index", type=int, default=0, metavar="N", help="the record to replay (0-based, default 0)")
+    rp.add_argument("--key", help="the record with this key (DECK_A|DECK_B|SEED) instead of --index")
+    rp.add_argument("--side", choices=("A", "B", "spectator"), default="spectator",
+                    help="whose view to show (default spectator: everything)")
+    rp.add_argument("--step", action="store_true", help="step through the decisions (Enter, t, c, b, q)")
+    rp.add_argument("--all", action="store_true", help="check that every record in FILE replays exactly")
+    rp.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    rp.set_defaults(func=cmd_replay)
+
+
+def cmd_balance(args: argparse.Namespace) -> int:
+    from hostwcg_env.analysis.backends import BackendError
+    from hostwcg_env.analysis.simulate import Study, StudyMismatch
+
+    if args.mode == "compare" and not args.compare:
+        print("balance compare: give the changed rules with --compare FLAG=VALUE", file=sys.stderr)
+        return 2
+    out = Path(args.out or ("runs/compare" if args.compare else "runs/balance"))
+    try:
+        if args.mode == "report":
+            return _balance_report(out, plots=not args.no_plots)
+        study = Study.make(decks=args.decks, games=args.games, agents=args.agents or args.agent,
+                           rules=args.rule, seed=args.seed, mirrors=args.mirrors,
+                           include_test=args.include_test, max_width=args.max_width)
+        if args.compare:
+            from hostwcg_env.analysis.simulate import parse_rules
+
+            return _balance_compare(args, study, study.with_rules(parse_rules(args.compare), "B"), out)
+        if not args.quiet:
+            print(study.describe(), file=sys.stderr)
+        from hostwcg_env.analysis import run_study
+
+        res = run_study(study, out=out, backend=args.backend, workers=args.workers, address=args.address,
+                        quiet=args.quiet, stop_after=args.stop_after, fresh=args.fresh)
+    except (ValueError, StudyMismatch, BackendError, LookupError) as e:
+        print(f"balance: {e}", file=sys.stderr)
+        return 1 if isinstance(e, StudyMismatch | BackendError) else 2
+    except KeyboardInterrupt:
+        return 130
+    return _balance_write(res, out, not args.no_plots)
+
+
+def _balance_write(res: Any, out: Path, plots: bool) -> int:
+    from hostwcg_env.analysis.report import text_summary
+
+    if not res.records:
+        print(f"no games in {out} yet")
+        return 1
+    written = res.write_report(out, plots=plots)
+    print(text_summary(res.tables, res.meta()))
+    for n in written["notes"]:
+        print(n)
+    if len(res.records) < res.study.n_games:
+        print(f"{len(res.records)} of {res.study.n_games} games played: run the same command to resume")
+    print(f"wrote {len(written['files'])} files to {out}; report: {written['report']}")
+    return 0
+
+
+def _balance_report(out: Path, plots: bool) -> int:
+    from hostwcg_env.analysis.simulate import BalanceResult, Study, load_done
+
+    if not (out / "study.json").exists():
+        print(f"balance report: {out} holds no study (no study.json)", file=sys.stderr)
+        return 1
+    study = Study.load(out)
+    done = load_done(study, out)
+    recs = [done[s.key] for s in study.specs() if s.key in done]
+    return _balance_write(BalanceResult(study, recs, 0.0, out), out, plots)
+
+
+def _balance_compare(args: argparse.Namespace, a: Any, b: Any, out: Path) -> int:
+    from hostwcg_env.analysis.compare import SequentialPlan, metric, run_compare
+
+    plan = None
+    if args.sequential:
+        metric(args.metric)  # raises ValueError on an unknown metric
+        plan = SequentialPlan(args.metric, args.look_every, args.alpha, args.spending)
+    if not args.quiet:
+        print(f"A: {a.describe()}\nB: {b.describe()}", file=sys.stderr)
+    res = run_compare(a, b, out=out, backend=args.backend, workers=args.workers, address=args.address,
+                      quiet=args.quiet, sequential=plan, stop_after=args.stop_after, fresh=args.fresh)
+    if not res.a.records:
+        print(f"no games in {out} yet")
+        return 1
+    written = res.write_report(out, plots=not args.no_plots)
+    print(res.summary())
+    for n in written["notes"]:
+        print(n)
+    print(f"wrote {len(written['files'])} files to {out}; report: {written['report']}")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from hostwcg_env.analysis.records import iter_records, record_key
+    from hostwcg_env.analysis.replay import load_record, step_through, verify
+
+    if not Path(args.file).exists():
+        print(f"replay: no such file {args.file}", file=sys.stderr)
+        return 2
+    if args.all:
+        ok = bad = 0
+        for rec in iter_records(args.file):
+            msg = verify(rec)
+            if msg is None:
+                ok += 1
+            else:
+                bad += 1
+                print(f"FAIL {record_key(rec)}: {msg}")
+        print(f"{ok} passed, {bad} failed")
+        return 1 if bad or not ok else 0
+    try:
+        rec = load_record(args.file, index=args.index, key=args.key)
+    except LookupError as e:
+        print(f"replay: {e}", file=sys.stderr)
+        return 2
+    viewer = {"A": 0, "B": 1, "spectator": None}[args.side]
+    color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
+    interactive = args.step and sys.stdin.isatty()
+    return step_through(rec, viewer, step=args.step, color=color,
+                        read=input if interactive else _no_input)
+
+
+def _no_input(prompt: str) -> str:
+    return ""  # not a terminal: show every step without waiting
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,152 @@
+"""Where games are played: in this process, in a multiprocessing pool, or on a Ray cluster.
+
+Every backend maps :func:`play_game` over game specs and yields the records as they finish
+(in any order); since a game is a pure function of its spec, the records are the same on
+every backend (tested). Ray is optional (``pip install 'hostwcg[distributed]'``) and imported
+only when the Ray backend is made.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from .records import GameSpec
+from .simulate import play_game
+
+
+class BackendError(RuntimeError):
+    pass
+
+
+def default_workers() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+class SerialBackend:
+    name = "serial"
+
+    def imap_unordered(self, specs: Sequence[GameSpec]) -> Iterator[dict[str, Any]]:
+        for s in specs:
+            yield play_game(s)
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> Any:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+class ProcessBackend(SerialBackend):
+    """A ``multiprocessing`` pool (spawn) of ``workers`` processes, kept across calls."""
+
+    name = "local"
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers or default_workers()
+        self._pool: Any = None
+
+    def imap_unordered(self, specs: Sequence[GameSpec]) -> Iterator[dict[str, Any]]:
+        if self._pool is None:
+            from multiprocessing import get_context
+
+            self._pool = get_context("spawn").Pool(self.workers)
+        yield from self._pool.imap_unordered(play_game, specs, chunksize=1)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+
+
+def _play_batch(specs: list[GameSpec]) -> list[dict[str, Any]]:
+    return [play_game(s) for s in specs]
+
+
+def import_ray() -> Any:
+    try:
+        import ray
+    except ImportError as e:
+        raise BackendError("the ray backend needs Ray, an optional extra: "
+                           "pip install 'hostwcg[distributed]'  (or: pip install 'ray[default]')") from e
+    return ray
+
+
+class RayBackend(SerialBackend):
+    """Games as Ray tasks, ``batch`` games a task, at most ``2 x CPUs`` tasks in flight.
+
+    ``address``: a running cluster (``"auto"``, ``"ray://head:10001"``, ``"10.0.0.5:6379"``);
+    none starts a local one with ``num_cpus``. If Ray is already initialised in this process
+    (a notebook, a test), that session is used and left running. ``ship_code`` uploads this
+    checkout's ``hostwcg_env`` and ``agents`` packages to the cluster's workers (a runtime
+    env), for clusters where hostwcg is not installed.
+    """
+
+    name = "ray"
+
+    def __init__(self, address: str | None = None, num_cpus: int | None = None,
+                 ship_code: bool = False, batch: int = 4) -> None:
+        ray = import_ray()
+        self.ray = ray
+        self.batch = max(1, batch)
+        self._own = False
+        if not ray.is_initialized():
+            kw: dict[str, Any] = {"ignore_reinit_error": True, "logging_level": "WARNING"}
+            if ship_code:
+                import agents
+                import hostwcg_env
+
+                kw["runtime_env"] = {"py_modules": [hostwcg_env, agents]}
+            if address:
+                kw["address"] = address
+            else:
+                kw["num_cpus"] = num_cpus or default_workers()
+                kw["include_dashboard"] = False
+            ray.init(**kw)
+            self._own = True
+        self._remote = ray.remote(_play_batch)
+
+    def cpus(self) -> int:
+        try:
+            return max(1, int(self.ray.cluster_resources().get("CPU", 1)))
+        except Exception:  # noqa: BLE001  (a client connection may not expose resources)
+            return default_workers()
+
+    def imap_unordered(self, specs: Sequence[GameSpec]) -> Iterator[dict[str, Any]]:
+        ray = self.ray
+        batches = [list(specs[i : i + self.batch]) for i in range(0, len(specs), self.batch)]
+        batches.reverse()
+        limit = 2 * self.cpus()
+        inflight: list[Any] = []
+        try:
+            while batches or inflight:
+                while batches and len(inflight) < limit:
+                    inflight.append(self._remote.remote(batches.pop()))
+                done, inflight = ray.wait(inflight, num_returns=1)
+                yield from ray.get(done[0])
+        finally:
+            for ref in inflight:
+                ray.cancel(ref, force=True)
+
+    def close(self) -> None:
+        if self._own:
+            self.ray.shutdown()
+            self._own = False
+
+
+def make_backend(name: str = "local", workers: int | None = None, address: str | None = None,
+                 ship_code: bool = False) -> Any:
+    """``"local"`` (a pool of ``workers``; in-process when 1), ``"serial"``, or ``"ray"``."""
+    if name in ("local", "multiprocessing", "mp"):
+        w = workers or default_workers()
+        return SerialBackend() if w <= 1 else ProcessBackend(w)
+    if name == "serial":
+        return SerialBackend()
+    if name == "ray":
+        return RayBackend(address=address, num_cpus=workers, ship_code=ship_code)
+    raise BackendError(f"unknown backend {name!r} (local, serial, ray)")

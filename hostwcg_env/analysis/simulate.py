@@ -1,0 +1,497 @@
+"""Studies: decks x decks with agents on paired, seat-swapped seeds, run resumably.
+
+A :class:`Study` fixes the decks, the agents (one per seat), the rule overrides, the number
+of games per deck pair and the base seed. Its schedule is seed-major: for k = 0, 1, ... every
+deck pair plays game k before any pair plays game k + 1; games 2m and 2m + 1 of a pair share
+the seed ``seed + m`` with the decks' seats swapped (mirror pairs, with ``mirrors=True``, play
+seed ``seed + k``). Each game is a pure function of its :class:`GameSpec`, so the same study
+gives the same records whatever the backend, the number of workers or the interruptions.
+
+:func:`run_study` writes every finished game to ``OUT/shards/`` at once and, run again with
+the same ``OUT``, plays only the games whose key is not there yet.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .records import DeckRef, GameSpec, ShardWriter, pool_hash, read_records, record_key
+
+STUDY_FILE = "study.json"
+
+
+# ============================================================================ one game
+
+
+@cache
+def _config(rules: tuple[tuple[str, Any], ...]) -> Any:
+    from hostwcg_env.engine import RuleConfig
+
+    return RuleConfig().with_overrides(dict(rules))
+
+
+def _name_in(text: str) -> str:
+    """``WouldPlay(A, Grace, Aligner of Stars)`` -> ``Grace, Aligner of Stars``."""
+    inner = text[text.index("(") + 1 : text.rindex(")")]
+    return inner.split(", ", 1)[1] if ", " in inner else inner
+
+
+def play_game(spec: GameSpec) -> dict[str, Any]:
+    """Play one game and return its record (hostwcg_env.analysis.records)."""
+    import hostwcg_env  # noqa: F401  (registers the card pool)
+    from agents import decide, make_agent
+    from hostwcg_env.engine import Action, Game
+    from hostwcg_env.engine.actions import DecisionKind, Kind
+
+    t0 = time.perf_counter()
+    cfg = _config(spec.rules)
+    game = Game.new(spec.deck_a.pair, spec.deck_b.pair, config=cfg, seed=spec.seed)
+    agents = [make_agent(spec.agents[p], seed=spec.agent_seeds[p]) for p in (0, 1)]
+    encoder = codec = None
+    if any(not hasattr(a, "choose") for a in agents):  # flat agents: one encoder per game
+        from hostwcg_env.env.codec import Codec
+        from hostwcg_env.env.layout import action_layout
+        from hostwcg_env.env.observation import ObservationEncoder
+
+        encoder, codec = ObservationEncoder(cfg), Codec(action_layout(cfg))
+    actions: list[str] = []
+    put_back: list[list[str]] = [[], []]
+    s = game.state
+    while not game.is_over:
+        d = game.decision
+        assert d is not None
+        a = decide(agents[d.player], game, encoder, codec)
+        text = str(a)
+        if Action.parse(text) != a:  # the notation contract (engine/actions.py)
+            raise RuntimeError(f"action {a!r} does not round-trip through its text {text!r}")
+        if d.kind is DecisionKind.MULLIGAN and a.kind is Kind.CARD:
+            put_back[d.player].append(s.objs[s.players[d.player].hand[int(a.arg[1:])]].name)
+        game.apply(a)
+        actions.append(text)
+    return {
+        "v": 1,
+        "key": spec.key,
+        "label": spec.label,
+        "seed": spec.seed,
+        "decks": [spec.deck_a.to_json(), spec.deck_b.to_json()],
+        "rules": spec.rules_dict,
+        "agents": list(spec.agents),
+        "agent_seeds": list(spec.agent_seeds),
+        "actions": actions,
+        "winner": s.winner,
+        "reason": s.reason,
+        "truncated": bool(s.truncated),
+        "turns": s.turn,
+        "decisions": s.decisions_total,
+        "first_player": s.first_player,
+        "cards": card_summary(game, put_back),
+        "pool": pool_hash(),
+        "engine": _engine_version(),
+        "ms": round(1000 * (time.perf_counter() - t0)),
+    }
+
+
+def _engine_version() -> str:
+    import hostwcg_env
+
+    return getattr(hostwcg_env, "__version__", "")
+
+
+def card_summary(game: Any, put_back: Sequence[Sequence[str]]) -> list[dict[str, list[str]]]:
+    """Per seat: the opening hand (after the mulligan), cards drawn later, cards played."""
+    before: list[Counter[str]] = [Counter(), Counter()]
+    drawn: list[set[str]] = [set(), set()]
+    played: list[set[str]] = [set(), set()]
+    started = False
+    for ev in game.events:
+        k = ev.kind
+        if k == "Draw":
+            p = ev.data.get("player")
+            if p is None:
+                continue
+            if started:
+                drawn[p].add(_name_in(ev.text))
+            else:
+                before[p][_name_in(ev.text)] += 1
+        elif k == "WouldPlay":
+            p = ev.data.get("player")
+            if p is not None:
+                played[p].add(_name_in(ev.text))
+        elif k == "GameStarted":
+            started = True
+    out = []
+    for p in (0, 1):
+        opening = before[p] - Counter(put_back[p])
+        out.append({"opening": sorted(opening.elements()), "drawn": sorted(drawn[p]),
+                    "played": sorted(played[p])})
+    return out
+
+
+# ============================================================================ decks
+
+
+def resolve_decks(items: Iterable[Any] | None = None, include_test: bool = False) -> list[DeckRef]:
+    """Decks from ids (file stems: ``brae_deep_roots``), unique prefixes (``brae``), paths to
+    deck files, or Deck objects; by default every shipped preconstructed deck."""
+    from hostwcg_env.cards import load_deck
+    from hostwcg_env.cards.selfplay import pool_decks
+
+    shipped = pool_decks(include_test=True)
+    if items is None:
+        return [DeckRef.of(d, id=k) for k, d in shipped.items()
+                if include_test or not k.startswith("test_")]
+    out: list[DeckRef] = []
+    for it in items:
+        if isinstance(it, DeckRef):
+            out.append(it)
+        elif not isinstance(it, str | Path):
+            out.append(DeckRef.of(it))
+        elif str(it) in shipped:
+            out.append(DeckRef.of(shipped[str(it)], id=str(it)))
+        elif Path(it).suffix == ".toml" or Path(it).exists():
+            out.append(DeckRef.of(load_deck(Path(it)), id=Path(it).stem))
+        else:
+            near = [k for k in shipped if k.startswith(str(it)) or str(it).lower() in shipped[k].name.lower()]
+            if len(near) != 1:
+                raise ValueError(f"unknown deck {it!r} (shipped: {', '.join(shipped)}; or give a .toml file)"
+                                 if not near else f"deck {it!r} is ambiguous: {', '.join(near)}")
+            out.append(DeckRef.of(shipped[near[0]], id=near[0]))
+    ids = [d.id for d in out]
+    dup = sorted({i for i in ids if ids.count(i) > 1})
+    if dup:
+        raise ValueError(f"deck given twice: {', '.join(dup)}")
+    return out
+
+
+def parse_rules(items: Iterable[str] | dict[str, Any] | None) -> dict[str, Any]:
+    """``["damage_draws=true", "ap_per_turn=3"]`` -> typed overrides, checked by RuleConfig."""
+    from hostwcg_env.engine import RuleConfig
+
+    if not items:
+        return {}
+    raw: dict[str, Any] = {}
+    if isinstance(items, dict):
+        raw = dict(items)
+    else:
+        for it in items:
+            flag, eq, value = it.partition("=")
+            if not eq or not flag.strip():
+                raise ValueError(f"rule {it!r}: write FLAG=VALUE (e.g. damage_draws=true)")
+            raw[flag.strip()] = value.strip()
+    cfg = RuleConfig().with_overrides(raw)  # raises on unknown flags and bad values
+    return {k: getattr(cfg, k) for k in sorted(raw)}
+
+
+# ============================================================================ the study
+
+
+@dataclass
+class Study:
+    """What to simulate. ``games`` is per deck pair (both seatings together)."""
+
+    decks: list[DeckRef]
+    games: int = 100
+    agents: tuple[str, str] = ("random", "random")
+    rules: dict[str, Any] = field(default_factory=dict)
+    seed: int = 0
+    mirrors: bool = False
+    label: str = ""
+    max_width: float = 0.2  # a 95% interval wider than this is flagged too wide to call
+
+    @classmethod
+    def make(cls, decks: Iterable[Any] | None = None, games: int = 100,
+             agents: str | Sequence[str] = "random", rules: Any = None, seed: int = 0,
+             mirrors: bool = False, include_test: bool = False, label: str = "",
+             max_width: float = 0.2) -> Study:
+        if isinstance(agents, str):
+            names = [a.strip() for a in agents.split(",") if a.strip()]
+        else:
+            names = list(agents)
+        if len(names) == 1:
+            names *= 2
+        if len(names) != 2:
+            raise ValueError("agents: give one agent, or two (seat A, seat B)")
+        from agents import AGENT_NAMES, make_agent
+
+        for n in names:
+            if n.partition(":")[0] not in AGENT_NAMES:
+                raise ValueError(f"unknown agent {n!r} (known: {', '.join(AGENT_NAMES)})")
+            try:
+                make_agent(n, seed=0)  # fail here, not in a worker (e.g. a missing checkpoint)
+            except (OSError, ValueError) as e:
+                raise ValueError(f"agent {n!r} cannot be made: {e}") from e
+        refs = resolve_decks(decks, include_test=include_test)
+        if len(refs) < 2 and not (mirrors and refs):
+            raise ValueError("a study needs at least two decks (or one with mirrors)")
+        if games < 1:
+            raise ValueError("games must be at least 1")
+        return cls(refs, games, (names[0], names[1]), parse_rules(rules), seed, mirrors, label, max_width)
+
+    # ------------------------------------------------------------------ schedule
+    def pairs(self) -> list[tuple[int, int]]:
+        n = len(self.decks)
+        return [(i, j) for i in range(n) for j in range(i, n) if i != j or self.mirrors]
+
+    def specs(self) -> list[GameSpec]:
+        out: list[GameSpec] = []
+        rules = tuple(sorted(self.rules.items()))
+        for k in range(self.games):
+            for i, j in self.pairs():
+                if i == j:
+                    a, b, seed = i, i, self.seed + k
+                else:
+                    a, b = (i, j) if k % 2 == 0 else (j, i)
+                    seed = self.seed + k // 2
+                out.append(GameSpec(self.decks[a], self.decks[b], seed, self.agents, rules,
+                                    self.label, len(out)))
+        return out
+
+    @property
+    def n_games(self) -> int:
+        return self.games * len(self.pairs())
+
+    # ------------------------------------------------------------------ identity
+    def identity(self) -> dict[str, Any]:
+        """What records must share to belong to this study (games, seed and mirrors may change:
+        records are matched to the schedule by key)."""
+        return {"decks": [d.to_json() for d in self.decks], "agents": list(self.agents),
+                "rules": self.rules, "label": self.label}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"study": 1, **self.identity(), "games": self.games, "seed": self.seed,
+                "mirrors": self.mirrors, "max_width": self.max_width, "pool": pool_hash()}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Study:
+        return cls([DeckRef.from_json(x) for x in d["decks"]], d["games"], tuple(d["agents"]),  # type: ignore[arg-type]
+                   dict(d.get("rules", {})), d.get("seed", 0), d.get("mirrors", False),
+                   d.get("label", ""), d.get("max_width", 0.2))
+
+    @classmethod
+    def load(cls, folder: str | Path) -> Study:
+        return cls.from_json(json.loads((Path(folder) / STUDY_FILE).read_text()))
+
+    def with_rules(self, extra: dict[str, Any], label: str) -> Study:
+        return Study(self.decks, self.games, self.agents, {**self.rules, **extra}, self.seed,
+                     self.mirrors, label, self.max_width)
+
+    def describe(self) -> str:
+        rules = ", ".join(f"{k}={v}" for k, v in self.rules.items()) or "defaults"
+        return (f"{len(self.decks)} decks, {len(self.pairs())} pairs x {self.games} games = "
+                f"{self.n_games} games; agents {self.agents[0]} (A) vs {self.agents[1]} (B); "
+                f"rules: {rules}; seed {self.seed}")
+
+
+class StudyMismatch(ValueError):
+    pass
+
+
+def prepare_out(study: Study, out: str | Path, fresh: bool = False) -> Path:
+    """Make ``out`` hold this study: write study.json, or check the one there matches."""
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / STUDY_FILE
+    shards = folder / "shards"
+    if fresh and shards.is_dir():
+        for f in shards.glob("shard-*.jsonl"):
+            f.unlink()
+    if path.exists() and not fresh:
+        old = json.loads(path.read_text())
+        mine = study.identity()
+        diff = [k for k in mine if json.dumps(old.get(k), sort_keys=True) != json.dumps(mine[k], sort_keys=True)]
+        if diff:
+            raise StudyMismatch(f"{folder} holds a different study (it differs in: {', '.join(diff)}); "
+                                "give another --out, or --fresh to discard its games")
+    path.write_text(json.dumps(study.to_json(), indent=1) + "\n")
+    return folder
+
+
+# ============================================================================ progress
+
+
+class Progress:
+    """Games done, games per second and time left: tqdm when installed, else a stderr line."""
+
+    def __init__(self, total: int, done: int = 0, quiet: bool = False, desc: str = "games") -> None:
+        self.total, self.n, self.quiet, self.t0 = total, done, quiet, time.time()
+        self.start_n = done
+        self.last = 0.0
+        self.bar: Any = None
+        if quiet:
+            return
+        try:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, initial=done, unit="game", desc=desc, file=sys.stderr,
+                            dynamic_ncols=True, smoothing=0.1)
+        except ImportError:
+            self.bar = None
+
+    def update(self, k: int = 1) -> None:
+        self.n += k
+        if self.quiet:
+            return
+        if self.bar is not None:
+            self.bar.update(k)
+            return
+        now = time.time()
+        if now - self.last >= 2 or self.n >= self.total:
+            self.last = now
+            rate = (self.n - self.start_n) / max(1e-9, now - self.t0)
+            left = (self.total - self.n) / rate if rate > 0 else float("inf")
+            print(f"\r{self.n}/{self.total} games, {rate:.1f} games/s, {_dur(left)} left   ",
+                  end="", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+        elif not self.quiet:
+            print(file=sys.stderr)
+
+
+def _dur(seconds: float) -> str:
+    if not math.isfinite(seconds):
+        return "?"
+    s = int(seconds)
+    return f"{s // 3600}h{s % 3600 // 60:02d}m" if s >= 3600 else f"{s // 60}m{s % 60:02d}s"
+
+
+# ============================================================================ running
+
+
+def execute(todo: list[GameSpec], writers: dict[str, ShardWriter | None], backend: Any,
+            progress: Progress | None = None, sink: Callable[[dict[str, Any]], None] | None = None) -> int:
+    """Play ``todo`` on ``backend``; each record goes to its label's writer as it arrives."""
+    n = 0
+    for rec in backend.imap_unordered(todo):
+        w = writers.get(rec.get("label", ""))
+        if w is not None:
+            w.write(rec)
+        if sink is not None:
+            sink(rec)
+        n += 1
+        if progress is not None:
+            progress.update()
+    return n
+
+
+def load_done(study: Study, out: str | Path | None) -> dict[str, dict[str, Any]]:
+    """Records of this study already under ``out`` (by key), those of its schedule only."""
+    if out is None:
+        return {}
+    keys = {s.key for s in study.specs()}
+    done = {}
+    for rec in read_records(out):
+        k = record_key(rec)
+        if k in keys and rec.get("label", "") == study.label and list(rec["agents"]) == list(study.agents) \
+                and rec.get("rules", {}) == study.rules:
+            done[k] = rec
+    return done
+
+
+def run_study(study: Study, out: str | Path | None = None, backend: Any = "local",
+              workers: int | None = None, address: str | None = None, quiet: bool = False,
+              stop_after: int | None = None, fresh: bool = False, upto: int | None = None) -> BalanceResult:
+    """Run (or resume) ``study``; records go to ``out/shards`` as games finish.
+
+    ``backend``: "local" (multiprocessing with ``workers``, serial when 1), "ray" (``address``
+    of a cluster, or a local one), or a backend object. ``stop_after``: play at most this many
+    new games, then return (what an interruption would leave). ``upto``: only the first
+    ``upto`` games of the schedule (sequential comparisons).
+    """
+    from .backends import make_backend
+
+    t0 = time.time()
+    if out is not None:
+        prepare_out(study, out, fresh=fresh)
+    specs = study.specs()
+    if upto is not None:
+        specs = specs[:upto]
+    done = load_done(study, out)
+    todo = [s for s in specs if s.key not in done]
+    if stop_after is not None:
+        todo = todo[:stop_after]
+    new: dict[str, dict[str, Any]] = {}
+    if todo:
+        writer = ShardWriter(Path(out) / "shards", prefix=study.label) if out is not None else None
+        bar = Progress(len(specs), len(specs) - len([s for s in specs if s.key not in done]), quiet=quiet)
+        be, own = (make_backend(backend, workers=workers, address=address), True) \
+            if isinstance(backend, str) else (backend, False)
+        try:
+            execute(todo, {study.label: writer}, be, bar, sink=lambda r: new.__setitem__(record_key(r), r))
+        except KeyboardInterrupt:
+            bar.close()
+            if out is not None:
+                print(f"\ninterrupted: {len(done) + len(new)} of {len(specs)} games are kept in {out}; "
+                      "run the same command again to resume", file=sys.stderr)
+            raise
+        finally:
+            if writer is not None:
+                writer.close()
+            if own:
+                be.close()
+        bar.close()
+    allrec = {**done, **new}
+    records = [allrec[s.key] for s in specs if s.key in allrec]
+    return BalanceResult(study, records, time.time() - t0, Path(out) if out is not None else None,
+                         new_games=len(new), new_ms=sum(r.get("ms", 0) for r in new.values()))
+
+
+@dataclass
+class BalanceResult:
+    """The records of a study, in schedule order, and the tables computed from them."""
+
+    study: Study
+    records: list[dict[str, Any]]
+    seconds: float = 0.0
+    out: Path | None = None
+    new_games: int = 0
+    new_ms: int = 0
+    _tables: dict[str, list[dict[str, Any]]] | None = None
+
+    @property
+    def tables(self) -> dict[str, list[dict[str, Any]]]:
+        if self._tables is None:
+            from .stats import compute_tables
+
+            self._tables = compute_tables(self.records, [d.id for d in self.study.decks],
+                                          max_width=self.study.max_width)
+        return self._tables
+
+    def frames(self) -> dict[str, Any]:
+        """The tables as pandas DataFrames (needs pandas: pip install 'hostwcg[analysis]')."""
+        from .report import to_frames
+
+        return to_frames(self.tables)
+
+    def matrix(self) -> Any:
+        """The matchup matrix (row deck's win rate against the column deck) as a DataFrame."""
+        import pandas as pd
+
+        return pd.DataFrame(self.tables["matrix"]).set_index("deck")
+
+    def meta(self) -> dict[str, Any]:
+        rate = self.new_games / max(1e-9, self.seconds) if self.new_games else None
+        return {"study": self.study.describe(), "games": len(self.records),
+                "expected_games": self.study.n_games, "new_games": self.new_games,
+                "seconds": round(self.seconds, 1), "games_per_second": rate,
+                "max_width": self.study.max_width}
+
+    def write_report(self, out: str | Path | None = None, plots: bool = True,
+                     title: str = "Balance report") -> dict[str, Any]:
+        """CSV (and Parquet when pyarrow is there), PNG plots and report.html under ``out``."""
+        from .report import write_all
+
+        folder = Path(out) if out is not None else self.out
+        if folder is None:
+            raise ValueError("write_report: give an output folder")
+        return write_all(self.tables, folder, self.meta(), plots=plots, title=title)
