@@ -20,7 +20,14 @@ fi
 cmd="${1:-test}"
 shift || true
 case "$cmd" in
-  demo) exec "$VENV/bin/hostwcg" demo "$@" ;;
+  demo)
+    agents=heuristic,random
+    [ -f agents/checkpoints/ppo_hostwcg_v0.npz ] && agents=heuristic,ppo
+    "$VENV/bin/hostwcg" demo --agents "$agents" --seed 7 "$@"
+    echo
+    echo "=== a short balance report (heuristic self-play, 3 decks, 10 games per pair) ==="
+    exec "$VENV/bin/hostwcg" balance --decks brae karsh lior --games 10 --agent heuristic \
+      --out runs/demo-balance --fresh --quiet ;;
   test) exec "$PY" -m pytest -n auto -p no:cacheprovider "$@" ;;
   bench) exec "$PY" scripts/bench.py "$@" ;;
   *) echo "usage: bash scripts/run.sh demo|test|bench" >&2; exit 2 ;;
