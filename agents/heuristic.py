@@ -25,6 +25,7 @@ from typing import Any
 from hostwcg_env.engine import Action, CardDef, CardType, Kind
 from hostwcg_env.engine.actions import PASS, YES
 from hostwcg_env.engine.costs import can_pay
+from hostwcg_env.engine.places import resolve_place
 from hostwcg_env.engine.state import GameState, Obj
 from hostwcg_env.engine.stats import has_keyword, health, host_soul, power
 from hostwcg_env.engine.view import PlayerView
@@ -53,21 +54,8 @@ def harmful(card: CardDef, ability: int | None = None) -> bool:
 
 
 def resolve(s: GameState, place: str) -> Obj | None:
-    if place.startswith("stack"):
-        return None
-    parts = place.split(".")
-    pl = s.players["AB".index(parts[0])]
-    where = parts[1]
-    oid: int | None
-    if where == "host":
-        oid = pl.host
-    elif where.startswith("form"):
-        oid = pl.forms[int(where[4:])]
-    elif where[0] == "f":
-        oid = pl.front[int(where[1:])]
-    else:
-        oid = pl.back[int(where[1:])]
-    return s.objs.get(oid) if oid is not None else None
+    oid = resolve_place(s, place)
+    return s.objs.get(oid) if oid is not None and oid >= 0 else None
 
 
 class HeuristicAgent(EngineAgent):

@@ -16,6 +16,7 @@ import textwrap
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from hostwcg_env.engine.places import place_of
 from hostwcg_env.engine.state import GameState, Obj, StackItem
 from hostwcg_env.engine.stats import health, host_health, host_soul, keywords, power
 
@@ -274,18 +275,9 @@ def _cards(n: int) -> str:
 
 
 def _place(s: GameState, o: Obj) -> str:
-    side = SIDES[o.controller]
-    if o.zone == "front":
-        return f"{side}.f{o.slot}"
-    if o.zone == "back":
-        return f"{side}.b{o.slot}"
-    if o.zone == "host":
-        return f"{SIDES[o.owner]}.host"
-    if o.zone == "form":
-        return f"{side}.form{s.players[o.controller].forms.index(o.id)}"
-    if o.zone == "marker" and o.attached_to is not None and o.attached_to in s.objs:
-        return f"marker of {_place(s, s.objs[o.attached_to])}"
-    return f"{side}.{o.zone}"
+    if o.zone == "marker" and (o.attached_to is None or o.attached_to not in s.objs):
+        return f"{SIDES[o.controller]}.marker"
+    return place_of(s, o.id).split(":")[0]
 
 
 # ============================================================================ events

@@ -18,6 +18,7 @@ from .config import RuleConfig
 from .effects import EffectsMixin
 from .events import Event
 from .legal import LegalMixin
+from .places import place_of, resolve_place
 from .setup import SetupMixin
 from .state import GameState, Obj
 from .stats import host_health
@@ -284,53 +285,10 @@ class Game(
 
     # ----------------------------------------------------------------- places
     def _place_of(self, oid: int) -> str:
-        s = self.s
-        if oid < 0:
-            for i, it in enumerate(s.stack):
-                if it.sid == -oid:
-                    return f"stack{i}"
-            return f"stack?{-oid}"
-        o = s.objs[oid]
-        side = "AB"[o.controller]
-        pl = s.players[o.controller]
-        if o.zone == "front":
-            return f"{side}.f{o.slot}"
-        if o.zone == "back":
-            return f"{side}.b{o.slot}"
-        if o.zone == "host":
-            return f"{'AB'[o.owner]}.host"
-        if o.zone == "form":
-            return f"{side}.form{pl.forms.index(oid)}"
-        if o.zone == "marker" and o.attached_to is not None:
-            host = s.objs[o.attached_to]
-            return f"{self._place_of(host.id)}.m{host.markers.index(oid)}"
-        return f"{side}.{o.zone}:{o.name}"
+        return place_of(self.s, oid)
 
     def _resolve_place(self, place: str) -> int | None:
-        s = self.s
-        if place.startswith("stack"):
-            i = int(place[5:])
-            return -s.stack[i].sid if 0 <= i < len(s.stack) else None
-        parts = place.split(".")
-        if len(parts) < 2 or parts[0] not in ("A", "B"):
-            return None
-        pl = s.players["AB".index(parts[0])]
-        where = parts[1]
-        oid: int | None = None
-        if where == "host":
-            oid = pl.host
-        elif where.startswith("form"):
-            i = int(where[4:])
-            oid = pl.forms[i] if i < len(pl.forms) else None
-        elif where[0] in "fb" and where[1:].isdigit():
-            row = pl.front if where[0] == "f" else pl.back
-            i = int(where[1:])
-            oid = row[i] if i < len(row) else None
-        if oid is not None and len(parts) == 3 and parts[2].startswith("m"):
-            ms = s.objs[oid].markers
-            i = int(parts[2][1:])
-            oid = ms[i] if i < len(ms) else None
-        return oid
+        return resolve_place(self.s, place)
 
     def _pname(self, p: int) -> str:
         return "AB"[p]

@@ -101,7 +101,8 @@ def _same(path: str, expected: Any, actual: Any) -> bool:
     return bool(expected == actual)
 
 
-def _legal(game: Game, line: str) -> bool:
+def is_legal_line(game: Game, line: str) -> bool:
+    """Whether ``line`` (e.g. ``"A play Squire"``) is a legal action of the deciding player now."""
     try:
         player, action = resolve_line(game, line)
     except (ValueError, IllegalActionError, IndexError):
@@ -132,10 +133,10 @@ def check_expect(game: Game, expect: dict[str, Any], step_events: list[Event] | 
             continue
         if key == "legal":
             out += [f"legal: expected '{x}' to be legal; legal now: {[str(a) for a in game.legal_actions()]}"
-                    for x in want if not _legal(game, x)]
+                    for x in want if not is_legal_line(game, x)]
             continue
         if key == "illegal":
-            out += [f"illegal: expected '{x}' to be illegal" for x in want if _legal(game, x)]
+            out += [f"illegal: expected '{x}' to be illegal" for x in want if is_legal_line(game, x)]
             continue
         if key == "events":
             missing = _events(want, texts)

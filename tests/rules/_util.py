@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import hostwcg_env  # noqa: F401  (registers the default card pool)
-from hostwcg_env.engine import Game, IllegalActionError
-from hostwcg_env.engine.notation import resolve_line
+from hostwcg_env.engine import Game
 from hostwcg_env.scenarios import check_expect, run_line, setup_game
+from hostwcg_env.scenarios.checks import is_legal_line
 
 
 def make(setup: dict[str, Any], cards: list[dict[str, Any]] | None = None,
@@ -42,14 +42,7 @@ def expect(game: Game, table: dict[str, Any], events: list[str] | None = None) -
 
 def legal(game: Game, line: str) -> bool:
     """Whether ``line`` (e.g. ``"A play Squire"``) is a legal action of the deciding player now."""
-    try:
-        player, action = resolve_line(game, line)
-    except (ValueError, IllegalActionError, IndexError):
-        return False
-    d = game.decision
-    if d is None or (player is not None and d.player != player):
-        return False
-    return action in game.legal_actions()
+    return is_legal_line(game, line)
 
 
 def decision(game: Game) -> str:
