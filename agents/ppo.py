@@ -47,6 +47,8 @@ class NumpyPolicy:
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         logits = self.logits(observation)
         legal = np.asarray(action_mask).astype(bool)
+        if len(logits) < len(legal):  # a checkpoint from before a block grew at the end
+            logits = np.concatenate([logits, np.full(len(legal) - len(logits), -1e9, np.float32)])
         logits = np.where(legal, logits, -np.inf)
         if self.deterministic:
             return int(np.argmax(logits))

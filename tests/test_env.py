@@ -156,7 +156,7 @@ def test_codec_covers_every_legal_action_over_shipped_decks() -> None:
     lay = action_layout(RuleConfig())
     codec = Codec(lay)
     n = 0
-    for seed in range(40):
+    for seed in range(150):
         rng = random.Random(seed)
         a, b = rng.choice(decks), rng.choice(decks)
         g = Game.new(a, b, seed=seed)

@@ -17,7 +17,8 @@ MAX_FORMS = 6  # forms per player the layout can name
 MAX_ABILITIES = 4  # abilities per card that can be activated
 MAX_STACK = 12  # stack items that can be targeted (Redirect) or observed
 MAX_LIST = 50  # cards of a searched / looked-at list (a whole deck)
-MAX_TRIGGERS = 12  # pending triggers to order
+MAX_TRIGGERS = 24  # pending triggers to order (the fuzz met 13 at once with the shipped decks)
+OBS_PENDING = 12  # pending triggers described in the observation (the first ones, in order)
 TYPES = ("&", "£", "!", "%")
 PAY_SYMBOLS = ("&", "£", "!", "%", "$", "auto")
 

@@ -18,7 +18,7 @@ from hostwcg_env.engine.state import Obj
 from hostwcg_env.engine.stats import health, host_health, host_soul, keywords, power
 from hostwcg_env.engine.view import PlayerView
 
-from .layout import MAX_FORMS, MAX_HAND, MAX_LIST, MAX_STACK, MAX_TRIGGERS
+from .layout import MAX_FORMS, MAX_HAND, MAX_LIST, MAX_STACK, OBS_PENDING
 
 CARD_TYPES = [t.value for t in CardType]
 RES = ["&", "£", "!", "%", "$"]
@@ -98,7 +98,7 @@ def obs_sections(config: RuleConfig) -> list[tuple[str, int, int, str]]:
         ("my_forms", MAX_FORMS, 1 + F, "my form zone"),
         ("opp_forms", MAX_FORMS, 1 + F, "the opponent's form zone"),
         ("stack", MAX_STACK, 3 + len(ITEM_KINDS) + 1 + F, "stack items bottom first: present, mine, targets, kind, hidden, source card"),
-        ("pending", MAX_TRIGGERS, 1 + F, "my pending triggers, in the order `trigger i` names them"),
+        ("pending", OBS_PENDING, 1 + F, "my first pending triggers, in the order `trigger i` names them"),
         ("choice", MAX_LIST, 1 + F, "the cards of a search or look decision, as `card` list items"),
         ("drops", 2, len(CARD_TYPES), "card types in my and the opponent's drop zone (counts / 10)"),
     ]
@@ -209,7 +209,7 @@ class ObservationEncoder:
         mine = view.my_pending()
         rows = fresh("pending", tuple(t.seq for t in mine))
         if rows is not None:
-            for i, t in enumerate(mine[:MAX_TRIGGERS]):
+            for i, t in enumerate(mine[:OBS_PENDING]):
                 rows[i, 0] = 1
                 rows[i, 1:] = card_vector(t.card)
         choice = view.choice_cards()
