@@ -82,6 +82,13 @@ def card_vector(card: CardDef) -> np.ndarray:
     return v
 
 
+def _card_rows(rows: np.ndarray, cards: list[CardDef]) -> None:
+    """Rows of (present flag, card features), as many as the section has."""
+    for i, card in enumerate(cards[: rows.shape[0]]):
+        rows[i, 0] = 1
+        rows[i, 1:] = card_vector(card)
+
+
 def obs_sections(config: RuleConfig) -> list[tuple[str, int, int, str]]:
     """(name, rows, width, description) for every section, in order."""
     f, b = config.frontrow_slots, config.backrow_slots
@@ -162,9 +169,7 @@ class ObservationEncoder:
         hand = s.players[me].hand
         rows = fresh("my_hand", tuple(hand))
         if rows is not None:
-            for i, o in enumerate(view.hand()[:MAX_HAND]):
-                rows[i, 0] = 1
-                rows[i, 1:] = card_vector(o.card)
+            _card_rows(rows, [o.card for o in view.hand()])
         for name, p in (("my_front", me), ("opp_front", opp)):
             front = s.players[p].front
             key = (stamp, tuple((x, s.objs[x].damage, s.objs[x].sick, s.objs[x].attacked) if x is not None else None
@@ -190,9 +195,7 @@ class ObservationEncoder:
         for name, p in (("my_forms", me), ("opp_forms", opp)):
             rows = fresh(name, (stamp,))
             if rows is not None:
-                for i, o in enumerate(view.forms(p)[:MAX_FORMS]):
-                    rows[i, 0] = 1
-                    rows[i, 1:] = card_vector(o.card)
+                _card_rows(rows, [o.card for o in view.forms(p)])
         rows = fresh("stack", (stamp, tuple((it.sid, tuple(map(tuple, it.targets.values()))) for it in s.stack)))
         if rows is not None:
             for i, (it, card) in enumerate(view.stack()[:MAX_STACK]):
@@ -209,15 +212,11 @@ class ObservationEncoder:
         mine = view.my_pending()
         rows = fresh("pending", tuple(t.seq for t in mine))
         if rows is not None:
-            for i, t in enumerate(mine[:OBS_PENDING]):
-                rows[i, 0] = 1
-                rows[i, 1:] = card_vector(t.card)
+            _card_rows(rows, [t.card for t in mine])
         choice = view.choice_cards()
         rows = fresh("choice", tuple(o.id for o in choice))
         if rows is not None:
-            for i, o in enumerate(choice[:MAX_LIST]):
-                rows[i, 0] = 1
-                rows[i, 1:] = card_vector(o.card)
+            _card_rows(rows, [o.card for o in choice])
         rows = fresh("drops", (stamp,))
         if rows is not None:
             for j, p in enumerate((me, opp)):

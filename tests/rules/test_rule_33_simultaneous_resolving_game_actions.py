@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 import hostwcg_env  # noqa: F401
 
 from ._util import expect, make, play, texts
