@@ -378,19 +378,24 @@ def html_report(tables: dict[str, Any], meta: dict[str, Any], pngs: Sequence[Pat
 CONDITION_TEXT_HTML = "Conditions: " + "; ".join(f"<b>{k}</b>: {v}" for k, v in CONDITION_TEXT.items()) + "."
 
 
+def _plots(wanted: bool, notes: list[str], draw: Any) -> list[Path]:
+    """Draw the plots if asked and matplotlib is there; otherwise say why there are none."""
+    if not wanted:
+        return []
+    note = matplotlib_note()
+    if note:
+        notes.append(note)
+        return []
+    return list(draw())
+
+
 def write_all(tables: dict[str, Any], folder: str | Path, meta: dict[str, Any], plots: bool = True,
               title: str = "Balance report") -> dict[str, Any]:
     """Every output of a study under ``folder``; returns the files and any notes."""
     folder = Path(folder)
     res = write_tables(tables, folder)
     notes = list(res["notes"])
-    pngs: list[Path] = []
-    if plots:
-        note = matplotlib_note()
-        if note:
-            notes.append(note)
-        else:
-            pngs = draw_plots(tables, folder / "plots")
+    pngs = _plots(plots, notes, lambda: draw_plots(tables, folder / "plots"))
     report = folder / "report.html"
     report.write_text(html_report(tables, meta, pngs, notes, title=title), encoding="utf-8")
     return {"files": [*res["files"], *pngs, report], "notes": notes, "report": report}
@@ -454,16 +459,14 @@ def write_compare(res: Any, folder: Path, plots: bool = True) -> dict[str, Any]:
     folder = Path(folder)
     tw = write_tables({"compare": res.diffs, "compare_looks": res.looks}, folder)
     notes = list(tw["notes"])
-    pngs: list[Path] = []
-    if plots:
-        note = matplotlib_note()
-        if note:
-            notes.append(note)
-        else:
-            (folder / "plots").mkdir(parents=True, exist_ok=True)
-            pngs = [p for p in (plot_compare(res.diffs, folder / "plots" / "compare.png"),
-                                plot_looks(res.looks, folder / "plots" / "compare_looks.png",
-                                           res.plan.metric if res.plan else "")) if p is not None]
+
+    def draw() -> list[Path]:
+        (folder / "plots").mkdir(parents=True, exist_ok=True)
+        return [p for p in (plot_compare(res.diffs, folder / "plots" / "compare.png"),
+                            plot_looks(res.looks, folder / "plots" / "compare_looks.png",
+                                       res.plan.metric if res.plan else "")) if p is not None]
+
+    pngs = _plots(plots, notes, draw)
     m = res.meta()
     changed = ", ".join(f"{k}={v}" for k, v in m["changed"].items()) or "(nothing)"
     body = [f"<p class='note'>A: {html.escape(m['a'])}<br>B: the same with {html.escape(changed)}<br>"
