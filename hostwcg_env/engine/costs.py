@@ -8,6 +8,7 @@ A23); typed symbols are paid by their own type.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 
 from .carddef import TYPED, Res
 
@@ -20,20 +21,23 @@ def generic_count(cost: tuple[Res, ...]) -> int:
     return sum(1 for r in cost if r is Res.GENERIC)
 
 
+@lru_cache(maxsize=4096)
+def _split(cost: tuple[Res, ...]) -> tuple[tuple[tuple[str, int], ...], int, int]:
+    """(typed symbols with counts, generic count, total) of a cost; costs are few and hashable."""
+    need = typed_need(cost)
+    return tuple(need.items()), generic_count(cost), len(cost)
+
+
 def can_pay(pool: dict[str, int], cost: tuple[Res, ...]) -> bool:
     """Can ``pool`` pay ``cost``? Typed symbols need their own type; whatever is left over, of
     any type, may pay the generic symbols (12.3.1)."""
-    need = typed_need(cost)
-    spare = 0
-    for sym, have in pool.items():
-        left = have - need.get(sym, 0)
-        if left < 0:
-            return False
-        spare += left
-    for sym, n in need.items():
+    if not cost:
+        return True
+    need, generic, total = _split(cost)
+    for sym, n in need:
         if pool.get(sym, 0) < n:
             return False
-    return spare >= generic_count(cost)
+    return sum(pool.values()) >= total  # typed needs met: the rest pays the generic symbols
 
 
 def generic_options(pool: dict[str, int], cost: tuple[Res, ...]) -> list[str]:

@@ -9,7 +9,7 @@ from .actions import PASS, Action, Decision, DecisionKind, IllegalActionError, K
 from .carddef import TYPED, Ability, CardType, Res
 from .costs import can_pay
 from .state import Obj
-from .stats import in_play
+from .stats import activatables
 from .targeting import candidates
 
 if TYPE_CHECKING:
@@ -97,14 +97,7 @@ class LegalMixin:
         return None
 
     def _own_activatables(self, p: int) -> list[tuple[Obj, int, Ability]]:
-        out = []
-        for o in in_play(self.s):
-            if o.controller != p or o.zone == "marker":
-                continue
-            for i, ab in enumerate(o.card.abilities):
-                if ab.kind in ("activated", "during") or (ab.kind == "ambush" and ab.while_):
-                    out.append((o, i, ab))
-        return out
+        return activatables(self.s, p)
 
     def _activation_problem(self, p: int, o: Obj, i: int, ab: Ability) -> Problem:
         """Why ability i of o cannot be activated now; None if it can. A Fast ability needs no

@@ -53,6 +53,26 @@ def active_abilities(s: GameState, kind: str) -> list[tuple[Obj, int, Ability]]:
     return cache[1].get(kind, [])
 
 
+def activatables(s: GameState, p: int) -> list[tuple[Obj, int, Ability]]:
+    """Abilities p might activate (27, 39.2, and Ambushes with a requirement, 29.4) on objects
+    p controls in play, face up or not; whether each can be activated now is asked separately.
+    Cached with ``active_abilities`` (until anything enters, leaves or turns face up)."""
+    active_abilities(s, "activated")  # refresh the cache for this version
+    table = s.ability_cache[1]
+    key = ("activatable", p)
+    hit = table.get(key)
+    if hit is None:
+        hit = []
+        for o in in_play(s):
+            if o.controller != p or o.zone == "marker":
+                continue
+            for i, ab in enumerate(o.card.abilities):
+                if ab.kind in ("activated", "during") or (ab.kind == "ambush" and ab.while_):
+                    hit.append((o, i, ab))
+        table[key] = hit
+    return hit  # type: ignore[no-any-return]
+
+
 def static_applies(s: GameState, src: Obj, ab: Ability, target: Obj) -> bool:
     aff = ab.affects
     if isinstance(aff, str):

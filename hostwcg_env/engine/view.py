@@ -29,16 +29,19 @@ UNKNOWN_HOST = CardDef(name="?", type=CardType.HOST)
 
 
 def hidden_ids(s: GameState, viewer: int) -> frozenset[int]:
-    """Object ids whose identity ``viewer`` may not see (cached per state version)."""
-    key = (s.version, s.started, id(s.decision))
+    """Object ids whose identity ``viewer`` may not see (cached per state version and the cards
+    shown to the viewer by its own decision; every move, creation or flip bumps the version)."""
+    d = s.decision
+    shown = d.cards if d is not None and d.player == viewer else ()
+    key = (s.version, s.started)
     cache = s.hidden_cache
     if cache is None or cache[0] != key:
         cache = (key, {})
         s.hidden_cache = cache
     hit = cache[1].get(viewer)
-    if hit is None:
-        hit = cache[1][viewer] = frozenset(_hidden_ids(s, viewer))
-    return hit
+    if hit is None or hit[0] != shown:
+        hit = cache[1][viewer] = (shown, frozenset(_hidden_ids(s, viewer)))
+    return hit[1]
 
 
 def _hidden_ids(s: GameState, viewer: int) -> list[int]:

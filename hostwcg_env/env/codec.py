@@ -72,49 +72,49 @@ def _target_index(lay: ActionLayout, s: GameState, p: int, place: str) -> int:
 def encode(lay: ActionLayout, s: GameState, p: int, a: Action) -> int:
     """The index of legal action ``a`` for deciding player ``p``."""
     k = a.kind
-    b = lay.block
+    st = lay.starts
     if k is Kind.PASS:
-        return b("pass").start
+        return st["pass"]
     if k is Kind.YES:
-        return b("yes").start
+        return st["yes"]
     if k is Kind.AP_HOST:
-        return b("ap_host").start
+        return st["ap_host"]
     if k is Kind.AP_DRAW:
-        return b("ap_draw").start
+        return st["ap_draw"]
     if k is Kind.AP_ANY:
-        return b("ap_any").start + TYPES.index(a.arg)
+        return st["ap_any"] + TYPES.index(a.arg)
     if k is Kind.PLAY:
         i = int(a.arg[1:])
         if i >= MAX_HAND:
             raise LayoutError(f"hand index {i} >= {MAX_HAND}")
-        return b("play").start + i
+        return st["play"] + i
     if k is Kind.ACTIVATE:
         if a.n >= MAX_ABILITIES:
             raise LayoutError(f"ability {a.n} >= {MAX_ABILITIES}")
-        return b("activate").start + _own_place_index(lay, s, p, a.arg) * MAX_ABILITIES + a.n
+        return st["activate"] + _own_place_index(lay, s, p, a.arg) * MAX_ABILITIES + a.n
     if k is Kind.ATTACK:
-        return b("attack").start + int(a.arg[1:])
+        return st["attack"] + int(a.arg[1:])
     if k is Kind.SLOT:
         i = int(a.arg[1:])
-        return b("slot").start + (i if a.arg[0] == "f" else lay.front + i)
+        return st["slot"] + (i if a.arg[0] == "f" else lay.front + i)
     if k is Kind.TARGET:
-        return b("target").start + _target_index(lay, s, p, a.arg)
+        return st["target"] + _target_index(lay, s, p, a.arg)
     if k is Kind.PAY:
-        return b("pay").start + PAY_SYMBOLS.index(a.arg)
+        return st["pay"] + PAY_SYMBOLS.index(a.arg)
     if k is Kind.CARD:
         i = int(a.arg[1:])
         if a.arg[0] == "h":
             if i >= MAX_HAND:
                 raise LayoutError(f"hand index {i} >= {MAX_HAND}")
-            return b("card").start + i
+            return st["card"] + i
         if i >= MAX_LIST:
             raise LayoutError(f"list item {i} >= {MAX_LIST}")
-        return b("card").start + MAX_HAND + i
+        return st["card"] + MAX_HAND + i
     if k is Kind.TRIGGER:
         i = int(a.arg)
         if i >= MAX_TRIGGERS:
             raise LayoutError(f"trigger index {i} >= {MAX_TRIGGERS}")
-        return b("trigger").start + i
+        return st["trigger"] + i
     raise LayoutError(f"action {a} has no index")
 
 

@@ -9,6 +9,7 @@ Places are ego-centric: the deciding player's own side first, then the opponent'
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from hostwcg_env.engine import RuleConfig
 
@@ -53,6 +54,11 @@ class ActionLayout:
             if b.name == name:
                 return b
         raise KeyError(name)
+
+    @cached_property
+    def starts(self) -> dict[str, int]:
+        """First index of each block by name (the codec's hot path)."""
+        return {b.name: b.start for b in self.blocks}
 
     @property
     def own_places(self) -> int:
