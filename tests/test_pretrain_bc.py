@@ -1,0 +1,99 @@
+"""Behaviour-cloning warm start (scripts/pretrain_bc.py) and PPO fine-tuning from it
+(scripts/train_ppo.py --init): smoke tests, a few seconds each."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load(name: str):  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_demonstrations_are_the_heuristics_legal_choices() -> None:
+    bc = _load("pretrain_bc")
+    data = bc.generate(3, seed=1, vs_random=0.5, progress=False)
+    n = len(data["actions"])
+    assert n > 20 and int(data["n_games"]) == 3
+    masks = np.unpackbits(data["masks"], axis=1, count=int(data["n_actions"])).astype(bool)
+    assert (masks.sum(1) >= 2).all()  # forced decisions are not shown by the env, nor recorded
+    assert masks[np.arange(n), data["actions"].astype(np.int64)].all()  # the choice is legal
+    assert set(np.unique(data["outcomes"])) <= {-1, 0, 1}
+    assert (np.sign(data["value_targets"]) == data["outcomes"]).all()
+    assert (np.abs(data["value_targets"]) <= 1).all()
+    x = bc.sparse_batch(data, np.arange(5)).to_dense().numpy()
+    assert x.shape == (5, int(data["obs_size"])) and (x != 0).any()
+
+
+def test_pretrain_bc_writes_a_maskable_ppo_zip_that_plays_legally(tmp_path: Path) -> None:
+    sb3 = pytest.importorskip("sb3_contrib")
+    bc = _load("pretrain_bc")
+    out = tmp_path / "bc.zip"
+    assert bc.main(["--games", "2", "--epochs", "1", "--net", "32,32", "--data", str(tmp_path / "d.npz"),
+                    "--out", str(out), "--no-progress", "--seed", "3"]) == 0
+    meta = json.loads(out.with_suffix(".json").read_text())
+    assert meta["data"]["decisions"] > 0 and 0 <= meta["history"][-1]["holdout_accuracy"] <= 1
+    model = sb3.MaskablePPO.load(out, device="cpu")
+    from hostwcg_env.env import shipped_decks
+    from hostwcg_env.env.single import SingleAgentEnv
+
+    pool = shipped_decks()
+    env = SingleAgentEnv(opponent="heuristic", seed=4, deck_pools=[pool, pool])
+    obs, _ = env.reset(seed=4)
+    for _ in range(60):
+        mask = env.action_masks()
+        a, _ = model.predict(obs, action_masks=mask, deterministic=True)
+        assert mask[int(a)]
+        obs, _r, term, trunc, info = env.step(int(a))
+        assert not info.get("illegal_action")
+        if term or trunc:
+            obs, _ = env.reset()
+    # the sparse training forward pass is the policy's own forward pass
+    import torch
+
+    data = bc.generate(1, seed=5, progress=False)
+    rows = np.arange(min(8, len(data["actions"])))
+    with torch.no_grad():
+        sparse_logits, sparse_v = bc.forward(model.policy, bc.sparse_batch(data, rows))
+        dense = bc.sparse_batch(data, rows).to_dense()
+        dense_logits, dense_v = bc.forward(model.policy, dense)
+        ref_v = model.policy.predict_values(dense).squeeze(-1)
+    assert torch.allclose(sparse_logits, dense_logits, atol=1e-5)
+    assert torch.allclose(sparse_v, ref_v, atol=1e-5) and torch.allclose(dense_v, ref_v, atol=1e-5)
+
+
+def test_train_ppo_init_starts_from_the_given_weights(tmp_path: Path) -> None:
+    sb3 = pytest.importorskip("sb3_contrib")
+    import torch
+
+    bc = _load("pretrain_bc")
+    tp = _load("train_ppo")
+    src = bc.build_model([32, 16], seed=0)
+    with torch.no_grad():
+        for prm in src.policy.parameters():
+            prm.add_(0.05)  # not what a fresh model of the same seed would have
+    src.save(tmp_path / "init.zip")
+    out = tmp_path / "ft"
+    assert tp.main(["--init", str(tmp_path / "init.zip"), "--steps", "64", "--envs", "1", "--n-steps", "64",
+                    "--batch-size", "32", "--lr", "0", "--clip", "0.1", "--ent-coef", "0", "--opponents",
+                    "heuristic,random", "--out", str(out), "--export", "", "--final-games", "0",
+                    "--eval-every", "1000000", "--snapshot-every", "1000000", "--no-progress"]) == 0
+    run = json.loads((out / "run.json").read_text())
+    assert run["init"].endswith("init.zip") and run["net_arch"] == [32, 16] and run["steps"] >= 64
+    tuned = sb3.MaskablePPO.load(out / "latest.zip", device="cpu")
+    assert tuned.learning_rate == 0 and tuned.num_timesteps >= 64
+    a, b = src.policy.state_dict(), tuned.policy.state_dict()
+    assert a.keys() == b.keys()
+    for k in a:  # learning rate 0: the weights are exactly the initial model's
+        assert torch.equal(a[k], b[k]), k
