@@ -2,12 +2,22 @@
 
     python scripts/train_ppo.py --steps 2000000 --envs 2 --out runs/ppo
     python scripts/train_ppo.py --resume runs/ppo/latest.zip --steps 1000000
+    python scripts/train_ppo.py --init runs/bc/bc.zip --lr 5e-5 --clip 0.1 --ent-coef 0.001 \
+        --opponents heuristic,heuristic,heuristic,random --envs 1 --out runs/ppo_ft
 
 The learner plays hostwcg_v0 through the single-agent view (seat alternating each episode)
 against an opponent pool: random, heuristic, and frozen snapshots of itself added every
-``--snapshot-every`` steps. Every ``--eval-every`` steps it is evaluated (numpy policy, greedy)
+``--snapshot-every`` steps (drawn uniformly per episode, so ``--opponents heuristic,heuristic,random``
+weights the heuristic 2:1; each snapshot is one more entry). Every ``--eval-every`` steps it is evaluated (numpy policy, greedy)
 against random and heuristic; TensorBoard logs go to OUT/tb. The final policy is exported to
-``agents/checkpoints/ppo_hostwcg_v0.npz`` with a JSON of the run's facts for the model card.
+``agents/checkpoints/ppo_hostwcg_v0.npz`` with a JSON of the run's facts for the model card
+(``--export ''`` skips it); every snapshot is also kept as OUT/step_<N>.zip.
+
+``--init PATH.zip`` starts from another model's weights (e.g. the behaviour-cloning warm start
+of ``scripts/pretrain_bc.py``, whose value head is pretrained too) with a fresh optimizer and
+timestep count and this run's hyperparameters (``--lr``, ``--clip``, ``--ent-coef``, ...); its
+``net_arch`` is taken from the model. For fine-tuning, a low learning rate (1e-4 or less) and a
+small clip range keep PPO from undoing the warm start.
 """
 
 from __future__ import annotations
@@ -77,7 +87,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--envs", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default="runs/ppo")
-    p.add_argument("--resume", default=None, help="a saved model .zip to continue from")
+    p.add_argument("--resume", default=None, help="a saved model .zip to continue from (its optimizer and steps too)")
+    p.add_argument("--init", default=None, help="a saved MaskablePPO .zip whose weights start this run "
+                   "(fresh optimizer, timesteps and hyperparameters; e.g. scripts/pretrain_bc.py's output)")
+    p.add_argument("--lr", type=float, default=3e-4, help="learning rate")
+    p.add_argument("--clip", type=float, default=0.2, help="PPO clip range")
+    p.add_argument("--ent-coef", type=float, default=0.01)
+    p.add_argument("--vf-coef", type=float, default=0.5)
+    p.add_argument("--n-epochs", type=int, default=4)
+    p.add_argument("--gamma", type=float, default=0.995)
+    p.add_argument("--target-kl", type=float, default=None, help="stop an update's epochs early past this KL")
     p.add_argument("--opponents", default="random,heuristic")
     p.add_argument("--decks", choices=("all", "test"), default="all", help="deck pool per seat")
     p.add_argument("--snapshot-every", type=int, default=100_000)
@@ -87,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--batch-size", type=int, default=512)
     p.add_argument("--net", default="128,128")
     p.add_argument("--export", default=str(ROOT / "agents" / "checkpoints" / "ppo_hostwcg_v0.npz"))
+    p.add_argument("--final-games", type=int, default=200, help="games per opponent in the final evaluation")
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--max-minutes", type=float, default=None, help="stop learning after this wall time")
     args = p.parse_args(argv)
@@ -121,6 +141,7 @@ def main(argv: list[str] | None = None) -> int:
                 sizes = self.training_env.env_method("add_opponent", w)
                 self.logger.record("selfplay/pool_size", sizes[0])
                 self.model.save(out / "latest.zip")
+                self.model.save(out / f"step_{self.num_timesteps}.zip")
             if self.num_timesteps >= self.next_eval:
                 self.next_eval += args.eval_every
                 w = weights_of(self.model)
@@ -133,26 +154,39 @@ def main(argv: list[str] | None = None) -> int:
             return True
 
     net = [int(x) for x in args.net.split(",")]
+    init = None
+    if args.init:
+        init = MaskablePPO.load(args.init, device="cpu")
+        arch = init.policy.net_arch
+        net = list(arch["pi"]) if isinstance(arch, dict) else list(arch)
     if args.resume:
         model = MaskablePPO.load(args.resume, env=vec, device="cpu")
     else:
-        model = MaskablePPO("MlpPolicy", vec, n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=4,
-                            learning_rate=3e-4, gamma=0.995, gae_lambda=0.95, ent_coef=0.01,
+        model = MaskablePPO("MlpPolicy", vec, n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
+                            learning_rate=args.lr, gamma=args.gamma, gae_lambda=0.95, ent_coef=args.ent_coef,
+                            clip_range=args.clip, vf_coef=args.vf_coef, target_kl=args.target_kl,
                             policy_kwargs={"net_arch": net}, seed=args.seed, verbose=0,
                             tensorboard_log=str(out / "tb"), device="cpu")
+    if init is not None:
+        model.policy.load_state_dict(init.policy.state_dict())
+        del init
     t0 = time.time()
     model.learn(total_timesteps=args.steps, callback=SelfPlay(), progress_bar=not args.no_progress,
                 reset_num_timesteps=not args.resume)
     wall = time.time() - t0
     model.save(out / "latest.zip")
     w = weights_of(model)
-    final = {"random": evaluate(w, "random", 200, seed=99), "heuristic": evaluate(w, "heuristic", 200, seed=99)}
+    final = {o: evaluate(w, o, args.final_games, seed=99) for o in ("random", "heuristic")} if args.final_games else {}
     meta = {"command": " ".join(["python", "scripts/train_ppo.py", *(argv if argv is not None else sys.argv[1:])]),
             "steps": int(model.num_timesteps), "wall_time_s": round(wall), "envs": args.envs, "seed": args.seed,
             "net_arch": net, "opponents": opponents, "hardware": f"{platform.processor() or platform.machine()}, CPU only",
             "python": platform.python_version(), "torch": torch.__version__, "evaluations": evals,
             "final_eval_200_games_greedy": final}
-    export_sb3(model, args.export, meta)
+    if args.init:
+        meta["init"] = args.init
+    if args.export:
+        export_sb3(model, args.export, meta)
+    (out / "run.json").write_text(json.dumps(meta, indent=2))
     print(json.dumps(meta, indent=2))
     vec.close()
     return 0
