@@ -11,7 +11,8 @@ against an opponent pool: random, heuristic, and frozen snapshots of itself adde
 weights the heuristic 2:1; each snapshot is one more entry). Every ``--eval-every`` steps it is evaluated (numpy policy, greedy)
 against random and heuristic; TensorBoard logs go to OUT/tb. The final policy is exported to
 ``agents/checkpoints/ppo_hostwcg_v0.npz`` with a JSON of the run's facts for the model card
-(``--export ''`` skips it); every snapshot is also kept as OUT/step_<N>.zip.
+(``--export ''`` skips it); every snapshot (or every ``--save-every`` steps) is also kept as
+OUT/step_<N>.zip.
 
 ``--init PATH.zip`` starts from another model's weights (e.g. the behaviour-cloning warm start
 of ``scripts/pretrain_bc.py``, whose value head is pretrained too) with a fresh optimizer and
@@ -100,6 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--opponents", default="random,heuristic")
     p.add_argument("--decks", choices=("all", "test"), default="all", help="deck pool per seat")
     p.add_argument("--snapshot-every", type=int, default=100_000)
+    p.add_argument("--save-every", type=int, default=None,
+                   help="keep OUT/step_<N>.zip this often (default: at every snapshot)")
     p.add_argument("--eval-every", type=int, default=100_000)
     p.add_argument("--eval-games", type=int, default=40)
     p.add_argument("--n-steps", type=int, default=1024)
@@ -130,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
         def __init__(self) -> None:
             super().__init__()
             self.next_snap = args.snapshot_every
+            self.next_save = args.save_every
             self.next_eval = args.eval_every
 
         def _on_step(self) -> bool:
@@ -141,6 +145,10 @@ def main(argv: list[str] | None = None) -> int:
                 sizes = self.training_env.env_method("add_opponent", w)
                 self.logger.record("selfplay/pool_size", sizes[0])
                 self.model.save(out / "latest.zip")
+                if args.save_every is None:
+                    self.model.save(out / f"step_{self.num_timesteps}.zip")
+            if args.save_every is not None and self.num_timesteps >= self.next_save:
+                self.next_save += args.save_every
                 self.model.save(out / f"step_{self.num_timesteps}.zip")
             if self.num_timesteps >= self.next_eval:
                 self.next_eval += args.eval_every
