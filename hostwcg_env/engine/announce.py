@@ -226,6 +226,7 @@ class AnnounceMixin:
         if what == "ambush":
             o.face_down = False  # 17.2.2: flipped face up; the same object (S119)
             s.version += 1
+            s.board += 1
             extra = {"subject": data["subject"], "subject_name": data["subject_name"]}
             if s.window_active:
                 extra["in_response_to"] = s.window_base

@@ -306,6 +306,7 @@ class EffectsMixin:
         if n <= 0:
             return
         o.damage += n
+        self.s.dmg += 1
         self._emit("DamageDealt", f"DamageDealt({o.name}, {n}, source={src[1]}, kind={src[2]})",  # type: ignore[attr-defined]
                    subject=o.id, subject_name=o.name, player=o.controller)
         if o.damage >= health(self.s, o):
@@ -363,6 +364,7 @@ class EffectsMixin:
                 self._heal_host(o.owner, st.amount)
             else:
                 o.damage = max(0, o.damage - st.amount)
+                s.dmg += 1
 
     def _heal_host(self, p: int, n: int) -> None:
         """2.2, 2.3, A08: heal from the top of the damage zone, face up to the drop zone."""

@@ -24,6 +24,7 @@ from .state import GameState, Obj
 from .stats import host_health
 from .triggers import TriggersMixin
 from .turn import TurnMixin
+from .view import PlayerView
 from .zones import ZonesMixin
 
 
@@ -92,10 +93,8 @@ class Game(
         d = self.s.decision
         return d.actions if d is not None and not self.s.over else ()
 
-    def view(self, player: int) -> Any:
-        from .view import PlayerView
-
-        return PlayerView.of(self, player)
+    def view(self, player: int) -> PlayerView:
+        return PlayerView(self.s, player)
 
     def obj_at(self, place: str) -> Obj | None:
         oid = self._resolve_place(place)
@@ -151,11 +150,19 @@ class Game(
         """Run tasks until a decision is needed. A resolving effect's tasks run to the end with
         no priority given (31.4, 40.3.1); only then come game actions, the trigger window
         (responses to the resolution, 32.5) and priority."""
-        while not self.s.over and self.s.decision is None:
-            if self.s.tasks:
-                name, data = self.s.tasks.pop()
+        s = self.s
+        while not s.over and s.decision is None:
+            if s.tasks:
+                name, data = s.tasks.pop()
                 getattr(self, "_t_" + name)(data)
                 self._check_losses()
+                continue
+            if s.quiet:
+                # A first pass changed nothing but who holds priority: the game actions and
+                # the trigger window found nothing to do before it, so they would find
+                # nothing now (31.5.3).
+                s.quiet = False
+                self._give_priority()
                 continue
             self._game_actions()
             if self.s.over:
@@ -275,6 +282,7 @@ class Game(
         s.passes += 1
         if s.passes < 2:
             s.priority = 1 - p
+            s.quiet = True
             return
         s.passes = 0
         s.priority = s.tp

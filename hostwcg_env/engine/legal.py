@@ -17,6 +17,13 @@ if TYPE_CHECKING:
 
 Problem = tuple[str, str] | None
 
+# Actions are immutable values: the common ones are made once (priority is the hot path).
+_PLAY = tuple(Action(Kind.PLAY, f"h{i}") for i in range(64))
+_ATTACK = tuple(Action(Kind.ATTACK, f"f{k}") for k in range(16))
+_AP_HOST = Action(Kind.AP_HOST)
+_AP_DRAW = Action(Kind.AP_DRAW)
+_AP_ANY = tuple(Action(Kind.AP_ANY, r.value) for r in TYPED)
+
 
 class LegalMixin:
     s: GameState
@@ -38,21 +45,28 @@ class LegalMixin:
         if slow:
             if pl.ap >= 1:
                 if s.objs[pl.host].card.resource is not Res.GENERIC:
-                    acts.append(Action(Kind.AP_HOST))
-                acts.append(Action(Kind.AP_DRAW))
+                    acts.append(_AP_HOST)
+                acts.append(_AP_DRAW)
             if pl.ap >= 2:
-                acts.extend(Action(Kind.AP_ANY, r.value) for r in TYPED)
+                acts.extend(_AP_ANY)
+        pool = pl.pool
         for i, oid in enumerate(pl.hand):
             o = s.objs[oid]
-            if (slow or o.card.is_fast) and self._play_problem(p, o) is None:
-                acts.append(Action(Kind.PLAY, f"h{i}"))
+            card = o.card
+            if not (slow or card.is_fast):
+                continue
+            # the cheapest test first: most unplayable cards cannot be paid for (14.2)
+            if card.type is not CardType.AMBUSH and not can_pay(pool, card.cost):
+                continue
+            if self._play_problem(p, o) is None:
+                acts.append(_PLAY[i] if i < len(_PLAY) else Action(Kind.PLAY, f"h{i}"))
         for o, i, ab in self._own_activatables(p):
             if self._activation_problem(p, o, i, ab) is None:
                 acts.append(Action(Kind.ACTIVATE, self._place_of(o.id), i))  # type: ignore[attr-defined]
         if s.phase == "battle" and s.step == "declare" and p == s.tp and not s.stack:
             for k, oid in enumerate(pl.front):
                 if oid is not None and self._attack_problem(p, k) is None:
-                    acts.append(Action(Kind.ATTACK, f"f{k}"))
+                    acts.append(_ATTACK[k] if k < len(_ATTACK) else Action(Kind.ATTACK, f"f{k}"))
         return acts
 
     def _open_slots(self, p: int, row: str) -> list[int]:

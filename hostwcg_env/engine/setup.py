@@ -104,6 +104,7 @@ class SetupMixin:
         for pl in s.players:
             s.objs[pl.host].face_down = False
         s.version += 1
+        s.board += 1
         s.started = True
         s.phase = "pregame"
         s.priority = s.first_player

@@ -179,6 +179,7 @@ class GameState:
     step: str = ""
     priority: int = 0
     passes: int = 0
+    quiet: bool = False  # the last action was a first pass: nothing else changed (see Game._run)
     started: bool = False  # Hosts flipped (9.1.8)
     stack: list[StackItem] = field(default_factory=list)
     pending: list[PendingTrigger] = field(default_factory=list)
@@ -199,10 +200,13 @@ class GameState:
     decisions_total: int = 0
     trigger_seq: int = 0
     version: int = 0  # bumped whenever an object is made, removed or turned face up
-    ability_cache: Any = None  # (version, abilities by kind), see stats.active_abilities
+    board: int = 0  # bumped when an object enters, leaves, moves in or turns face up in play or as a Host
+    ability_cache: Any = None  # (board, abilities by kind), see stats.active_abilities
     stat_cache: Any = None  # ((version, ts), {(obj id, stat): value}), see stats.stat
     hidden_cache: Any = None  # ((version, started), {player: hidden ids}), see view.hidden_ids
     loss_stamp: Any = None  # (version, ts) at the last loss check
+    dmg: int = 0  # bumped whenever damage on an Entity changes
+    settled: Any = None  # (version, ts, dmg) when the game actions last found nothing to do
     sim: list[Any] | None = None  # set inside a loop-detection simulation (42.1)
     revealed: dict[int, list[int]] = field(default_factory=dict)  # viewer -> obj ids shown (41)
 

@@ -37,10 +37,10 @@ def in_play(s: GameState) -> Iterator[Obj]:
 
 
 def active_abilities(s: GameState, kind: str) -> list[tuple[Obj, int, Ability]]:
-    """Abilities of a kind on face-up cards in play (cached until anything enters, leaves or
-    turns face up: ``state.version``)."""
+    """Abilities of a kind on face-up cards in play and on Hosts (cached until anything
+    enters, leaves, moves or turns face up there: ``state.board``)."""
     cache = s.ability_cache
-    if cache is None or cache[0] != s.version:
+    if cache is None or cache[0] != s.board:
         table: dict[str, list[tuple[Obj, int, Ability]]] = {}
         hosts = [s.objs[p.host] for p in s.players if p.host in s.objs]
         for o in [*hosts, *in_play(s)]:  # a Host is not in play (A13) but its text works
@@ -48,7 +48,7 @@ def active_abilities(s: GameState, kind: str) -> list[tuple[Obj, int, Ability]]:
                 continue
             for i, ab in enumerate(o.card.abilities):
                 table.setdefault(ab.kind, []).append((o, i, ab))
-        cache = (s.version, table)
+        cache = (s.board, table)
         s.ability_cache = cache
     return cache[1].get(kind, [])
 
@@ -94,6 +94,22 @@ def static_applies(s: GameState, src: Obj, ab: Ability, target: Obj) -> bool:
     return False
 
 
+def _statics_for(s: GameState, stat: str) -> list[tuple[Obj, Ability, int, int | None]]:
+    """Static abilities in play that add to or set ``stat``, with the amounts (cached with
+    ``active_abilities``)."""
+    statics = active_abilities(s, "static")
+    table = s.ability_cache[1]
+    key = ("static", stat)
+    hit = table.get(key)
+    if hit is None:
+        hit = table[key] = [
+            (src, ab, getattr(ab, stat), getattr(ab, "set_" + stat))
+            for src, _i, ab in statics
+            if getattr(ab, stat) or getattr(ab, "set_" + stat) is not None
+        ]
+    return hit  # type: ignore[no-any-return]
+
+
 def _layers(s: GameState, o: Obj, stat: str) -> tuple[int, list[tuple[int, int]]]:
     """Sum of adds/decreases and the (timestamp, value) list of sets for one stat.
 
@@ -103,10 +119,8 @@ def _layers(s: GameState, o: Obj, stat: str) -> tuple[int, list[tuple[int, int]]
     """
     delta = 0
     sets: list[tuple[int, int]] = []
-    for src, _i, ab in active_abilities(s, "static"):
-        add = getattr(ab, stat)
-        st = getattr(ab, "set_" + stat)
-        if (add or st is not None) and static_applies(s, src, ab, o):
+    for src, ab, add, st in _statics_for(s, stat):
+        if static_applies(s, src, ab, o):
             delta += add
             if st is not None:
                 sets.append((max(src.ts, o.ts), st))
@@ -141,7 +155,9 @@ def _stat(s: GameState, o: Obj, which: str) -> int:
     decreases alike (18.6.1, 18.6.2), for Hosts too (20.1.1-20.1.3); a set overrides them, the
     latest counting (18.6.3, A35). Damage is not read: it never lowers health (18.4)."""
     card = o.card
-    base = {"health": card.health, "power": card.power, "soul": card.soul}[which]
+    base = card.health if which == "health" else card.power if which == "power" else card.soul
+    if not o.mods and not _statics_for(s, which):
+        return max(0, base) if which == "power" else base
     delta, sets = _layers(s, o, which)
     if sets:
         value = max(sets, key=lambda t: t[0])[1]
@@ -168,15 +184,25 @@ def host_soul(s: GameState, p: int) -> int:
     return stat(s, s.objs[s.players[p].host], "soul")
 
 
-def keywords(s: GameState, o: Obj) -> set[str]:
-    kw = set(o.card.keywords)
-    for src, _i, ab in active_abilities(s, "static"):
-        if ab.grants and static_applies(s, src, ab, o):
-            kw.update(ab.grants)
-    for m in o.mods:
-        if m.kind == "grant":
-            kw.add(m.stat)
-    return kw
+def keywords(s: GameState, o: Obj) -> frozenset[str]:
+    """Printed keywords plus those granted by statics and effects (cached like ``stat``)."""
+    key = (s.version, s.ts)
+    cache = s.stat_cache
+    if cache is None or cache[0] != key:
+        cache = (key, {})
+        s.stat_cache = cache
+    k = (o.id, "keywords")
+    hit = cache[1].get(k)
+    if hit is None:
+        kw = set(o.card.keywords)
+        for src, _i, ab in active_abilities(s, "static"):
+            if ab.grants and static_applies(s, src, ab, o):
+                kw.update(ab.grants)
+        for m in o.mods:
+            if m.kind == "grant":
+                kw.add(m.stat)
+        hit = cache[1][k] = frozenset(kw)
+    return hit  # type: ignore[no-any-return]
 
 
 def has_keyword(s: GameState, o: Obj, kw: str) -> bool:

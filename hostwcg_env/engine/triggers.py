@@ -99,13 +99,13 @@ class TriggersMixin:
         if not names:
             return
         s = self.s
-        srcs: list[tuple[Obj, int, Any]] = list(active_abilities(s, "triggered"))
+        srcs: list[tuple[Obj, int, Any]] = active_abilities(s, "triggered")
         seen: set[int] = set()
         for key in ("lki", "lki_source"):
             lki = ev.data.get(key)
             if lki is not None and lki.id not in s.objs and lki.id not in seen:  # it just left play (A45)
                 seen.add(lki.id)
-                srcs.extend((lki, i, ab) for i, ab in enumerate(lki.card.abilities) if ab.kind == "triggered")
+                srcs = srcs + [(lki, i, ab) for i, ab in enumerate(lki.card.abilities) if ab.kind == "triggered"]
         sid = ev.data.get("subject")
         subject_name = ev.data.get("subject_name", "")
         hold = bool(ev.data.get("hold"))

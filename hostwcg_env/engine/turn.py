@@ -124,6 +124,7 @@ class TurnMixin:
                 o.mods = [m for m in o.mods if not m.until_eot]
             if s.config.entity_damage_clears_at_end_of_turn and o.zone == "front":
                 o.damage = 0
+                s.dmg += 1
         if s.config.resource_decay == "end_of_turn":
             for p in s.players:
                 p.pool.clear()

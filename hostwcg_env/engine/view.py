@@ -115,22 +115,31 @@ class PlayerView:
         return len(getattr(self._s.players[p], zone))
 
     def row(self, p: int, row: str) -> list[Obj | None | str]:
-        """Slots of a row; an opponent's face-down card is the string ``"face-down"``."""
+        """Slots of a row; an opponent's face-down card is the string ``"face-down"`` (6.2).
+        Only a face-down object can be hidden in a slot, so the hidden set is consulted only
+        for those."""
         out: list[Obj | None | str] = []
+        objs = self._s.objs
         for oid in getattr(self._s.players[p], row):
             if oid is None:
                 out.append(None)
-            elif oid in self.hidden:
+                continue
+            o = objs[oid]
+            if o.face_down and o.controller != self.player and oid in self.hidden:
                 out.append("face-down")
             else:
-                out.append(self._s.objs[oid])
+                out.append(o)
         return out
 
     def forms(self, p: int) -> list[Obj]:
         return [self._s.objs[o] for o in self._s.players[p].forms]
 
     def host(self, p: int) -> Obj | None:
-        return self.public(self._s.players[p].host)
+        """A Host is hidden from the opponent until the game begins (4.6.1, A13)."""
+        s = self._s
+        if s.started or p == self.player:
+            return s.objs[s.players[p].host]
+        return None
 
     def damage_zone(self, p: int) -> list[Obj] | None:
         if p != self.player:

@@ -17,6 +17,7 @@ from .stats import health
 if TYPE_CHECKING:
     from .state import GameState
 
+BOARD_ZONES = frozenset(IN_PLAY_ZONES) | {"host"}  # what state.board counts changes of
 OWNER_ZONES = ("deck", "hand", "drop", "damage", "banished")
 
 
@@ -33,6 +34,8 @@ class ZonesMixin:
                 ts=self._tick(), **kw)  # type: ignore[arg-type]
         s.next_id += 1
         s.version += 1
+        if zone in BOARD_ZONES:
+            s.board += 1
         s.objs[o.id] = o
         return o
 
@@ -46,6 +49,8 @@ class ZonesMixin:
     def _detach(self, o: Obj) -> None:
         s = self.s
         s.version += 1
+        if o.zone in BOARD_ZONES:
+            s.board += 1
         if o.zone == "front":
             s.players[o.controller].front[o.slot] = None
         elif o.zone == "back":
@@ -60,6 +65,8 @@ class ZonesMixin:
     def _attach(self, o: Obj, bottom: bool = False) -> None:
         s = self.s
         s.version += 1
+        if o.zone in BOARD_ZONES:
+            s.board += 1
         if o.zone == "front":
             s.players[o.controller].front[o.slot] = o.id
         elif o.zone == "back":
@@ -115,6 +122,7 @@ class ZonesMixin:
         s = self.s
         row = s.players[o.controller].front if o.zone == "front" else s.players[o.controller].back
         row[o.slot] = None
+        s.board += 1
         old = o.slot
         o.slot = slot
         row[slot] = o.id
@@ -132,6 +140,8 @@ class ZonesMixin:
         damage or below was destroyed by no source (38.3): ``lethal`` is cleared here.
         """
         s = self.s
+        if s.settled == (s.version, s.ts, s.dmg) and not (s.players[0].hit_empty or s.players[1].hit_empty):
+            return  # nothing they read has changed since they last found nothing to do
         while not s.over:
             self._check_losses()  # type: ignore[attr-defined]
             if s.over:
@@ -151,6 +161,7 @@ class ZonesMixin:
                     else:
                         o.lethal = None
             if not to_drop and not to_destroy:
+                s.settled = (s.version, s.ts, s.dmg)
                 return
             for o in to_drop:
                 self._emit("SentToDrop", f"SentToDrop({o.name})", subject=o.id, player=o.controller)  # type: ignore[attr-defined]

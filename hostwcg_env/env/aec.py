@@ -26,6 +26,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 import hostwcg_env  # noqa: F401  (registers the card pool)
 from hostwcg_env.cards import Deck, load_deck
@@ -217,9 +218,120 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
         pass
 
 
+def _forward(name: str, guarded: bool) -> property:
+    """A property reading (and writing) ``name`` on the wrapped env in one hop, instead of
+    BaseWrapper.__getattr__ through a chain of wrappers. ``guarded`` names raise before reset,
+    as OrderEnforcingWrapper's do."""
+
+    def get(self: StandardWrappers) -> Any:
+        if guarded and not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    def set_(self: StandardWrappers, value: Any) -> None:
+        setattr(self.env, name, value)
+
+    return property(get, set_)
+
+
+class StandardWrappers(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's standard wrapper stack for this env in one layer.
+
+    Behaves exactly as ``OrderEnforcingWrapper(AssertOutOfBoundsWrapper(
+    TerminateIllegalWrapper(raw_env, illegal_reward=-1)))``, the stack PettingZoo's classic
+    environments use, and is an ``OrderEnforcingWrapper``: an illegal action ends the game
+    with -1 to its player (and PettingZoo's warning), an action outside the space fails an
+    assertion, misuse before ``reset`` raises. One layer saves the attribute lookups that
+    the three-wrapper chain repeats on every ``last()`` and ``step()``; the test suite plays
+    both side by side and checks every observation, reward and flag agree
+    (``pettingzoo_wrapped_env`` builds the three-wrapper stack).
+    """
+
+    agent_selection = _forward("agent_selection", True)
+    rewards = _forward("rewards", True)
+    terminations = _forward("terminations", True)
+    truncations = _forward("truncations", True)
+    infos = _forward("infos", True)
+    agents = _forward("agents", True)
+    _cumulative_rewards = _forward("_cumulative_rewards", False)
+    possible_agents = _forward("possible_agents", False)
+    metadata = _forward("metadata", False)
+    render_mode = _forward("render_mode", False)
+
+    def __init__(self, env: raw_env, illegal_reward: float = -1) -> None:
+        super().__init__(env)
+        self._illegal_value = illegal_reward
+        self._prev_mask: Any = None
+        self._terminated = False  # ended by an illegal move
+        self._n = env._act_space.n
+
+    def __str__(self) -> str:
+        return str(self.env)  # as the three-wrapper stack prints: hostwcg_v0
+
+    @property
+    def num_agents(self) -> int:
+        if not self._has_reset:
+            raise AttributeError("num_agents cannot be accessed before reset")
+        return len(self.env.agents)
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self._terminated = False
+        self._prev_mask = None
+        super().reset(seed=seed, options=options)
+
+    def observe(self, agent: str) -> Any:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        obs = self.env.observe(agent)
+        if agent == self.env.agent_selection:
+            self._prev_mask = obs["action_mask"]
+        return obs
+
+    def step(self, action: Any) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+            return
+        e = self.env
+        if not e.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        self._has_updated = True
+        agent = e.agent_selection
+        dead = e.terminations[agent] or e.truncations[agent]
+        # AssertOutOfBoundsWrapper
+        in_space = (0 <= action < self._n) if type(action) is int else self.action_space(agent).contains(action)
+        assert (action is None and dead) or in_space, "action is not in action space"
+        # TerminateIllegalWrapper
+        if self._prev_mask is None:
+            self.observe(agent)
+        mask = self._prev_mask
+        self._prev_mask = None
+        if self._terminated and dead:
+            e._was_dead_step(action)
+        elif not dead and not mask[action]:
+            EnvLogger.warn_on_illegal_move()
+            e._cumulative_rewards[agent] = 0
+            e.terminations = dict.fromkeys(e.agents, True)
+            e.truncations = dict.fromkeys(e.agents, True)
+            e.rewards = dict.fromkeys(e.truncations, 0)
+            e.rewards[agent] = float(self._illegal_value)
+            e._accumulate_rewards()
+            e._deads_step_first()
+            self._terminated = True
+        else:
+            e.step(action)
+
+
 def env(**kwargs: Any) -> AECEnv:
     """The AEC env with PettingZoo's standard wrappers (illegal action -> -1 and game over,
-    action bounds, call order)."""
+    action bounds, call order), fused into one layer: see ``StandardWrappers``."""
+    return StandardWrappers(raw_env(**kwargs), illegal_reward=-1)
+
+
+def pettingzoo_wrapped_env(**kwargs: Any) -> AECEnv:
+    """The same env wrapped by PettingZoo's three wrapper classes, one inside the other (for
+    comparison: ``env()`` behaves identically and is faster)."""
     e: AECEnv = raw_env(**kwargs)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
@@ -227,4 +339,4 @@ def env(**kwargs: Any) -> AECEnv:
     return e
 
 
-__all__ = ["LayoutError", "env", "raw_env", "shipped_decks"]
+__all__ = ["LayoutError", "StandardWrappers", "env", "pettingzoo_wrapped_env", "raw_env", "shipped_decks"]

@@ -126,6 +126,7 @@ class Codec:
         self._key: object = None
         self._map: dict[int, Action] = {}
         self._mask = np.zeros(lay.n, dtype=np.int8)
+        self._memo: dict[tuple[Action, int], int] = {}
 
     def refresh(self, game: Game) -> None:
         d = game.decision
@@ -137,8 +138,14 @@ class Codec:
         if d is None or game.is_over:
             return
         s = game.state
+        memo = self._memo
         for a in d.actions:
-            i = encode(self.lay, s, d.player, a)
+            key = (a, d.player)
+            i = memo.get(key)
+            if i is None:
+                i = encode(self.lay, s, d.player, a)  # a pure function of the action and player
+                if len(memo) < 100_000:
+                    memo[key] = i
             if i in self._map:
                 raise LayoutError(f"two legal actions share index {i}: {self._map[i]} and {a}")
             self._map[i] = a

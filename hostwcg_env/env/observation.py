@@ -39,6 +39,8 @@ CARD_FEATURES = (
 )
 F = len(CARD_FEATURES)
 ENTITY_EXTRA = ["cur_health", "cur_power", "damage", "sick", "attacked", "markers", "token", "marker_power"]
+_UNSET = object()
+_TYPE_INDEX = {t: CARD_TYPES.index(t.value) for t in CardType}
 PLAYER_FIELDS = ["health", "soul", "damage", "hand", "deck", "drop", "banished", "forms", "ap"] + [f"pool:{r}" for r in RES]
 
 _cache: dict[int, tuple[CardDef, np.ndarray]] = {}
@@ -129,61 +131,110 @@ class ObservationEncoder:
         start, rows, width = self.offsets[name]
         return buf[start : start + rows * width].reshape(rows, width)
 
-    def _views(self, buf: np.ndarray) -> dict[str, np.ndarray]:
+    def _memo(self, buf: np.ndarray) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Section views of a persistent buffer and what each section (or row) last showed."""
         hit = self._buf_views.get(id(buf))
         if hit is None or hit[0] is not buf:
             hit = (buf, {name: self.view_of(buf, name) for name in self.offsets}, {})
             self._buf_views[id(buf)] = hit
-        return hit[1]
-
-    def _keys(self, buf: np.ndarray) -> dict[str, Any]:
-        self._views(buf)
-        return self._buf_views[id(buf)][2]
+        return hit[1], hit[2]
 
     def encode(self, view: PlayerView, out: np.ndarray | None = None) -> np.ndarray:
-        """Encode ``view``. With a persistent ``out`` buffer, sections whose inputs did not
-        change since the last call on that buffer are left as they are (incremental)."""
-        buf = np.zeros(self.size, dtype=np.float32) if out is None else out
-        v = self._views(buf) if out is not None else {n: self.view_of(buf, n) for n in self.offsets}
-        keys = self._keys(buf) if out is not None else {}
+        """Encode ``view``. With a persistent ``out`` buffer, only the sections and rows whose
+        inputs changed since the last call on that buffer are rewritten (incremental); the
+        result is identical to a fresh encoding."""
+        if out is None:
+            buf = np.zeros(self.size, dtype=np.float32)
+            v = {n: self.view_of(buf, n) for n in self.offsets}
+            keys: dict[str, Any] = {}
+        else:
+            buf = out
+            v, keys = self._memo(buf)
         s = view.game
+        objs = s.objs
         me, opp = view.player, view.opponent
-        stamp = (s.version, s.ts, me)
+        if keys.get("viewer") != me:  # a buffer reused for another player starts afresh
+            keys.clear()
+            keys["viewer"] = me
 
-        def fresh(name: str, key: Any) -> np.ndarray | None:
-            if keys.get(name) == key and out is not None:
-                return None
+        def whole(name: str, key: Any) -> bool:
+            """True (and the section zeroed) if the section's key changed."""
+            if keys.get(name, _UNSET) == key:
+                return False
             keys[name] = key
-            rows = v[name]
-            rows[:] = 0
-            return rows
+            v[name][:] = 0
+            return True
 
-        g = v["global"]
-        g[:] = 0
-        self._global(view, g[0])
+        def rows_of(name: str, new: list[Any]) -> list[int]:
+            """Rows of a section whose key changed (zeroed, to be written); records the keys."""
+            old = keys.get(name)
+            if old == new:
+                return []
+            keys[name] = new
+            rows = v[name]
+            if old is None or len(old) != len(new):
+                rows[:] = 0
+                return list(range(len(new)))
+            changed = [i for i, (a, b) in enumerate(zip(old, new)) if a != b]
+            for i in changed:
+                rows[i] = 0
+            return changed
+
+        # global scalars
+        d = s.decision
+        dkind = d.kind if d is not None and not s.over and d.player == me else None
+        b = s.battle
+        gkey = (s.turn, s.phase, s.step, s.tp, s.first_player, dkind, len(s.stack),
+                None if b is None else (b.controller, b.target_is_host, b.target is not None))
+        if keys.get("global") != gkey:
+            keys["global"] = gkey
+            g = v["global"]
+            g[:] = 0
+            self._global(view, g[0])
+
+        # players: Host stats, zone counts, pool, Host card
         for name, p in (("me", me), ("opponent", opp)):
-            pl = s.players[p]
-            rows = fresh(name, (stamp, s.started, pl.ap, tuple(pl.pool.items())))
-            if rows is not None:
-                self._player(view, p, rows[0])
-        hand = s.players[me].hand
-        rows = fresh("my_hand", tuple(hand))
-        if rows is not None:
-            _card_rows(rows, [o.card for o in view.hand()])
+            host = view.host(p)
+            vals = self._player_vals(view, p)
+            if rows_of(name, [(tuple(vals), None if host is None else host.id)]):
+                r = v[name][0]
+                r[: len(vals)] = vals
+                if host is not None:
+                    r[len(vals) :] = card_vector(host.card)
+
+        # my hand: one row per card
+        hand = [objs[o].card for o in s.players[me].hand[:MAX_HAND]]
+        rows = v["my_hand"]
+        for i in rows_of("my_hand", [id(c) for c in hand] + [None] * (MAX_HAND - len(hand))):
+            if i < len(hand):
+                rows[i, 0] = 1
+                rows[i, 1:] = card_vector(hand[i])
+
+        # frontrows: card and current stats per slot
         for name, p in (("my_front", me), ("opp_front", opp)):
-            front = s.players[p].front
-            key = (stamp, tuple((x, s.objs[x].damage, s.objs[x].sick, s.objs[x].attacked) if x is not None else None
-                                for x in front))
-            rows = fresh(name, key)
-            if rows is not None:
-                for i, o in enumerate(view.row(p, "front")):
-                    if isinstance(o, Obj):
-                        self._entity(s, o, rows[i])
+            slots = view.row(p, "front")
+            rkeys: list[Any] = []
+            for o in slots:
+                if isinstance(o, Obj):
+                    kw = keywords(s, o)
+                    rkeys.append((o.id, health(s, o), power(s, o), o.damage, o.sick, o.attacked,
+                                  len(o.markers), o.token, "first_strike" in kw, "cannot_block" in kw))
+                else:
+                    rkeys.append(None)
+            rows = v[name]
+            for i in rows_of(name, rkeys):
+                k = rkeys[i]
+                if k is not None:
+                    self._entity(slots[i], k, rows[i])  # type: ignore[arg-type]
+
+        # backrows: present, face-down, card (an opponent's face-down card shows its flag only)
         for name, p in (("my_back", me), ("opp_back", opp)):
-            rows = fresh(name, (stamp,))
-            if rows is None:
-                continue
-            for i, o in enumerate(view.row(p, "back")):
+            slots = view.row(p, "back")
+            rkeys = [None if o is None else ("face-down" if isinstance(o, str) else (o.id, o.face_down))
+                     for o in slots]
+            rows = v[name]
+            for i in rows_of(name, rkeys):
+                o = slots[i]
                 if o is None:
                     continue
                 rows[i, 0] = 1
@@ -192,12 +243,19 @@ class ObservationEncoder:
                     rows[i, 2:] = card_vector(o.card)
                 else:
                     rows[i, 1] = 1
+
+        # form zones
         for name, p in (("my_forms", me), ("opp_forms", opp)):
-            rows = fresh(name, (stamp,))
-            if rows is not None:
-                _card_rows(rows, [o.card for o in view.forms(p)])
-        rows = fresh("stack", (stamp, tuple((it.sid, tuple(map(tuple, it.targets.values()))) for it in s.stack)))
-        if rows is not None:
+            forms = [objs[o].card for o in s.players[p].forms[:MAX_FORMS]]
+            rows = v[name]
+            for i in rows_of(name, [id(c) for c in forms] + [None] * (MAX_FORMS - len(forms))):
+                if i < len(forms):
+                    rows[i, 0] = 1
+                    rows[i, 1:] = card_vector(forms[i])
+
+        # the stack, bottom first
+        if whole("stack", tuple((it.sid, tuple(map(tuple, it.targets.values()))) for it in s.stack)):
+            rows = v["stack"]
             for i, (it, card) in enumerate(view.stack()[:MAX_STACK]):
                 r = rows[i]
                 r[0] = 1
@@ -209,19 +267,23 @@ class ObservationEncoder:
                     r[k] = 1
                 else:
                     r[k + 1 :] = card_vector(card)
+
+        # my pending triggers and the cards of a search / look decision
         mine = view.my_pending()
-        rows = fresh("pending", tuple(t.seq for t in mine))
-        if rows is not None:
-            _card_rows(rows, [t.card for t in mine])
-        choice = view.choice_cards()
-        rows = fresh("choice", tuple(o.id for o in choice))
-        if rows is not None:
-            _card_rows(rows, [o.card for o in choice])
-        rows = fresh("drops", (stamp,))
-        if rows is not None:
-            for j, p in enumerate((me, opp)):
-                for o in view.drop(p):
-                    rows[j, CARD_TYPES.index(o.card.type.value)] += 0.1
+        if whole("pending", tuple(t.seq for t in mine)):
+            _card_rows(v["pending"], [t.card for t in mine])
+        if (d is not None and d.cards) or keys.get("choice") != ():
+            choice = view.choice_cards()
+            if whole("choice", tuple(o.id for o in choice)):
+                _card_rows(v["choice"], [o.card for o in choice])
+
+        # card types in the drop zones
+        drops = (s.players[me].drop, s.players[opp].drop)
+        if whole("drops", (tuple(drops[0]), tuple(drops[1]))):
+            rows = v["drops"]
+            for j, pile in enumerate(drops):
+                for oid in pile:
+                    rows[j, _TYPE_INDEX[objs[oid].card.type]] += 0.1
         return buf
 
     def _global(self, view: PlayerView, g: np.ndarray) -> None:
@@ -250,36 +312,27 @@ class ObservationEncoder:
             g[k + 2] = float(b.target_is_host)
             g[k + 3] = float(b.target is not None)
 
-    def _player(self, view: PlayerView, p: int, r: np.ndarray) -> None:
+    def _player_vals(self, view: PlayerView, p: int) -> list[float]:
         s = view.game
         pl = s.players[p]
-        host = view.host(p)
         started = s.started or p == view.player
-        vals: list[Any] = [
+        vals = [
             host_health(s, p) / 10 if started else 0,
             host_soul(s, p) / 10 if started else 0,
             len(pl.damage) / 10, len(pl.hand) / 10, len(pl.deck) / 50, len(pl.drop) / 50,
             len(pl.banished) / 10, len(pl.forms) / MAX_FORMS, pl.ap / 4,
         ]
-        vals += [pl.pool.get(sym, 0) / 5 for sym in RES]
-        n = len(vals)
-        r[:n] = vals
-        if host is not None:
-            r[n:] = card_vector(host.card)
+        pool = pl.pool
+        vals += [pool.get(sym, 0) / 5 for sym in RES]
+        return vals
 
-    def _entity(self, s: Any, o: Obj, r: np.ndarray) -> None:
+    def _entity(self, o: Obj, key: tuple, r: np.ndarray) -> None:
+        """An Entity row from its card and the stats in its row key (see ``encode``)."""
+        _oid, h, pw, dmg, sick, attacked, markers, token, fs, cb = key
         r[0] = 1
         r[1 : 1 + F] = card_vector(o.card)
-        k = 1 + F
-        kw = keywords(s, o)
-        r[k] = health(s, o) / 10
-        r[k + 1] = power(s, o) / 10
-        r[k + 2] = o.damage / 10
-        r[k + 3] = float(o.sick)
-        r[k + 4] = float(o.attacked)
-        r[k + 5] = len(o.markers) / 3
-        r[k + 6] = float(o.token)
-        r[k + 7] = float("first_strike" in kw) + float("cannot_block" in kw) * 0.5
+        r[1 + F :] = (h / 10, pw / 10, dmg / 10, float(sick), float(attacked), markers / 3,
+                      float(token), float(fs) + float(cb) * 0.5)
 
 
 def section(obs: np.ndarray, name: str, config: RuleConfig | None = None) -> np.ndarray:

@@ -87,6 +87,7 @@ class Builder:
         for i, entry in enumerate(setup.get("stack", [])):
             self.stack_item(entry, f"setup.stack[{i}]")
         s.version += 1
+        s.board += 1
         return Game.from_state(s)
 
     def new_game(self, setup: dict[str, Any]) -> Game:
