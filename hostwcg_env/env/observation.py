@@ -194,6 +194,11 @@ class ObservationEncoder:
 
         # players: Host stats, zone counts, pool, Host card
         for name, p in (("me", me), ("opponent", opp)):
+            pl = s.players[p]
+            quick = (s.version, s.ts, s.started, pl.ap, tuple(pl.pool.items()))
+            if keys.get(name + "/quick") == quick:
+                continue  # nothing the row reads has changed (stats change only with these)
+            keys[name + "/quick"] = quick
             host = view.host(p)
             vals = self._player_vals(view, p)
             if rows_of(name, [(tuple(vals), None if host is None else host.id)]):
@@ -203,15 +208,24 @@ class ObservationEncoder:
                     r[len(vals) :] = card_vector(host.card)
 
         # my hand: one row per card
-        hand = [objs[o].card for o in s.players[me].hand[:MAX_HAND]]
-        rows = v["my_hand"]
-        for i in rows_of("my_hand", [id(c) for c in hand] + [None] * (MAX_HAND - len(hand))):
-            if i < len(hand):
-                rows[i, 0] = 1
-                rows[i, 1:] = card_vector(hand[i])
+        hand_ids = tuple(s.players[me].hand)
+        if keys.get("my_hand/quick") != hand_ids:
+            keys["my_hand/quick"] = hand_ids
+            hand = [objs[o].card for o in hand_ids[:MAX_HAND]]
+            rows = v["my_hand"]
+            for i in rows_of("my_hand", [id(c) for c in hand] + [None] * (MAX_HAND - len(hand))):
+                if i < len(hand):
+                    rows[i, 0] = 1
+                    rows[i, 1:] = card_vector(hand[i])
 
         # frontrows: card and current stats per slot
         for name, p in (("my_front", me), ("opp_front", opp)):
+            # stats change only with state.version / state.ts; damage with state.dmg
+            quick = (s.version, s.ts, s.dmg, tuple((x, objs[x].sick, objs[x].attacked) if x is not None else None
+                                                   for x in s.players[p].front))
+            if keys.get(name + "/quick") == quick:
+                continue
+            keys[name + "/quick"] = quick
             slots = view.row(p, "front")
             rkeys: list[Any] = []
             for o in slots:
@@ -227,8 +241,14 @@ class ObservationEncoder:
                 if k is not None:
                     self._entity(slots[i], k, rows[i])  # type: ignore[arg-type]
 
-        # backrows: present, face-down, card (an opponent's face-down card shows its flag only)
+        # backrows: present, face-down, card (an opponent's face-down card shows its flag only);
+        # they change only with the board (state.board) or the cards a decision shows me
+        shown = d.cards if d is not None and d.player == me else ()
         for name, p in (("my_back", me), ("opp_back", opp)):
+            quick = (s.board, shown)
+            if keys.get(name + "/quick") == quick:
+                continue
+            keys[name + "/quick"] = quick
             slots = view.row(p, "back")
             rkeys = [None if o is None else ("face-down" if isinstance(o, str) else (o.id, o.face_down))
                      for o in slots]
@@ -246,7 +266,11 @@ class ObservationEncoder:
 
         # form zones
         for name, p in (("my_forms", me), ("opp_forms", opp)):
-            forms = [objs[o].card for o in s.players[p].forms[:MAX_FORMS]]
+            form_ids = tuple(s.players[p].forms)
+            if keys.get(name + "/quick") == form_ids:
+                continue
+            keys[name + "/quick"] = form_ids
+            forms = [objs[o].card for o in form_ids[:MAX_FORMS]]
             rows = v[name]
             for i in rows_of(name, [id(c) for c in forms] + [None] * (MAX_FORMS - len(forms))):
                 if i < len(forms):
