@@ -153,9 +153,12 @@ class ObservationEncoder:
         s = view.game
         objs = s.objs
         me, opp = view.player, view.opponent
-        if keys.get("viewer") != me:  # a buffer reused for another player starts afresh
+        if keys.get("viewer") != me or keys.get("state") is not s:
+            # a buffer reused for another player or another game (object ids, the board
+            # counter and the timestamps start again in every game) starts afresh
             keys.clear()
             keys["viewer"] = me
+            keys["state"] = s
 
         def whole(name: str, key: Any) -> bool:
             """True (and the section zeroed) if the section's key changed."""
@@ -201,11 +204,15 @@ class ObservationEncoder:
             keys[name + "/quick"] = quick
             host = view.host(p)
             vals = self._player_vals(view, p)
-            if rows_of(name, [(tuple(vals), None if host is None else host.id)]):
-                r = v[name][0]
-                r[: len(vals)] = vals
-                if host is not None:
-                    r[len(vals) :] = card_vector(host.card)
+            r = v[name][0]
+            n = len(vals)
+            if keys.get(name + "/vals") != vals:
+                keys[name + "/vals"] = vals
+                r[:n] = vals
+            hid = None if host is None else host.id
+            if keys.get(name + "/host", _UNSET) != hid:
+                keys[name + "/host"] = hid
+                r[n:] = 0 if host is None else card_vector(host.card)
 
         # my hand: one row per card
         hand_ids = tuple(s.players[me].hand)
