@@ -73,6 +73,26 @@ def activatables(s: GameState, p: int) -> list[tuple[Obj, int, Ability]]:
     return hit  # type: ignore[no-any-return]
 
 
+def face_down_ambushes(s: GameState) -> list[tuple[Obj, int, Ability]]:
+    """Event-keyed Ambush abilities (17, 29.4) of face-down cards in both backrows, player A's
+    first, slot order (cached with ``active_abilities``)."""
+    active_abilities(s, "ambush")  # refresh the cache for this board
+    table = s.ability_cache[1]
+    hit = table.get(("face_down_ambush",))
+    if hit is None:
+        hit = []
+        for p in s.players:
+            for oid in p.back:
+                if oid is None:
+                    continue
+                o = s.objs[oid]
+                if o.face_down:
+                    hit.extend((o, i, ab) for i, ab in enumerate(o.card.abilities)
+                               if ab.kind == "ambush" and ab.when is not None)
+        table[("face_down_ambush",)] = hit
+    return hit  # type: ignore[no-any-return]
+
+
 def static_applies(s: GameState, src: Obj, ab: Ability, target: Obj) -> bool:
     aff = ab.affects
     if isinstance(aff, str):

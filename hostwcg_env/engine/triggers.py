@@ -15,7 +15,7 @@ from .carddef import CardType, Selector, Trigger
 from .costs import can_pay
 from .events import TRIGGER_NAMES, Event
 from .state import Obj, PendingTrigger
-from .stats import active_abilities
+from .stats import active_abilities, face_down_ambushes
 from .targeting import candidates, matches
 
 if TYPE_CHECKING:
@@ -34,7 +34,10 @@ def _event_names(ev: Event) -> list[str]:
             names.append("end_of_turn")
         return names
     name = TRIGGER_NAMES.get(ev.kind)
-    return [name] if name else []
+    return [name] if name else _NONE
+
+
+_NONE: list[str] = []  # never mutated
 
 
 def _loose_match(sel: Selector, o: Obj, controller: int, source: int | None) -> bool:
@@ -114,16 +117,9 @@ class TriggersMixin:
                 s.trigger_seq += 1
                 s.pending.append(PendingTrigger(o.controller, o.id, o.card, i, "trigger", sid,
                                                 subject_name, None, hold, s.trigger_seq))
-        for p in s.players:
-            for oid in p.back:
-                if oid is None:
-                    continue
-                o = s.objs[oid]
-                if not o.face_down:
-                    continue
-                for i, ab in enumerate(o.card.abilities):
-                    if ab.kind == "ambush" and ab.when is not None and self._trigger_matches(ab.when, names, ev, o):
-                        s.ambush_ops.append((o.controller, o.id, i, sid, subject_name))
+        for o, i, ab in face_down_ambushes(s):
+            if self._trigger_matches(ab.when, names, ev, o):
+                s.ambush_ops.append((o.controller, o.id, i, sid, subject_name))
 
     # ------------------------------------------------------------ the window
     def _placeable(self) -> list[PendingTrigger]:
