@@ -11,7 +11,10 @@ AGENT_NAMES = ("random", "heuristic", "ismcts", "ppo")
 
 
 def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
-    """An agent by name: random, heuristic, ismcts[:ITERATIONS], ppo[:PATH]."""
+    """An agent by name: random, heuristic, ismcts[:ITERATIONS | :SECONDSs], ppo[:PATH].
+
+    ``ismcts:300`` searches 300 iterations a decision; ``ismcts:0.5s`` as many as fit in half a
+    second (the search stops at the first iteration that ends past the limit)."""
     base, _, arg = name.partition(":")
     if base == "random":
         return RandomAgent(seed)
@@ -22,7 +25,10 @@ def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
     if base == "ismcts":
         from .ismcts import ISMCTSAgent
 
-        if arg:
+        if arg.endswith("s"):
+            kw.setdefault("time_limit", float(arg[:-1]))
+            kw.setdefault("iterations", 1_000_000)
+        elif arg:
             kw.setdefault("iterations", int(arg))
         return ISMCTSAgent(seed=seed, **kw)
     if base == "ppo":

@@ -3,9 +3,14 @@
 Each iteration samples a full game consistent with the agent's own PlayerView
 (``determinize``: hidden cards drawn from what the agent cannot see), walks a tree whose
 edges are actions in text notation, choosing among the actions legal in that sample by UCB
-with availability counts, expands one node, plays a random rollout (cut at a depth, then
-scored by a material heuristic) and backs the result up. It reads nothing but the view: the
-same view and seed give the same choice whatever the hidden cards really are (tested).
+with availability counts, expands one node, plays a rollout (cut at a depth, then scored by a
+material estimate) and backs the result up. It reads nothing but the view: the same view and
+seed give the same choice whatever the hidden cards really are (tested).
+
+Rollouts are played by the heuristic agent (``rollout="heuristic"``, the default: search then
+improves on the heuristic's own play, as in Tesauro and Galperin's rollout algorithm) or
+uniformly at random (``rollout="random"``: cheaper, weaker). With a time limit the search
+stops when it runs out; ``iterations`` caps it.
 """
 
 from __future__ import annotations
@@ -48,18 +53,24 @@ class ISMCTSAgent(EngineAgent):
     name = "ismcts"
 
     def __init__(self, iterations: int = 200, time_limit: float | None = None, rollout_depth: int = 60,
-                 exploration: float = 0.7, seed: int | None = None) -> None:
+                 exploration: float = 0.7, seed: int | None = None, rollout: str = "heuristic") -> None:
+        if rollout not in ("heuristic", "random"):
+            raise ValueError(f"rollout must be 'heuristic' or 'random', not {rollout!r}")
         self.iterations = iterations
         self.time_limit = time_limit
         self.rollout_depth = rollout_depth
         self.c = exploration
         self.seed = seed
-        self.rng = random.Random(seed)
+        self.rollout = rollout
+        self.reset()
 
     def reset(self, seed: int | None = None) -> None:
+        from .heuristic import HeuristicAgent
+
         if seed is not None:
             self.seed = seed
         self.rng = random.Random(self.seed)
+        self.policy = HeuristicAgent(self.rng.getrandbits(32)) if self.rollout == "heuristic" else None
 
     def choose(self, view: PlayerView, actions: tuple[Action, ...]) -> Action:
         if len(actions) == 1:
@@ -98,10 +109,17 @@ class ISMCTSAgent(EngineAgent):
             game.apply(keys[k])
             path.append(child)
             node = child
+        policy = self.policy
         for _ in range(self.rollout_depth):
-            if game.is_over or game.decision is None or not game.decision.actions:
+            d = game.decision
+            if game.is_over or d is None or not d.actions:
                 break
-            game.apply(self.rng.choice(game.decision.actions))
+            if len(d.actions) == 1:
+                game.apply(d.actions[0])
+            elif policy is not None:
+                game.apply(policy.choose(game.view(d.player), d.actions))
+            else:
+                game.apply(self.rng.choice(d.actions))
         scores = (evaluate(game, 0), evaluate(game, 1))
         for nd in path:
             nd.n += 1

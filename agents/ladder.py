@@ -42,8 +42,12 @@ class GameSpec:
     deck_b: int
 
 
-def play_game(spec: GameSpec) -> tuple[GameSpec, int | None, int]:
-    """Play one game; returns (spec, winning seat or None, decisions)."""
+Record = tuple[GameSpec, "int | None", int, tuple[tuple[float, int], tuple[float, int]]]
+
+
+def play_game(spec: GameSpec) -> Record:
+    """Play one game; returns (spec, winning seat or None, decisions, and per seat the seconds
+    spent choosing and the number of choices with more than one legal action)."""
     import hostwcg_env  # noqa: F401
     from hostwcg_env.engine import Game
     from hostwcg_env.env import shipped_decks
@@ -54,10 +58,21 @@ def play_game(spec: GameSpec) -> tuple[GameSpec, int | None, int]:
     game = Game.new(decks[spec.deck_a], decks[spec.deck_b], seed=spec.seed)
     agents = [make_agent(spec.a, seed=2 * spec.seed), make_agent(spec.b, seed=2 * spec.seed + 1)]
     n = 0
+    spent = [0.0, 0.0]
+    choices = [0, 0]
     while not game.is_over:
-        game.apply(decide(agents[game.decision.player], game))  # type: ignore[union-attr]
+        d = game.decision
+        assert d is not None
+        if len(d.actions) == 1:
+            game.apply(d.actions[0])  # every agent takes a forced action; not timed
+        else:
+            t = time.perf_counter()
+            a = decide(agents[d.player], game)
+            spent[d.player] += time.perf_counter() - t
+            choices[d.player] += 1
+            game.apply(a)
         n += 1
-    return spec, game.winner, n
+    return spec, game.winner, n, ((spent[0], choices[0]), (spent[1], choices[1]))
 
 
 _DECK_CACHE: list[Any] = []
@@ -110,12 +125,12 @@ def bradley_terry(names: list[str], wins: dict[tuple[str, str], float], iters: i
 @dataclass
 class LadderResult:
     agents: list[str]
-    records: list[tuple[GameSpec, int | None, int]]
+    records: list[Record]
     seconds: float
 
     def pair_wins(self) -> dict[tuple[str, str], float]:
         wins: dict[tuple[str, str], float] = {}
-        for spec, w, _n in self.records:
+        for spec, w, *_ in self.records:
             names = (spec.a, spec.b)
             if w is None:
                 wins[(spec.a, spec.b)] = wins.get((spec.a, spec.b), 0) + 0.5
@@ -144,7 +159,7 @@ class LadderResult:
         wins = self.pair_wins()
         out = []
         for x, y in combinations(self.agents, 2):
-            n = sum(1 for s, _w, _n in self.records if {s.a, s.b} == {x, y})
+            n = sum(1 for s, *_ in self.records if {s.a, s.b} == {x, y})
             p, lo, hi = wilson(wins.get((x, y), 0.0), n)
             out.append({"agent": x, "opponent": y, "games": n, "wins": wins.get((x, y), 0.0),
                         "win_rate": round(p, 4), "ci95_low": round(lo, 4), "ci95_high": round(hi, 4)})
@@ -158,10 +173,25 @@ class LadderResult:
         lines += ["", "| agent | rating (Bradley-Terry, Elo scale) | 95% CI (bootstrap) |", "|---|---:|---|"]
         for a, (r, lo, hi) in sorted(self.ratings().items(), key=lambda t: -t[1][0]):
             lines.append(f"| {a} | {r:.0f} | {lo:.0f} - {hi:.0f} |")
+        lines += ["", "| agent | choices | ms per choice (mean) | slowest game's mean (ms) |", "|---|---:|---:|---:|"]
+        for a, (n, mean, worst) in self.timing().items():
+            lines.append(f"| {a} | {n} | {1000 * mean:.2f} | {1000 * worst:.2f} |")
         games = len(self.records)
         lines += ["", f"{games} games in {self.seconds:.0f} s; draws count as half a win; "
-                      "seats swapped on paired seeds over the shipped decks."]
+                      "seats swapped on paired seeds over the shipped decks; a choice is a decision "
+                      "with more than one legal action (forced ones are taken without asking)."]
         return "\n".join(lines)
+
+    def timing(self) -> dict[str, tuple[int, float, float]]:
+        """Per agent: choices made, mean seconds per choice, and the highest per-game mean."""
+        out: dict[str, list[Any]] = {a: [0, 0.0, 0.0] for a in self.agents}
+        for spec, _w, _n, seats in self.records:
+            for name, (secs, k) in zip((spec.a, spec.b), seats):
+                out[name][0] += k
+                out[name][1] += secs
+                if k:
+                    out[name][2] = max(out[name][2], secs / k)
+        return {a: (n, secs / n if n else 0.0, worst) for a, (n, secs, worst) in out.items()}
 
     def csv(self) -> str:
         buf = io.StringIO()

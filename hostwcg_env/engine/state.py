@@ -30,6 +30,9 @@ class Mod:
     until_eot: bool = False
 
 
+_new_obj = object.__new__
+
+
 @dataclass
 class Obj:
     """One card (or token, or Host) in one zone. A zone change makes a new Obj (36.2).
@@ -64,12 +67,16 @@ class Obj:
         return self.card.name
 
     def clone(self) -> Obj:
-        """A copy with its own lists (stat mods are never changed in place, so shared)."""
-        o = copy.copy(self)
-        o.mods = list(self.mods)
-        o.markers = list(self.markers)
-        o.used_s = list(self.used_s)
-        o.used_during = dict(self.used_during)
+        """A copy with its own lists (stat mods are never changed in place, so shared).
+        Built from the attribute dict: the same result as copy.copy, several times faster
+        (clone() and search agents copy every object)."""
+        o = _new_obj(Obj)
+        d = self.__dict__.copy()
+        d["mods"] = list(self.mods)
+        d["markers"] = list(self.markers)
+        d["used_s"] = list(self.used_s)
+        d["used_during"] = dict(self.used_during)
+        o.__dict__ = d
         return o
 
     @property

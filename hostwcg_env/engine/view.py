@@ -261,10 +261,9 @@ def determinize(view: PlayerView, rng: random.Random, opponent_cards: list[str] 
             pool = Counter()
         bag = list(pool.elements())
         rng.shuffle(bag)
-        fallback = [c for c in reg.values() if c.type not in (CardType.HOST, CardType.TOKEN)]
-        hosts = [c for c in reg.values() if c.type is CardType.HOST]
+        fallback, hosts, ambushes = _fallbacks(reg)
         for o in sorted(unknown, key=lambda x: (x.card.type is not CardType.AMBUSH, x.id)):
-            o.card = _draw_card(o, bag, fallback, hosts, reg, rng)
+            o.card = _draw_card(o, bag, fallback, hosts, ambushes, reg, rng)
     for item in s.stack:  # a face-down card being laid: the item shows the sampled card
         if item.card.name == "?" and item.obj is not None and item.obj in s.objs:
             item.card = s.objs[item.obj].card
@@ -278,8 +277,22 @@ def determinize(view: PlayerView, rng: random.Random, opponent_cards: list[str] 
     return s
 
 
+_FALLBACKS: dict[int, tuple[dict[str, CardDef], int, list[CardDef], list[CardDef], list[CardDef]]] = {}
+
+
+def _fallbacks(reg: dict[str, CardDef]) -> tuple[list[CardDef], list[CardDef], list[CardDef]]:
+    """Playable cards, Hosts and Ambushes of a registry (cached per registry and size)."""
+    hit = _FALLBACKS.get(id(reg))
+    if hit is None or hit[0] is not reg or hit[1] != len(reg):
+        fallback = [c for c in reg.values() if c.type not in (CardType.HOST, CardType.TOKEN)]
+        hosts = [c for c in reg.values() if c.type is CardType.HOST]
+        ambushes = [c for c in fallback if c.type is CardType.AMBUSH] or fallback
+        hit = _FALLBACKS[id(reg)] = (reg, len(reg), fallback, hosts, ambushes)
+    return hit[2], hit[3], hit[4]
+
+
 def _draw_card(o: Obj, bag: list[str], fallback: list[CardDef], hosts: list[CardDef],
-               reg: dict[str, CardDef], rng: random.Random) -> CardDef:
+               ambushes: list[CardDef], reg: dict[str, CardDef], rng: random.Random) -> CardDef:
     if o.card.type is CardType.HOST:
         return rng.choice(hosts)
     want_ambush = o.card.type is CardType.AMBUSH
@@ -288,8 +301,7 @@ def _draw_card(o: Obj, bag: list[str], fallback: list[CardDef], hosts: list[Card
         if card is not None and (not want_ambush or card.type is CardType.AMBUSH):
             bag.pop(i)
             return card
-    pool = [c for c in fallback if not want_ambush or c.type is CardType.AMBUSH] or fallback
-    return rng.choice(pool)
+    return rng.choice(ambushes if want_ambush else fallback)
 
 
 def event_texts(events: list[Event], viewer: int | None) -> list[str]:
