@@ -164,12 +164,20 @@ def pin_one_core() -> str:
 
 def run(cfg: BenchConfig, repeats: int = 3, only: list[str] | None = None,
         benchmarks: list[Callable[[BenchConfig], Row]] | None = None) -> list[dict[str, Any]]:
-    """Run each benchmark ``repeats`` times; one dict per row with the median and every run."""
+    """Run each benchmark ``repeats`` times; one dict per row with the median and every run.
+
+    The repeats are interleaved (round 1 runs every benchmark once, then round 2, ...), so a
+    machine whose speed drifts during the run (a shared host) slows every row alike and the
+    ratios between rows stay fair; ``runs[i]`` of every row come from the same round."""
+    fns = [fn for fn in (benchmarks if benchmarks is not None else BENCHMARKS)
+           if not only or any(o in fn.__name__ for o in only)]
+    rows: dict[str, list[Row]] = {fn.__name__: [] for fn in fns}
+    for _ in range(max(1, repeats)):
+        for fn in fns:
+            rows[fn.__name__].append(fn(cfg))
     results = []
-    for fn in benchmarks if benchmarks is not None else BENCHMARKS:
-        if only and not any(o in fn.__name__ for o in only):
-            continue
-        runs = [fn(cfg) for _ in range(max(1, repeats))]
+    for fn in fns:
+        runs = rows[fn.__name__]
         name, unit = runs[0][0], runs[0][2]
         values = [r[1] for r in runs]
         results.append({"name": name, "value": statistics.median(values), "unit": unit,
@@ -217,7 +225,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"meta": info, "results": results}, indent=2))
     else:
         print(markdown(results, info))
-        ratio_lines = bench_envs.ratios([{"name": r["name"], "median": r["value"]} for r in results])
+        ratio_lines = bench_envs.ratios([{"name": r["name"], "median": r["value"], "runs": r["runs"]}
+                                         for r in results])
         if ratio_lines:
             print("\n" + "\n".join(f"- {x}" for x in ratio_lines))
     return 0

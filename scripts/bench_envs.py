@@ -146,13 +146,24 @@ def available() -> list[Callable[[Any], Row]]:
 
 
 def ratios(results: list[dict[str, Any]]) -> list[str]:
-    """The ratios the issue asks for: hostwcg_v0 env() against each peer."""
-    by = {r["name"]: r["median"] for r in results}
+    """The ratios the issue asks for: hostwcg_v0 env() against each peer. With the runs of
+    every round (``runs``, interleaved), the ratio is the median of the per-round ratios, each
+    taken from runs made side by side, with their range; else the ratio of the medians."""
+    import statistics
+
+    by = {r["name"]: r for r in results}
     ours = by.get("hostwcg_v0 env() (wrappers)")
-    if not ours:
+    if not ours or not ours["median"]:
         return []
     out = []
-    for name, v in by.items():
-        if name.startswith("peer ") and v:
-            out.append(f"hostwcg_v0 env() / {name[5:]}: {ours / v:.2f}x")
+    for name, r in by.items():
+        if not name.startswith("peer ") or not r["median"]:
+            continue
+        a, b = ours.get("runs"), r.get("runs")
+        if a and b and len(a) == len(b) and all(b):
+            per = [x / y for x, y in zip(a, b)]
+            out.append(f"hostwcg_v0 env() / {name[5:]}: {statistics.median(per):.2f}x "
+                       f"(per round {min(per):.2f}x - {max(per):.2f}x)")
+        else:
+            out.append(f"hostwcg_v0 env() / {name[5:]}: {ours['median'] / r['median']:.2f}x")
     return out

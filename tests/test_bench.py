@@ -63,3 +63,20 @@ def test_main_markdown(bench, capsys):
     out = capsys.readouterr().out
     assert "| benchmark | median | unit | min | max |" in out
     assert "games/s" in out
+
+
+def test_repeats_are_interleaved_and_ratios_are_per_round(bench):
+    order: list[str] = []
+
+    def ours(_cfg):
+        order.append("ours")
+        return "hostwcg_v0 env() (wrappers)", [10.0, 20.0, 40.0][order.count("ours") - 1], "steps/s"
+
+    def peer(_cfg):
+        order.append("peer")
+        return "peer slow", [5.0, 10.0, 20.0][order.count("peer") - 1], "steps/s"
+
+    rows = bench.run(bench.BenchConfig(games=2), repeats=3, benchmarks=[ours, peer])
+    assert order == ["ours", "peer"] * 3  # round by round, so drift hits every row alike
+    lines = bench.bench_envs.ratios([{"name": r["name"], "median": r["value"], "runs": r["runs"]} for r in rows])
+    assert lines == ["hostwcg_v0 env() / slow: 2.00x (per round 2.00x - 2.00x)"]
