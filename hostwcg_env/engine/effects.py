@@ -451,6 +451,7 @@ class EffectsMixin:
                 v = getattr(st, stat)
                 if v is not None:
                     o.mods.append(Mod(kind, stat, v, ts, eot))
+                    s.modv += 1
             self._emit("StatsChanged", f"StatsChanged({o.name})", subject=i)  # type: ignore[attr-defined]
 
     def _do_modify(self, item: StackItem, st: Step, ids: list[int]) -> None:
@@ -462,6 +463,7 @@ class EffectsMixin:
     def _do_grant(self, item: StackItem, st: Step, ids: list[int]) -> None:
         for i in ids:
             self.s.objs[i].mods.append(Mod("grant", st.keyword or "", 1, self._tick(), st.duration == "end_of_turn"))  # type: ignore[attr-defined]
+            self.s.modv += 1
 
     def _do_create_token(self, item: StackItem, st: Step, ids: list[int]) -> None:
         self._push_seq([("token", {"player": item.controller, "token": st.token}) for _ in range(st.amount)])  # type: ignore[attr-defined]

@@ -208,8 +208,9 @@ class GameState:
     trigger_seq: int = 0
     version: int = 0  # bumped whenever an object is made, removed or turned face up
     board: int = 0  # bumped when an object enters, leaves, moves in or turns face up in play or as a Host
+    modv: int = 0  # bumped when stat or keyword modifications are added or expire
     ability_cache: Any = None  # (board, abilities by kind), see stats.active_abilities
-    stat_cache: Any = None  # ((version, ts), {(obj id, stat): value}), see stats.stat
+    stat_cache: Any = None  # ((board, modv), {(obj id, stat): value}), see stats.stat
     hidden_cache: Any = None  # ((version, started), {player: hidden ids}), see view.hidden_ids
     loss_stamp: Any = None  # (version, ts) at the last loss check
     dmg: int = 0  # bumped whenever damage on an Entity changes

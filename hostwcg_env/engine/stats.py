@@ -155,9 +155,10 @@ def _layers(s: GameState, o: Obj, stat: str) -> tuple[int, list[tuple[int, int]]
 
 
 def stat(s: GameState, o: Obj, which: str) -> int:
-    """The current value of a stat (cached until anything enters, leaves, turns face up or
-    is modified: ``state.version`` and ``state.ts``)."""
-    key = (s.version, s.ts)
+    """The current value of a stat (cached until anything enters, leaves, moves or turns face
+    up in play or as a Host, ``state.board``, or a modification is added or expires,
+    ``state.modv``: a stat reads only the card, the statics in play and the modifications)."""
+    key = (s.board, s.modv)
     cache = s.stat_cache
     if cache is None or cache[0] != key:
         cache = (key, {})
@@ -206,7 +207,7 @@ def host_soul(s: GameState, p: int) -> int:
 
 def keywords(s: GameState, o: Obj) -> frozenset[str]:
     """Printed keywords plus those granted by statics and effects (cached like ``stat``)."""
-    key = (s.version, s.ts)
+    key = (s.board, s.modv)
     cache = s.stat_cache
     if cache is None or cache[0] != key:
         cache = (key, {})

@@ -119,6 +119,7 @@ class TurnMixin:
         """A21 (4): 'until end of turn' effects end, then game actions run."""
         s = self.s
         s.version += 1
+        s.modv += 1
         for o in s.objs.values():
             if o.mods:
                 o.mods = [m for m in o.mods if not m.until_eot]

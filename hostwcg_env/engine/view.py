@@ -119,16 +119,20 @@ class PlayerView:
         Only a face-down object can be hidden in a slot, so the hidden set is consulted only
         for those."""
         out: list[Obj | None | str] = []
-        objs = self._s.objs
-        for oid in getattr(self._s.players[p], row):
+        s = self._s
+        objs = s.objs
+        me = self.player
+        for oid in getattr(s.players[p], row):
             if oid is None:
                 out.append(None)
                 continue
             o = objs[oid]
-            if o.face_down and o.controller != self.player and oid in self.hidden:
-                out.append("face-down")
-            else:
-                out.append(o)
+            if o.face_down and o.controller != me and o.zone in ("back", "marker", "stack"):
+                d = s.decision  # as in _hidden_ids: unless my own decision shows it (41)
+                if not (d is not None and d.player == me and oid in d.cards):
+                    out.append("face-down")
+                    continue
+            out.append(o)
         return out
 
     def forms(self, p: int) -> list[Obj]:

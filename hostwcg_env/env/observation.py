@@ -197,11 +197,6 @@ class ObservationEncoder:
 
         # players: Host stats, zone counts, pool, Host card
         for name, p in (("me", me), ("opponent", opp)):
-            pl = s.players[p]
-            quick = (s.version, s.ts, s.started, pl.ap, tuple(pl.pool.items()))
-            if keys.get(name + "/quick") == quick:
-                continue  # nothing the row reads has changed (stats change only with these)
-            keys[name + "/quick"] = quick
             host = view.host(p)
             vals = self._player_vals(view, p)
             r = v[name][0]
@@ -227,8 +222,8 @@ class ObservationEncoder:
 
         # frontrows: card and current stats per slot
         for name, p in (("my_front", me), ("opp_front", opp)):
-            # stats change only with state.version / state.ts; damage with state.dmg
-            quick = (s.version, s.ts, s.dmg, tuple((x, objs[x].sick, objs[x].attacked) if x is not None else None
+            # stats change only with state.board / state.modv; damage with state.dmg
+            quick = (s.board, s.modv, s.dmg, tuple((x, objs[x].sick, objs[x].attacked) if x is not None else None
                                                    for x in s.players[p].front))
             if keys.get(name + "/quick") == quick:
                 continue

@@ -88,6 +88,7 @@ class Builder:
             self.stack_item(entry, f"setup.stack[{i}]")
         s.version += 1
         s.board += 1
+        s.modv += 1
         return Game.from_state(s)
 
     def new_game(self, setup: dict[str, Any]) -> Game:
