@@ -670,7 +670,8 @@ class EffectsMixin:
         for p in s.players:
             key += [len(p.deck), len(p.hand), len(p.damage), len(p.drop), len(p.banished)]
             key += [tuple(p.front), tuple(p.back), tuple(p.forms)]
-        key.append(sum(o.damage for o in s.objs.values() if o.zone == "front"))
+        objs = s.objs
+        key.append(sum(objs[x].damage for p in s.players for x in p.front if x is not None))
         return tuple(key)
 
     def _may_loop(self, item: StackItem) -> bool:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import Action, Decision, DecisionKind, Kind
 from .state import Battle, Obj
-from .stats import has_keyword, host_soul, power
+from .stats import has_keyword, host_soul, in_play, power
 from .targeting import cannot_block
 
 if TYPE_CHECKING:
@@ -70,7 +70,9 @@ class TurnMixin:
             self._end_game(None, "turn_limit", truncated=True)  # type: ignore[attr-defined]
             return
         s.decisions_this_turn = 0
-        for o in s.objs.values():
+        # Only objects in play and Hosts can have attacked or used a Ⓢ: a card that changes
+        # zones becomes a new object (36.2) with neither
+        for o in [s.objs[p.host] for p in s.players if p.host in s.objs] + list(in_play(s)):
             o.attacked = False  # 25.5.1
             o.used_s.clear()  # 27.5, A38: Ⓢ resets every turn
         self._emit("TurnBegan", f"TurnBegan({'AB'[s.tp]}, {s.turn})", player=s.tp, turn=s.turn)  # type: ignore[attr-defined]
