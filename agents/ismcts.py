@@ -111,15 +111,15 @@ class ISMCTSAgent(EngineAgent):
             node = child
         policy = self.policy
         for _ in range(self.rollout_depth):
-            d = game.decision
-            if game.is_over or d is None or not d.actions:
+            dd = game.decision
+            if game.is_over or dd is None or not dd.actions:
                 break
-            if len(d.actions) == 1:
-                game.apply(d.actions[0])
+            if len(dd.actions) == 1:
+                game.apply(dd.actions[0])
             elif policy is not None:
-                game.apply(policy.choose(game.view(d.player), d.actions))
+                game.apply(policy.choose(game.view(dd.player), dd.actions))
             else:
-                game.apply(self.rng.choice(d.actions))
+                game.apply(self.rng.choice(dd.actions))
         scores = (evaluate(game, 0), evaluate(game, 1))
         for nd in path:
             nd.n += 1

@@ -171,8 +171,8 @@ class LadderResult:
             lines.append(f"| {r['agent']} | {r['opponent']} | {r['games']} | {r['win_rate']:.1%} | "
                          f"{r['ci95_low']:.1%} - {r['ci95_high']:.1%} |")
         lines += ["", "| agent | rating (Bradley-Terry, Elo scale) | 95% CI (bootstrap) |", "|---|---:|---|"]
-        for a, (r, lo, hi) in sorted(self.ratings().items(), key=lambda t: -t[1][0]):
-            lines.append(f"| {a} | {r:.0f} | {lo:.0f} - {hi:.0f} |")
+        for a, (rating, lo, hi) in sorted(self.ratings().items(), key=lambda t: -t[1][0]):
+            lines.append(f"| {a} | {rating:.0f} | {lo:.0f} - {hi:.0f} |")
         lines += ["", "| agent | choices | ms per choice (mean) | slowest game's mean (ms) |", "|---|---:|---:|---:|"]
         for a, (n, mean, worst) in self.timing().items():
             lines.append(f"| {a} | {n} | {1000 * mean:.2f} | {1000 * worst:.2f} |")
@@ -186,7 +186,7 @@ class LadderResult:
         """Per agent: choices made, mean seconds per choice, and the highest per-game mean."""
         out: dict[str, list[Any]] = {a: [0, 0.0, 0.0] for a in self.agents}
         for spec, _w, _n, seats in self.records:
-            for name, (secs, k) in zip((spec.a, spec.b), seats):
+            for name, (secs, k) in zip((spec.a, spec.b), seats, strict=True):
                 out[name][0] += k
                 out[name][1] += secs
                 if k:

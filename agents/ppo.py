@@ -76,6 +76,6 @@ def export_sb3(model: Any, path: str | Path, meta: dict[str, Any] | None = None)
     out["activation"] = np.array("tanh" if "tanh" in act else "relu")
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, **out)
+    np.savez_compressed(path, **out)  # type: ignore[arg-type]
     if meta is not None:
         path.with_suffix(".json").write_text(json.dumps(meta, indent=2))

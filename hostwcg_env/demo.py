@@ -94,7 +94,7 @@ def run_demo(
     is two random agents) and print it; returns the finished game."""
     deck_a, deck_b = load_decks(decks)
     game = Game.new(deck_a, deck_b, config=config or RuleConfig(), seed=seed)
-    players = [_agent(name, s) for name, s in zip(agents, agent_seeds(seed))]
+    players = [_agent(name, s) for name, s in zip(agents, agent_seeds(seed), strict=False)]
     show = _Printer(game, out, color, max_event_lines) if not quiet else None
     if show:
         out(f"A: {deck_a.name} ({deck_a.host}, {agents[0]})  vs  B: {deck_b.name} ({deck_b.host}, "

@@ -161,7 +161,7 @@ def ratios(results: list[dict[str, Any]]) -> list[str]:
             continue
         a, b = ours.get("runs"), r.get("runs")
         if a and b and len(a) == len(b) and all(b):
-            per = [x / y for x, y in zip(a, b)]
+            per = [x / y for x, y in zip(a, b, strict=True)]
             out.append(f"hostwcg_v0 env() / {name[5:]}: {statistics.median(per):.2f}x "
                        f"(per round {min(per):.2f}x - {max(per):.2f}x)")
         else:

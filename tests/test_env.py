@@ -24,7 +24,7 @@ def play_random(e, seed: int, max_steps: int = 100000):  # type: ignore[no-untyp
     rng = np.random.default_rng(seed)
     e.reset(seed=seed)
     steps = 0
-    for agent in e.agent_iter(max_steps):
+    for _agent in e.agent_iter(max_steps):
         obs, rew, term, trunc, info = e.last()
         if term or trunc:
             e.step(None)
@@ -138,7 +138,7 @@ def test_auto_single_off_asks_every_decision() -> None:
     e = hostwcg_v0.raw_env(auto_single=False)
     e.reset(seed=2)
     singles = 0
-    for agent in e.agent_iter(300):
+    for _agent in e.agent_iter(300):
         obs, _r, term, trunc, _i = e.last()
         if term or trunc:
             e.step(None)
@@ -164,7 +164,7 @@ def test_codec_covers_every_legal_action_over_shipped_decks() -> None:
             d = g.decision
             idx = [encode(lay, g.state, d.player, x) for x in d.actions]
             assert len(set(idx)) == len(idx)
-            for i, x in zip(idx, d.actions):
+            for i, x in zip(idx, d.actions, strict=True):
                 assert codec.decode(g, i) == x
             n += len(idx)
             g.apply(rng.choice(d.actions))
@@ -235,7 +235,7 @@ def test_incremental_observation_equals_fresh_encoding_across_games() -> None:
     rng = np.random.default_rng(7)
     for seed in range(6):
         e.reset(seed=seed)
-        for agent in e.agent_iter(400):
+        for _agent in e.agent_iter(400):
             for i, a in enumerate(AGENTS):
                 assert np.array_equal(e.observe(a)["observation"], enc.encode(e.game.view(i))), (seed, a)
             obs, _, term, trunc, _ = e.last()

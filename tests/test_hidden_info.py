@@ -98,7 +98,7 @@ def test_info_dicts_carry_nothing_hidden() -> None:
     e = hostwcg_v0.raw_env()
     e.reset(seed=11)
     rng = np.random.default_rng(0)
-    for agent in e.agent_iter():
+    for _agent in e.agent_iter():
         obs, _r, term, trunc, info = e.last()
         assert set(info) <= {"winner", "reason"}
         if term or trunc:

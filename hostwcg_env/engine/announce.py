@@ -37,7 +37,7 @@ class AnnounceMixin:
         now, 'then' and 'and' parts alike (40.2.1), an Equipment's permanent included (23.2.1);
         an Ambush is laid for no cost (14.2.1)."""
         o = self.s.objs[self.s.players[p].hand[hand_index]]
-        specs = []
+        specs: list[Any] = []
         if o.card.type is CardType.SORCERY:
             for ai, ab in enumerate(o.card.abilities):
                 if ab.kind == "spell":

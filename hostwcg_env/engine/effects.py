@@ -56,7 +56,7 @@ class EffectsMixin:
             if any(s.objs[f].name == card.name for f in s.players[p].forms):
                 self._fizzle(item, "unique")  # A42
                 return
-            new = self._move(s.objs[item.obj], "form", p)  # type: ignore[arg-type, attr-defined]
+            new = self._move(s.objs[item.obj], "form", p)  # type: ignore[arg-type, attr-defined, index]
             self._after_enter(item, new)
             return
         row = "f" if card.type is CardType.ENTITY else "b"
@@ -692,7 +692,7 @@ class EffectsMixin:
             for st in ab.steps:
                 events |= PRIMITIVE_EVENTS.get(st.do, set())
             for name, i, other in listeners:
-                if other.when.event in events:
+                if other.when is not None and other.when.event in events:
                     if (name, i) == start:
                         return True
                     if (name, i) not in seen:

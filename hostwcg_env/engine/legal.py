@@ -64,8 +64,8 @@ class LegalMixin:
             if self._activation_problem(p, o, i, ab) is None:
                 acts.append(Action(Kind.ACTIVATE, self._place_of(o.id), i))  # type: ignore[attr-defined]
         if s.phase == "battle" and s.step == "declare" and p == s.tp and not s.stack:
-            for k, oid in enumerate(pl.front):
-                if oid is not None and self._attack_problem(p, k) is None:
+            for k, slot in enumerate(pl.front):
+                if slot is not None and self._attack_problem(p, k) is None:
                     acts.append(_ATTACK[k] if k < len(_ATTACK) else Action(Kind.ATTACK, f"f{k}"))
         return acts
 

@@ -118,7 +118,7 @@ class TriggersMixin:
                 s.pending.append(PendingTrigger(o.controller, o.id, o.card, i, "trigger", sid,
                                                 subject_name, None, hold, s.trigger_seq))
         for o, i, ab in face_down_ambushes(s):
-            if self._trigger_matches(ab.when, names, ev, o):
+            if ab.when is not None and self._trigger_matches(ab.when, names, ev, o):
                 s.ambush_ops.append((o.controller, o.id, i, sid, subject_name))
 
     # ------------------------------------------------------------ the window

@@ -81,7 +81,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
             if len(pair) != 2:
                 raise ValueError("decks: give exactly two decks (one per seat), or deck_pools")
             self.deck_pools = [[pair[0]], [pair[1]]]
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode is not None and render_mode not in ("ansi", "human"):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
         self.render_view = render_view
@@ -89,7 +89,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
         self.layout = action_layout(cfg)
         self.encoder = ObservationEncoder(cfg)
         self.possible_agents = list(AGENTS)
-        self.agents = []
+        self.agents: list[str] = []
         self._obs_space = spaces.Dict({
             "observation": spaces.Box(-10.0, 10.0, (self.encoder.size,), np.float32),
             "action_mask": spaces.Box(0, 1, (self.layout.n,), np.int8),

@@ -178,7 +178,7 @@ class ObservationEncoder:
             if old is None or len(old) != len(new):
                 rows[:] = 0
                 return list(range(len(new)))
-            changed = [i for i, (a, b) in enumerate(zip(old, new)) if a != b]
+            changed = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b]
             for i in changed:
                 rows[i] = 0
             return changed
@@ -247,10 +247,10 @@ class ObservationEncoder:
         # they change only with the board (state.board) or the cards a decision shows me
         shown = d.cards if d is not None and d.player == me else ()
         for name, p in (("my_back", me), ("opp_back", opp)):
-            quick = (s.board, shown)
-            if keys.get(name + "/quick") == quick:
+            bquick = (s.board, shown)
+            if keys.get(name + "/quick") == bquick:
                 continue
-            keys[name + "/quick"] = quick
+            keys[name + "/quick"] = bquick
             slots = view.row(p, "back")
             rkeys = [None if o is None else ("face-down" if isinstance(o, str) else (o.id, o.face_down))
                      for o in slots]

@@ -77,6 +77,7 @@ class SingleAgentEnv(gym.Env):
         self._episodes = 0
         self._rng = random.Random(seed)
         obs_space = self.aec.observation_space(AGENTS[0])
+        assert isinstance(obs_space, gym.spaces.Dict)
         self.observation_space = obs_space["observation"]
         self.action_space = self.aec.action_space(AGENTS[0])
         self.learner = AGENTS[0]
@@ -92,7 +93,9 @@ class SingleAgentEnv(gym.Env):
             opp = self._opponent
             if hasattr(opp, "choose"):
                 g = e.game
+                assert g is not None
                 d = g.decision
+                assert d is not None
                 a = opp.choose(g.view(d.player), d.actions)
                 e.step(encode(e.layout, g.state, d.player, a))
             else:
@@ -109,7 +112,7 @@ class SingleAgentEnv(gym.Env):
             self._rng.seed(seed)
             self._episodes = 0
             for k, o in enumerate(self._opponents):
-                owner = o if hasattr(o, "reseed") else getattr(o, "__self__", None)
+                owner: Any = o if hasattr(o, "reseed") else getattr(o, "__self__", None)
                 if hasattr(owner, "reseed"):
                     owner.reseed(seed + k)
                 elif hasattr(owner, "reset"):
@@ -140,15 +143,17 @@ class SingleAgentEnv(gym.Env):
         done = self._learner_done()
         terminated = bool(done and e.terminations.get(self.learner, False))
         truncated = bool(done and e.truncations.get(self.learner, False))
+        g = e.game
+        assert g is not None
         if done:
-            s = e.game.state
+            s = g.state
             reward = 0.0 if s.winner is None else (1.0 if AGENTS[s.winner] == self.learner else -1.0)
             terminated = not s.truncated
             truncated = s.truncated
         obs = e.observe(self.learner)["observation"]
-        info = {"seat": self.learner}
+        info: dict[str, Any] = {"seat": self.learner}
         if done:
-            info["winner"] = None if e.game.state.winner is None else AGENTS[e.game.state.winner]
+            info["winner"] = None if g.state.winner is None else AGENTS[g.state.winner]
         return obs, reward, terminated, truncated, info
 
     def add_opponent(self, spec: Any) -> int:
