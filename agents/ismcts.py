@@ -11,6 +11,14 @@ Rollouts are played by the heuristic agent (``rollout="heuristic"``, the default
 improves on the heuristic's own play, as in Tesauro and Galperin's rollout algorithm) or
 uniformly at random (``rollout="random"``: cheaper, weaker). With a time limit the search
 stops when it runs out; ``iterations`` caps it.
+
+Two pieces of public knowledge sharpen it. The opponent's Host is public once the game has
+begun (4.6.1), and each preconstructed deck has its own Host: the opponent's hidden cards are
+sampled from the decklist of the shipped deck with that Host (``opponent_decks``), not from the
+whole card pool. And with ``anchor`` (a margin, default 0.03) the search keeps the heuristic's
+own choice unless another action scored better by more than the margin, each with at least
+``min_visits`` visits: a short search then refines the heuristic instead of replacing it with
+noise.
 """
 
 from __future__ import annotations
@@ -36,6 +44,21 @@ class Node:
     children: dict[str, Node] = field(default_factory=dict)
 
 
+_LISTS: dict[str, list[str]] = {}
+
+
+def _shipped_lists() -> dict[str, list[str]]:
+    """Host name -> main-deck list of each shipped preconstructed deck with a Host of its own."""
+    if not _LISTS:
+        from hostwcg_env.env import shipped_decks
+
+        by_host: dict[str, list[list[str]]] = {}
+        for d in shipped_decks():
+            by_host.setdefault(d.host, []).append(list(d.main))
+        _LISTS.update({h: lists[0] for h, lists in by_host.items() if len(lists) == 1})
+    return _LISTS
+
+
 def evaluate(game: Game, p: int) -> float:
     """Score in [0, 1] for player p: the result, or a material estimate for an unfinished game."""
     s = game.state
@@ -53,7 +76,9 @@ class ISMCTSAgent(EngineAgent):
     name = "ismcts"
 
     def __init__(self, iterations: int = 200, time_limit: float | None = None, rollout_depth: int = 60,
-                 exploration: float = 0.7, seed: int | None = None, rollout: str = "heuristic") -> None:
+                 exploration: float = 0.7, seed: int | None = None, rollout: str = "heuristic",
+                 anchor: float | None = 0.03, min_visits: int = 6,
+                 opponent_decks: dict[str, list[str]] | None = None) -> None:
         if rollout not in ("heuristic", "random"):
             raise ValueError(f"rollout must be 'heuristic' or 'random', not {rollout!r}")
         self.iterations = iterations
@@ -62,6 +87,9 @@ class ISMCTSAgent(EngineAgent):
         self.c = exploration
         self.seed = seed
         self.rollout = rollout
+        self.anchor = anchor
+        self.min_visits = min_visits
+        self.opponent_decks = opponent_decks if opponent_decks is not None else _shipped_lists()
         self.reset()
 
     def reset(self, seed: int | None = None) -> None:
@@ -77,14 +105,37 @@ class ISMCTSAgent(EngineAgent):
             return actions[0]
         root = Node()
         start = time.perf_counter()
+        opp_cards = self._opponent_cards(view)
         for i in range(self.iterations):
             if self.time_limit is not None and i > 0 and time.perf_counter() - start > self.time_limit:
                 break
-            game = Game(determinize(view, self.rng))
+            game = Game(determinize(view, self.rng, opponent_cards=opp_cards))
             self._iterate(game, root)
         legal = {str(a): a for a in actions}
         best = max((k for k in root.children if k in legal), key=lambda k: (root.children[k].n, k), default=None)
+        if self.anchor is not None and self.policy is not None:
+            return self._anchored(view, actions, root, legal, best)
         return legal[best] if best is not None else actions[0]
+
+    def _anchored(self, view: PlayerView, actions: tuple[Action, ...], root: Node,
+                  legal: dict[str, Action], best: str | None) -> Action:
+        """The heuristic's choice, unless a well-visited action beat it by the margin."""
+        assert self.policy is not None and self.anchor is not None
+        own = self.policy.choose(view, actions)
+        mine = root.children.get(str(own))
+        scored = [(c.w / c.n, k) for k, c in root.children.items() if k in legal and c.n >= self.min_visits]
+        if mine is None or mine.n < self.min_visits or not scored:
+            return own
+        top, k = max(scored)
+        return legal[k] if top > mine.w / mine.n + self.anchor else own
+
+    def _opponent_cards(self, view: PlayerView) -> list[str] | None:
+        """The decklist of the shipped deck whose Host the opponent plays, if the Host is
+        public yet (4.6.1) and one deck has it; else None (a uniform draw)."""
+        host = view.host(view.opponent)
+        if host is None:
+            return None
+        return self.opponent_decks.get(host.card.name)
 
     def _iterate(self, game: Game, root: Node) -> None:
         node = root

@@ -62,8 +62,10 @@ def _hidden_variants(seed: int, plies: int):  # type: ignore[no-untyped-def]
     return g
 
 
-def test_ismcts_never_reads_hidden_state() -> None:
-    """Same public view and agent seed, different hidden cards: the same choice."""
+@pytest.mark.parametrize("kw", [{}, {"anchor": None}, {"anchor": None, "rollout": "random"}])
+def test_ismcts_never_reads_hidden_state(kw: dict) -> None:
+    """Same public view and agent seed, different hidden cards: the same choice (with the
+    heuristic anchor, with pure search, with random rollouts)."""
     checked = 0
     for seed in range(12):
         g = _hidden_variants(seed, plies=40 + seed)
@@ -72,11 +74,38 @@ def test_ismcts_never_reads_hidden_state() -> None:
         p = g.decision.player
         other = Game(determinize(g.view(p), random.Random(99)))
         assert other.legal_actions() == g.legal_actions()
-        a1 = ISMCTSAgent(iterations=12, seed=5).choose(g.view(p), g.legal_actions())
-        a2 = ISMCTSAgent(iterations=12, seed=5).choose(other.view(p), other.legal_actions())
+        a1 = ISMCTSAgent(iterations=12, seed=5, **kw).choose(g.view(p), g.legal_actions())
+        a2 = ISMCTSAgent(iterations=12, seed=5, **kw).choose(other.view(p), other.legal_actions())
         assert a1 == a2
         checked += 1
     assert checked >= 3
+
+
+def test_ismcts_samples_the_opponent_from_the_deck_of_its_public_host() -> None:
+    decks = shipped_decks()
+    karsh = next(d for d in decks if d.host.startswith("Karsh"))
+    brae = next(d for d in decks if d.host.startswith("Mother Brae"))
+    g = Game.new(brae, karsh, seed=4)
+    agent = ISMCTSAgent(iterations=4, seed=1)
+    assert agent._opponent_cards(g.view(0)) is None  # Hosts are face down before the game (4.6.1)
+    rng = random.Random(0)
+    while not g.state.started:
+        g.apply(rng.choice(g.legal_actions()))
+    assert agent._opponent_cards(g.view(0)) == list(karsh.main)
+    s = determinize(g.view(0), random.Random(1), opponent_cards=agent._opponent_cards(g.view(0)))
+    hidden = [s.objs[o].card.name for o in s.players[1].hand + s.players[1].deck]
+    assert set(hidden) <= set(karsh.main)
+
+
+def test_ismcts_anchor_keeps_the_heuristic_choice_when_the_search_is_too_short() -> None:
+    for seed in range(6):
+        g = _hidden_variants(seed, plies=30 + seed)
+        if g.is_over or len(g.legal_actions()) < 2:
+            continue
+        p = g.decision.player
+        agent = ISMCTSAgent(iterations=1, seed=seed, min_visits=50)
+        own = HeuristicAgent(random.Random(seed).getrandbits(32)).choose(g.view(p), g.legal_actions())
+        assert agent.choose(g.view(p), g.legal_actions()) == own
 
 
 def test_ismcts_plays_legal_actions_within_a_time_budget() -> None:
