@@ -57,6 +57,7 @@ def play(policy, opponent: str, spec, decks) -> float:  # type: ignore[no-untype
     buf = np.zeros(enc.size, dtype=np.float32)
     while not game.is_over:
         d = game.decision
+        assert d is not None
         if d.player == seat:
             if len(d.actions) == 1:
                 game.apply(d.actions[0])

@@ -110,10 +110,12 @@ def generate(games: int, seed: int = 0, vs_random: float = 0.3, gamma: float = 0
         random_seat = (1 - student) if rng.random() < vs_random else None
         per_seat: dict[int, list[int]] = {0: [], 1: []}  # row numbers of this game's decisions
         game = env.game
+        assert game is not None
         while env.agents and not game.is_over:
             agent = env.agent_selection
             p = AGENTS.index(agent)
             d = game.decision
+            assert d is not None
             if p == random_seat:
                 env.step(int(rand.act(None, env.action_mask(agent))))  # type: ignore[arg-type]
                 continue
@@ -139,6 +141,7 @@ def generate(games: int, seed: int = 0, vs_random: float = 0.3, gamma: float = 0
                     idx = int(driver.act(o["observation"], mask))
             env.step(idx)
             game = env.game
+            assert game is not None
         s = game.state
         for p, rows in per_seat.items():
             result = 0 if s.winner is None else (1 if s.winner == p else -1)
@@ -202,10 +205,10 @@ def densify(data: dict[str, np.ndarray], rows: np.ndarray) -> tuple[np.ndarray, 
 # ---------------------------------------------------------------------------- model
 def build_model(net: list[int], seed: int = 0, decks: str = "all"):  # type: ignore[no-untyped-def]
     """A fresh MaskablePPO on a SingleAgentEnv, as train_ppo.py builds it."""
+    import importlib.util
+
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
-
-    import importlib.util
 
     spec = importlib.util.spec_from_file_location("train_ppo", ROOT / "scripts" / "train_ppo.py")
     assert spec is not None and spec.loader is not None
@@ -223,7 +226,7 @@ def sparse_batch(data: dict[str, np.ndarray], rows: np.ndarray):  # type: ignore
     ptr = data["indptr"]
     starts, ends = ptr[rows], ptr[rows + 1]
     lens = ends - starts
-    idx = np.concatenate([np.arange(a, b) for a, b in zip(starts, ends)]) if len(rows) else np.zeros(0, np.int64)
+    idx = np.concatenate([np.arange(a, b) for a, b in zip(starts, ends, strict=True)]) if len(rows) else np.zeros(0, np.int64)
     r = np.repeat(np.arange(len(rows)), lens)
     c = data["indices"][idx].astype(np.int64)
     v = data["values"][idx].astype(np.float32)
@@ -392,7 +395,7 @@ def main(argv: list[str] | None = None) -> int:
         data = generate(args.games, seed=args.seed, vs_random=args.vs_random, gamma=args.gamma,
                         progress=not args.no_progress, max_minutes=args.gen_minutes, driver=driver)
         data_path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(data_path, **data)
+        np.savez_compressed(data_path, **data)  # type: ignore[arg-type]
     parts = [data]
     for extra in [x for x in args.merge.split(",") if x]:
         with np.load(extra) as z:
