@@ -17,6 +17,7 @@ from hostwcg_env.env.layout import action_layout  # noqa: E402
 from hostwcg_env.env.observation import (  # noqa: E402
     CARD_FEATURES,
     ENTITY_EXTRA,
+    LIMIT,
     PLAYER_FIELDS,
     ObservationEncoder,
 )
@@ -57,6 +58,9 @@ def observation_md() -> str:
         "`observation` is a flat float32 vector built only from the agent's PlayerView, ego-centric;",
         "cards appear as feature vectors so a policy can meet cards it never saw.",
         "`hostwcg_env.env.section(obs, name)` returns one section as a (rows, width) array.",
+        f"Every value lies in [-{LIMIT:g}, {LIMIT:g}], the bounds of the observation space: counts and",
+        "stats are scaled (e.g. pool / 5, health / 10) and saturate there, as in a long game whose",
+        "pool nobody spends.",
         "",
         f"Total length with the default table: **{enc.size}**.",
         "",

@@ -243,3 +243,27 @@ def test_incremental_observation_equals_fresh_encoding_across_games() -> None:
                 e.step(None)
                 continue
             e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+def test_observations_stay_inside_the_space_when_counts_grow_without_bound() -> None:
+    """A long game can pile up a pool nobody spends or stats far past a card's printed ones:
+    the encoder saturates them, so every observation lies in observation_space."""
+    e = hostwcg_v0.raw_env()
+    e.reset(seed=2)
+    g = e.game
+    rng = np.random.default_rng(2)
+    for _ in range(60):  # into the game, with Entities in play
+        obs = e.observe(e.agent_selection)
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    for pl in g.state.players:
+        pl.pool.update({"&": 600, "£": 75, "$": 999})
+        pl.ap = 500
+    for o in g.state.objs.values():
+        if o.zone == "front":
+            o.damage = 400
+    g.state.dmg += 1
+    space = e.observation_space("player_0")
+    for a in AGENTS:
+        obs = e.observe(a)
+        assert space.contains(obs), float(np.abs(obs["observation"]).max())
+        assert np.array_equal(obs["observation"], ObservationEncoder(RuleConfig()).encode(e.game.view(AGENTS.index(a))))

@@ -34,7 +34,7 @@ from hostwcg_env.engine import Game, IllegalActionError, RuleConfig
 
 from .codec import Codec, LayoutError
 from .layout import action_layout
-from .observation import ObservationEncoder
+from .observation import LIMIT, ObservationEncoder
 
 AGENTS = ["player_0", "player_1"]
 
@@ -91,7 +91,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
         self._obs_space = spaces.Dict({
-            "observation": spaces.Box(-10.0, 10.0, (self.encoder.size,), np.float32),
+            "observation": spaces.Box(-LIMIT, LIMIT, (self.encoder.size,), np.float32),
             "action_mask": spaces.Box(0, 1, (self.layout.n,), np.int8),
         })
         self._act_space = spaces.Discrete(self.layout.n)

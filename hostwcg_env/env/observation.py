@@ -40,6 +40,12 @@ CARD_FEATURES = (
 F = len(CARD_FEATURES)
 ENTITY_EXTRA = ["cur_health", "cur_power", "damage", "sick", "attacked", "markers", "token", "marker_power"]
 _UNSET = object()
+LIMIT = 10.0  # every value lies in [-LIMIT, LIMIT], the observation space's bounds
+
+
+def _clip(x: float) -> float:
+    """Counts and stats grow without bound in long games (a pool nobody spends): saturate."""
+    return x if -LIMIT <= x <= LIMIT else max(-LIMIT, min(LIMIT, x))
 _TYPE_INDEX = {t: CARD_TYPES.index(t.value) for t in CardType}
 PLAYER_FIELDS = ["health", "soul", "damage", "hand", "deck", "drop", "banished", "forms", "ap"] + [f"pool:{r}" for r in RES]
 
@@ -80,6 +86,7 @@ def card_vector(card: CardDef) -> np.ndarray:
         v[idx["once_per_turn"]] += int(ab.once_per_turn)
         v[idx["optional"]] += int(ab.optional)
         v[idx["activation_cost"]] += len(ab.cost) / 5
+    np.clip(v, -LIMIT, LIMIT, out=v)
     _cache[id(card)] = (card, v)
     return v
 
@@ -286,7 +293,7 @@ class ObservationEncoder:
                 r = rows[i]
                 r[0] = 1
                 r[1] = float(it.controller == me)
-                r[2] = sum(len(t) for t in it.targets.values()) / 3
+                r[2] = _clip(sum(len(t) for t in it.targets.values()) / 3)
                 r[3 + ITEM_KINDS.index(it.kind)] = 1
                 k = 3 + len(ITEM_KINDS)
                 if card is None:
@@ -310,6 +317,7 @@ class ObservationEncoder:
             for j, pile in enumerate(drops):
                 for oid in pile:
                     rows[j, _TYPE_INDEX[objs[oid].card.type]] += 0.1
+            np.clip(rows, -LIMIT, LIMIT, out=rows)
         return buf
 
     def _global(self, view: PlayerView, g: np.ndarray) -> None:
@@ -350,15 +358,15 @@ class ObservationEncoder:
         ]
         pool = pl.pool
         vals += [pool.get(sym, 0) / 5 for sym in RES]
-        return vals
+        return [x if -LIMIT <= x <= LIMIT else max(-LIMIT, min(LIMIT, x)) for x in vals]
 
     def _entity(self, o: Obj, key: tuple, r: np.ndarray) -> None:
         """An Entity row from its card and the stats in its row key (see ``encode``)."""
         _oid, h, pw, dmg, sick, attacked, markers, token, fs, cb = key
         r[0] = 1
         r[1 : 1 + F] = card_vector(o.card)
-        r[1 + F :] = (h / 10, pw / 10, dmg / 10, float(sick), float(attacked), markers / 3,
-                      float(token), float(fs) + float(cb) * 0.5)
+        r[1 + F :] = (_clip(h / 10), _clip(pw / 10), _clip(dmg / 10), float(sick), float(attacked),
+                      _clip(markers / 3), float(token), float(fs) + float(cb) * 0.5)
 
 
 def section(obs: np.ndarray, name: str, config: RuleConfig | None = None) -> np.ndarray:
