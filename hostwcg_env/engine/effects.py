@@ -601,9 +601,15 @@ class EffectsMixin:
     def _t_look_order(self, data: dict[str, Any]) -> None:
         left = data["left"]
         if len(left) <= 1:
-            order = data["done"] + left
+            # The looked-at cards go back on top in the chosen order. They are moved, not
+            # written over the top slots: in a game sampled from a player's view the deck's
+            # order is not the real one (4.1.1), and a card that left the deck meanwhile must
+            # not come back as a stale id.
             deck = self.s.players[data["player"]].deck
-            deck[: len(order)] = order
+            inside = set(deck)
+            order = [o for o in data["done"] + left if o in inside]
+            chosen = set(order)
+            deck[:] = order + [o for o in deck if o not in chosen]
             return
         acts = [Action(Kind.CARD, f"d{i}") for i in range(len(left))]
         self._decide(data["player"], DecisionKind.CHOOSE_CARD, acts, "look_pick",  # type: ignore[attr-defined]

@@ -81,3 +81,28 @@ def test_rule_42_1_1_1_a_loop_that_ends_in_a_loss_is_not_infinite() -> None:
     assert not any(e.startswith("LoopCut") for e in events)
     assert sum(e.startswith("Draw(") for e in events) == 7
     assert events[-1] == "GameOver(winner=B, reason=deck_out)"
+
+
+def test_rule_41_looked_at_cards_go_back_on_top_in_a_game_sampled_from_a_view() -> None:
+    """Rule 41 with 4.1.1: the deck's order is closed, so a view (and a game sampled from it
+    by determinize, as search agents do) holds the deck in another order. Putting the looked-at
+    cards back must move exactly those cards to the top: no card twice, none lost."""
+    import random
+
+    from hostwcg_env.engine import Game
+    from hostwcg_env.engine.view import determinize
+
+    g = make({"turn": 1, "phase": "action1",
+              "A": {"hand": ["Scry Glass"], "pool": {"!": 2},
+                    "deck": ["Ogre", "Wall", "Herald", "Squire", "Ogre", "Wall", "Herald"]}})
+    g.state.players[0].deck.reverse()  # any order: the view lists the deck in id order
+    play(g, "A play Scry Glass", "resolve", "A slot b0", "A pass", "B pass")
+    assert decision(g) == "A choose_card"
+    looked = list(g.state.decision.cards)
+    sampled = Game(determinize(g.view(0), random.Random(3)))
+    while not sampled.is_over and sampled.decision.player == 0 and sampled.decision.kind.value == "choose_card":
+        sampled.apply(sampled.legal_actions()[0])
+    deck = sampled.state.players[0].deck
+    assert len(deck) == len(set(deck)) == 7
+    assert all(o in sampled.state.objs for o in deck)
+    assert set(deck[:3]) == set(looked)
