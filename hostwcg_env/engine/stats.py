@@ -8,6 +8,7 @@ changes state.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from .carddef import Ability, CardType, Selector
 from .state import GameState, Obj
@@ -36,12 +37,13 @@ def in_play(s: GameState) -> Iterator[Obj]:
                 yield s.objs[m]
 
 
-def active_abilities(s: GameState, kind: str) -> list[tuple[Obj, int, Ability]]:
-    """Abilities of a kind on face-up cards in play and on Hosts (cached until anything
-    enters, leaves, moves or turns face up there: ``state.board``)."""
+def _board_table(s: GameState) -> dict[Any, Any]:
+    """The per-board cache: abilities by kind (keys are kinds) and what is derived from them
+    (tuple keys), rebuilt when anything enters, leaves, moves or turns face up in play or as
+    a Host (``state.board``)."""
     cache = s.ability_cache
     if cache is None or cache[0] != s.board:
-        table: dict[str, list[tuple[Obj, int, Ability]]] = {}
+        table: dict[Any, Any] = {}
         hosts = [s.objs[p.host] for p in s.players if p.host in s.objs]
         for o in [*hosts, *in_play(s)]:  # a Host is not in play (A13) but its text works
             if o.face_down:
@@ -50,15 +52,30 @@ def active_abilities(s: GameState, kind: str) -> list[tuple[Obj, int, Ability]]:
                 table.setdefault(ab.kind, []).append((o, i, ab))
         cache = (s.board, table)
         s.ability_cache = cache
-    return cache[1].get(kind, [])
+    return cache[1]  # type: ignore[no-any-return]
+
+
+def _value_table(s: GameState) -> dict[tuple[int, str], Any]:
+    """The per-state cache of stats and keywords, rebuilt when the board or a modification
+    changes (``state.board``, ``state.modv``)."""
+    key = (s.board, s.modv)
+    cache = s.stat_cache
+    if cache is None or cache[0] != key:
+        cache = (key, {})
+        s.stat_cache = cache
+    return cache[1]  # type: ignore[no-any-return]
+
+
+def active_abilities(s: GameState, kind: str) -> list[tuple[Obj, int, Ability]]:
+    """Abilities of a kind on face-up cards in play and on Hosts (cached per board)."""
+    return _board_table(s).get(kind, [])  # type: ignore[no-any-return]
 
 
 def activatables(s: GameState, p: int) -> list[tuple[Obj, int, Ability]]:
     """Abilities p might activate (27, 39.2, and Ambushes with a requirement, 29.4) on objects
     p controls in play, face up or not; whether each can be activated now is asked separately.
-    Cached with ``active_abilities`` (until anything enters, leaves or turns face up)."""
-    active_abilities(s, "activated")  # refresh the cache for this version
-    table = s.ability_cache[1]
+    Cached per board (``_board_table``)."""
+    table = _board_table(s)
     key = ("activatable", p)
     hit = table.get(key)
     if hit is None:
@@ -75,9 +92,8 @@ def activatables(s: GameState, p: int) -> list[tuple[Obj, int, Ability]]:
 
 def face_down_ambushes(s: GameState) -> list[tuple[Obj, int, Ability]]:
     """Event-keyed Ambush abilities (17, 29.4) of face-down cards in both backrows, player A's
-    first, slot order (cached with ``active_abilities``)."""
-    active_abilities(s, "ambush")  # refresh the cache for this board
-    table = s.ability_cache[1]
+    first, slot order (cached per board, ``_board_table``)."""
+    table = _board_table(s)
     hit = table.get(("face_down_ambush",))
     if hit is None:
         hit = []
@@ -117,8 +133,8 @@ def static_applies(s: GameState, src: Obj, ab: Ability, target: Obj) -> bool:
 def _statics_for(s: GameState, stat: str) -> list[tuple[Obj, Ability, int, int | None]]:
     """Static abilities in play that add to or set ``stat``, with the amounts (cached with
     ``active_abilities``)."""
-    statics = active_abilities(s, "static")
-    table = s.ability_cache[1]
+    table = _board_table(s)
+    statics = table.get("static", [])
     key = ("static", stat)
     hit = table.get(key)
     if hit is None:
@@ -158,17 +174,12 @@ def stat(s: GameState, o: Obj, which: str) -> int:
     """The current value of a stat (cached until anything enters, leaves, moves or turns face
     up in play or as a Host, ``state.board``, or a modification is added or expires,
     ``state.modv``: a stat reads only the card, the statics in play and the modifications)."""
-    key = (s.board, s.modv)
-    cache = s.stat_cache
-    if cache is None or cache[0] != key:
-        cache = (key, {})
-        s.stat_cache = cache
+    table = _value_table(s)
     k = (o.id, which)
-    v = cache[1].get(k)
+    v = table.get(k)
     if v is None:
-        v = _stat(s, o, which)
-        cache[1][k] = v
-    return v
+        v = table[k] = _stat(s, o, which)
+    return v  # type: ignore[no-any-return]
 
 
 def _stat(s: GameState, o: Obj, which: str) -> int:
@@ -207,13 +218,9 @@ def host_soul(s: GameState, p: int) -> int:
 
 def keywords(s: GameState, o: Obj) -> frozenset[str]:
     """Printed keywords plus those granted by statics and effects (cached like ``stat``)."""
-    key = (s.board, s.modv)
-    cache = s.stat_cache
-    if cache is None or cache[0] != key:
-        cache = (key, {})
-        s.stat_cache = cache
+    table = _value_table(s)
     k = (o.id, "keywords")
-    hit = cache[1].get(k)
+    hit = table.get(k)
     if hit is None:
         kw = set(o.card.keywords)
         for src, _i, ab in active_abilities(s, "static"):
@@ -222,7 +229,7 @@ def keywords(s: GameState, o: Obj) -> frozenset[str]:
         for m in o.mods:
             if m.kind == "grant":
                 kw.add(m.stat)
-        hit = cache[1][k] = frozenset(kw)
+        hit = table[k] = frozenset(kw)
     return hit  # type: ignore[no-any-return]
 
 
