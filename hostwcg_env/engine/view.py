@@ -31,8 +31,7 @@ UNKNOWN_HOST = CardDef(name="?", type=CardType.HOST)
 def hidden_ids(s: GameState, viewer: int) -> frozenset[int]:
     """Object ids whose identity ``viewer`` may not see (cached per state version and the cards
     shown to the viewer by its own decision; every move, creation or flip bumps the version)."""
-    d = s.decision
-    shown = d.cards if d is not None and d.player == viewer else ()
+    shown = _shown(s, viewer)
     key = (s.version, s.started)
     cache = s.hidden_cache
     if cache is None or cache[0] != key:
@@ -42,6 +41,18 @@ def hidden_ids(s: GameState, viewer: int) -> frozenset[int]:
     if hit is None or hit[0] != shown:
         hit = cache[1][viewer] = (shown, frozenset(_hidden_ids(s, viewer)))
     return hit[1]
+
+
+def _face_down_hidden(o: Obj, viewer: int) -> bool:
+    """6.2: a face-down card in a backrow, as a marker or on the stack is hidden from all but
+    its controller."""
+    return o.face_down and o.controller != viewer and o.zone in ("back", "marker", "stack")
+
+
+def _shown(s: GameState, viewer: int) -> tuple[int, ...]:
+    """Cards the viewer's own decision shows it: searched or looked at (41.2.1, 41.3.2)."""
+    d = s.decision
+    return d.cards if d is not None and d.player == viewer else ()
 
 
 def _hidden_ids(s: GameState, viewer: int) -> list[int]:
@@ -57,11 +68,10 @@ def _hidden_ids(s: GameState, viewer: int) -> list[int]:
     if not s.started:
         out.append(opp.host)
     for o in s.objs.values():
-        if o.face_down and o.controller != viewer and o.zone in ("back", "marker", "stack"):
+        if _face_down_hidden(o, viewer):
             out.append(o.id)
-    d = s.decision
-    if d is not None and d.player == viewer and d.cards:  # 41.2.1, 41.3.2: searched or looked at
-        shown = set(d.cards)
+    shown = set(_shown(s, viewer))
+    if shown:
         out = [o for o in out if o not in shown]
     return out
 
@@ -116,23 +126,20 @@ class PlayerView:
 
     def row(self, p: int, row: str) -> list[Obj | None | str]:
         """Slots of a row; an opponent's face-down card is the string ``"face-down"`` (6.2).
-        Only a face-down object can be hidden in a slot, so the hidden set is consulted only
-        for those."""
+        Only a face-down object can be hidden in a slot, so the rule is asked of each object
+        (as ``_hidden_ids`` does) instead of building the whole hidden set."""
         out: list[Obj | None | str] = []
         s = self._s
         objs = s.objs
-        me = self.player
         for oid in getattr(s.players[p], row):
             if oid is None:
                 out.append(None)
                 continue
             o = objs[oid]
-            if o.face_down and o.controller != me and o.zone in ("back", "marker", "stack"):
-                d = s.decision  # as in _hidden_ids: unless my own decision shows it (41)
-                if not (d is not None and d.player == me and oid in d.cards):
-                    out.append("face-down")
-                    continue
-            out.append(o)
+            if _face_down_hidden(o, self.player) and oid not in _shown(s, self.player):
+                out.append("face-down")
+            else:
+                out.append(o)
         return out
 
     def forms(self, p: int) -> list[Obj]:

@@ -358,7 +358,7 @@ class ObservationEncoder:
         ]
         pool = pl.pool
         vals += [pool.get(sym, 0) / 5 for sym in RES]
-        return [x if -LIMIT <= x <= LIMIT else max(-LIMIT, min(LIMIT, x)) for x in vals]
+        return [_clip(x) for x in vals]
 
     def _entity(self, o: Obj, key: tuple, r: np.ndarray) -> None:
         """An Entity row from its card and the stats in its row key (see ``encode``)."""
