@@ -37,6 +37,10 @@ class Game(
 
     def __init__(self, state: GameState) -> None:
         self.s = state
+        # A driver setting, not a rule: when True, priority with nothing to do but pass is
+        # passed at once (still counted as a decision) instead of stopping for it. The env
+        # sets it with ``auto_single``; the game that results is the same.
+        self.auto_pass = False
 
     # ----------------------------------------------------------------- creation
     @classmethod
@@ -66,7 +70,9 @@ class Game(
         return game
 
     def clone(self) -> Game:
-        return Game(self.s.copy())
+        g = Game(self.s.copy())
+        g.auto_pass = self.auto_pass
+        return g
 
     # ----------------------------------------------------------------- queries
     @property
@@ -247,7 +253,17 @@ class Game(
     def _give_priority(self) -> None:
         s = self.s
         p = s.priority
-        self._decide(p, DecisionKind.PRIORITY, self._priority_actions(p), "priority")
+        acts = self._priority_actions(p)
+        if self.auto_pass and len(acts) == 1:
+            # the only option is to pass (31.1.2): take it as ``apply`` would, decision counts
+            # and the per-turn cap included, without stopping
+            s.decisions_total += 1
+            s.decisions_this_turn += 1
+            self._pass_priority(p)
+            if s.decisions_this_turn > s.config.max_decisions_per_turn and not s.over:
+                self._end_game(None, "turn_limit", truncated=True)
+            return
+        self._decide(p, DecisionKind.PRIORITY, acts, "priority")
 
     def _on_priority(self, d: Decision, a: Action) -> None:
         """The priority holder acted or passed. An action, such as a card or effect entering

@@ -117,6 +117,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
         game_seed = self._rng.getrandbits(63)
         decks = [self._rng.choice(pool) for pool in self.deck_pools]
         self.game = Game.new(decks[0], decks[1], self.config, seed=game_seed)
+        self.game.auto_pass = self.auto_single  # forced passes need no stop (same game)
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

@@ -15,7 +15,7 @@ from hostwcg_env.engine import CardDef, CardType, RuleConfig
 from hostwcg_env.engine.actions import DecisionKind
 from hostwcg_env.engine.carddef import EVENTS, PRIMITIVES
 from hostwcg_env.engine.state import Obj
-from hostwcg_env.engine.stats import health, host_health, host_soul, keywords, power
+from hostwcg_env.engine.stats import health, keywords, power, stat
 from hostwcg_env.engine.view import PlayerView
 
 from .layout import MAX_FORMS, MAX_HAND, MAX_LIST, MAX_STACK, OBS_PENDING
@@ -48,6 +48,10 @@ def _clip(x: float) -> float:
     return x if -LIMIT <= x <= LIMIT else max(-LIMIT, min(LIMIT, x))
 _TYPE_INDEX = {t: CARD_TYPES.index(t.value) for t in CardType}
 PLAYER_FIELDS = ["health", "soul", "damage", "hand", "deck", "drop", "banished", "forms", "ap"] + [f"pool:{r}" for r in RES]
+# what each player field is divided by (Host stats and small zones by 10, deck and drop by 50,
+# forms by the section's rows, action points by 4, each pool by 5)
+_PLAYER_SCALE = np.array([10, 10, 10, 10, 50, 50, 10, MAX_FORMS, 4] + [5] * len(RES), dtype=np.float64)
+_NV = len(PLAYER_FIELDS)
 
 _cache: dict[int, tuple[CardDef, np.ndarray]] = {}
 
@@ -133,6 +137,7 @@ class ObservationEncoder:
             start += rows * width
         self.size = start
         self._buf_views: dict[int, tuple[np.ndarray, dict[str, np.ndarray], dict[str, Any]]] = {}
+        self._global_rows: dict[tuple, np.ndarray] = {}  # the global row of each key met
 
     def view_of(self, buf: np.ndarray, name: str) -> np.ndarray:
         start, rows, width = self.offsets[name]
@@ -190,7 +195,7 @@ class ObservationEncoder:
                 rows[i] = 0
             return changed
 
-        # global scalars
+        # global scalars (a row per distinct key, kept for the next time it comes back)
         d = s.decision
         dkind = d.kind if d is not None and not s.over and d.player == me else None
         b = s.battle
@@ -198,23 +203,39 @@ class ObservationEncoder:
                 None if b is None else (b.controller, b.target_is_host, b.target is not None))
         if keys.get("global") != gkey:
             keys["global"] = gkey
-            g = v["global"]
-            g[:] = 0
-            self._global(view, g[0])
+            rows_g = self._global_rows
+            row = rows_g.get((me, s.config.turn_limit, gkey))
+            if row is None:
+                if len(rows_g) > 50_000:
+                    rows_g.clear()
+                row = np.zeros(v["global"].shape[1], dtype=np.float32)
+                self._global(view, row)
+                rows_g[(me, s.config.turn_limit, gkey)] = row
+            v["global"][0] = row
 
         # players: Host stats, zone counts, pool, Host card
-        for name, p in (("me", me), ("opponent", opp)):
-            host = view.host(p)
-            vals = self._player_vals(view, p)
-            r = v[name][0]
-            n = len(vals)
-            if keys.get(name + "/vals") != vals:
-                keys[name + "/vals"] = vals
-                r[:n] = vals
+        started = s.started
+        for name, vkey, hkey, p in (("me", "me/vals", "me/host", me), ("opponent", "opponent/vals", "opponent/host", opp)):
+            pl = s.players[p]
+            pool = pl.pool
+            if started or p == me:
+                host = objs[pl.host]
+                raw: tuple = (stat(s, host, "health"), stat(s, host, "soul"), len(pl.damage), len(pl.hand),
+                              len(pl.deck), len(pl.drop), len(pl.banished), len(pl.forms), pl.ap,
+                              *[pool.get(sym, 0) for sym in RES])
+            else:
+                host = None
+                raw = (0, 0, len(pl.damage), len(pl.hand), len(pl.deck), len(pl.drop), len(pl.banished),
+                       len(pl.forms), pl.ap, *[pool.get(sym, 0) for sym in RES])
+            if keys.get(vkey) != raw:
+                keys[vkey] = raw
+                r = v[name][0]
+                x = np.divide(raw, _PLAYER_SCALE)
+                r[:_NV] = np.minimum(np.maximum(x, -LIMIT, out=x), LIMIT, out=x)
             hid = None if host is None else host.id
-            if keys.get(name + "/host", _UNSET) != hid:
-                keys[name + "/host"] = hid
-                r[n:] = 0 if host is None else card_vector(host.card)
+            if keys.get(hkey, _UNSET) != hid:
+                keys[hkey] = hid
+                v[name][0][_NV:] = 0 if host is None else card_vector(host.card)
 
         # my hand: one row per card
         hand_ids = tuple(s.players[me].hand)
@@ -228,13 +249,13 @@ class ObservationEncoder:
                     rows[i, 1:] = card_vector(hand[i])
 
         # frontrows: card and current stats per slot
-        for name, p in (("my_front", me), ("opp_front", opp)):
+        for name, qkey, p in (("my_front", "my_front/quick", me), ("opp_front", "opp_front/quick", opp)):
             # stats change only with state.board / state.modv; damage with state.dmg
-            quick = (s.board, s.modv, s.dmg, tuple((x, objs[x].sick, objs[x].attacked) if x is not None else None
-                                                   for x in s.players[p].front))
-            if keys.get(name + "/quick") == quick:
+            quick = (s.board, s.modv, s.dmg, [x if x is None else (x, objs[x].sick, objs[x].attacked)
+                                              for x in s.players[p].front])
+            if keys.get(qkey) == quick:
                 continue
-            keys[name + "/quick"] = quick
+            keys[qkey] = quick
             slots = view.row(p, "front")
             rkeys: list[Any] = []
             for o in slots:
@@ -253,11 +274,11 @@ class ObservationEncoder:
         # backrows: present, face-down, card (an opponent's face-down card shows its flag only);
         # they change only with the board (state.board) or the cards a decision shows me
         shown = d.cards if d is not None and d.player == me else ()
-        for name, p in (("my_back", me), ("opp_back", opp)):
+        for name, qkey, p in (("my_back", "my_back/quick", me), ("opp_back", "opp_back/quick", opp)):
             bquick = (s.board, shown)
-            if keys.get(name + "/quick") == bquick:
+            if keys.get(qkey) == bquick:
                 continue
-            keys[name + "/quick"] = bquick
+            keys[qkey] = bquick
             slots = view.row(p, "back")
             rkeys = [None if o is None else ("face-down" if isinstance(o, str) else (o.id, o.face_down))
                      for o in slots]
@@ -274,11 +295,11 @@ class ObservationEncoder:
                     rows[i, 1] = 1
 
         # form zones
-        for name, p in (("my_forms", me), ("opp_forms", opp)):
+        for name, qkey, p in (("my_forms", "my_forms/quick", me), ("opp_forms", "opp_forms/quick", opp)):
             form_ids = tuple(s.players[p].forms)
-            if keys.get(name + "/quick") == form_ids:
+            if keys.get(qkey) == form_ids:
                 continue
-            keys[name + "/quick"] = form_ids
+            keys[qkey] = form_ids
             forms = [objs[o].card for o in form_ids[:MAX_FORMS]]
             rows = v[name]
             for i in rows_of(name, [id(c) for c in forms] + [None] * (MAX_FORMS - len(forms))):
@@ -287,7 +308,8 @@ class ObservationEncoder:
                     rows[i, 1:] = card_vector(forms[i])
 
         # the stack, bottom first
-        if whole("stack", tuple((it.sid, tuple(map(tuple, it.targets.values()))) for it in s.stack)):
+        skey = tuple([(it.sid, tuple(map(tuple, it.targets.values()))) for it in s.stack]) if s.stack else ()
+        if whole("stack", skey):
             rows = v["stack"]
             for i, (it, card) in enumerate(view.stack()[:MAX_STACK]):
                 r = rows[i]
@@ -302,8 +324,8 @@ class ObservationEncoder:
                     r[k + 1 :] = card_vector(card)
 
         # my pending triggers and the cards of a search / look decision
-        mine = view.my_pending()
-        if whole("pending", tuple(t.seq for t in mine)):
+        mine = view.my_pending() if s.pending else []
+        if whole("pending", tuple([t.seq for t in mine])):
             _card_rows(v["pending"], [t.card for t in mine])
         if (d is not None and d.cards) or keys.get("choice") != ():
             choice = view.choice_cards()
@@ -317,7 +339,7 @@ class ObservationEncoder:
             for j, pile in enumerate(drops):
                 for oid in pile:
                     rows[j, _TYPE_INDEX[objs[oid].card.type]] += 0.1
-            np.clip(rows, -LIMIT, LIMIT, out=rows)
+            np.minimum(rows, LIMIT, out=rows)  # counts: never below 0
         return buf
 
     def _global(self, view: PlayerView, g: np.ndarray) -> None:
@@ -345,20 +367,6 @@ class ObservationEncoder:
             g[k + 1] = float(b.controller == view.player)
             g[k + 2] = float(b.target_is_host)
             g[k + 3] = float(b.target is not None)
-
-    def _player_vals(self, view: PlayerView, p: int) -> list[float]:
-        s = view.game
-        pl = s.players[p]
-        started = s.started or p == view.player
-        vals = [
-            host_health(s, p) / 10 if started else 0,
-            host_soul(s, p) / 10 if started else 0,
-            len(pl.damage) / 10, len(pl.hand) / 10, len(pl.deck) / 50, len(pl.drop) / 50,
-            len(pl.banished) / 10, len(pl.forms) / MAX_FORMS, pl.ap / 4,
-        ]
-        pool = pl.pool
-        vals += [pool.get(sym, 0) / 5 for sym in RES]
-        return [_clip(x) for x in vals]
 
     def _entity(self, o: Obj, key: tuple, r: np.ndarray) -> None:
         """An Entity row from its card and the stats in its row key (see ``encode``)."""

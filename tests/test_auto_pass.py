@@ -1,0 +1,53 @@
+"""Game.auto_pass (the env's ``auto_single``): priority with nothing to do but pass (31.1.2)
+is passed without stopping, and the game that results is the same game."""
+
+from __future__ import annotations
+
+import glob
+import random
+
+import pytest
+
+from hostwcg_env.cards.decks import DECKS_DIR, load_deck
+from hostwcg_env.engine import Game, RuleConfig
+from hostwcg_env.engine.actions import DecisionKind
+
+DECKS = [load_deck(p) for p in sorted(glob.glob(str(DECKS_DIR / "*.toml")))]
+
+
+def _play(seed: int, auto_pass: bool) -> tuple[list[str], tuple, int]:
+    """A random game; single-option decisions are taken by the driver, so both runs draw
+    the same random numbers."""
+    rng = random.Random(seed)
+    a, b = rng.choice(DECKS), rng.choice(DECKS)
+    g = Game.new(a, b, RuleConfig(), seed=seed)
+    g.auto_pass = auto_pass
+    stops = 0
+    while not g.is_over:
+        acts = g.legal_actions()
+        if auto_pass:
+            d = g.decision
+            assert d is not None
+            assert not (d.kind is DecisionKind.PRIORITY and len(acts) == 1), "stopped for a forced pass"
+        if len(acts) == 1:
+            g.apply(acts[0])
+            continue
+        stops += 1
+        g.apply(rng.choice(acts))
+    s = g.state
+    return [e.text for e in s.events], (s.winner, s.reason, s.truncated, s.decisions_total, s.turn), stops
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_rule_31_1_2_auto_pass_plays_the_same_game(seed: int) -> None:
+    ev_a, end_a, stops_a = _play(seed, auto_pass=False)
+    ev_b, end_b, stops_b = _play(seed, auto_pass=True)
+    assert end_a == end_b  # the same winner, reason, decision count (forced passes counted) and turn
+    assert ev_a == ev_b
+    assert stops_a == stops_b
+
+
+def test_auto_pass_survives_clone() -> None:
+    g = Game.new(DECKS[0], DECKS[1], RuleConfig(), seed=3)
+    g.auto_pass = True
+    assert g.clone().auto_pass
