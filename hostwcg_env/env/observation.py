@@ -272,10 +272,12 @@ class ObservationEncoder:
                     self._entity(slots[i], k, rows[i])  # type: ignore[arg-type]
 
         # backrows: present, face-down, card (an opponent's face-down card shows its flag only);
-        # they change only with the board (state.board) or the cards a decision shows me
+        # a row shows only which object is in each slot, face down or not, whose, and whether
+        # a decision of mine shows it (6.2)
         shown = d.cards if d is not None and d.player == me else ()
         for name, qkey, p in (("my_back", "my_back/quick", me), ("opp_back", "opp_back/quick", opp)):
-            bquick = (s.board, shown)
+            bquick = (shown, [x if x is None else (x, objs[x].face_down, objs[x].controller)
+                              for x in s.players[p].back])
             if keys.get(qkey) == bquick:
                 continue
             keys[qkey] = bquick
