@@ -118,8 +118,12 @@ class Game(
         d = s.decision
         if s.over or d is None:
             raise IllegalActionError("1.1", "the game is over")
-        if action not in d.actions:
-            raise self._explain_illegal(d, action)
+        for x in d.actions:  # drivers usually hand back one of the decision's own objects
+            if x is action:
+                break
+        else:
+            if action not in d.actions:
+                raise self._explain_illegal(d, action)
         s.decision = None
         s.decisions_total += 1
         s.decisions_this_turn += 1

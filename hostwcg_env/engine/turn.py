@@ -125,9 +125,12 @@ class TurnMixin:
         for o in s.objs.values():
             if o.mods:
                 o.mods = [m for m in o.mods if not m.until_eot]
-            if s.config.entity_damage_clears_at_end_of_turn and o.zone == "front":
-                o.damage = 0
-                s.dmg += 1
+        if s.config.entity_damage_clears_at_end_of_turn:
+            for pl in s.players:
+                for oid in pl.front:  # the objects in a frontrow zone (7.2)
+                    if oid is not None:
+                        s.objs[oid].damage = 0
+                        s.dmg += 1
         if s.config.resource_decay == "end_of_turn":
             for p in s.players:
                 p.pool.clear()

@@ -126,7 +126,7 @@ class Codec:
         self._key: object = None
         self._map: dict[int, Action] = {}
         self._mask = np.zeros(lay.n, dtype=np.int8)
-        self._memo: dict[tuple[Action, int], int] = {}
+        self._memo: dict[tuple[str, str, int, int], int] = {}
 
     def refresh(self, game: Game) -> None:
         d = game.decision
@@ -140,7 +140,7 @@ class Codec:
         s = game.state
         memo = self._memo
         for a in d.actions:
-            key = (a, d.player)
+            key = (a.kind._value_, a.arg, a.n, d.player)  # a plain str hashes faster than an Enum
             i = memo.get(key)
             if i is None:
                 i = encode(self.lay, s, d.player, a)  # a pure function of the action and player
