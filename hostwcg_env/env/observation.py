@@ -50,7 +50,7 @@ _TYPE_INDEX = {t: CARD_TYPES.index(t.value) for t in CardType}
 PLAYER_FIELDS = ["health", "soul", "damage", "hand", "deck", "drop", "banished", "forms", "ap"] + [f"pool:{r}" for r in RES]
 # what each player field is divided by (Host stats and small zones by 10, deck and drop by 50,
 # forms by the section's rows, action points by 4, each pool by 5)
-_PLAYER_SCALE = np.array([10, 10, 10, 10, 50, 50, 10, MAX_FORMS, 4] + [5] * len(RES), dtype=np.float64)
+_PLAYER_DIV = (10, 10, 10, 10, 50, 50, 10, MAX_FORMS, 4) + (5,) * len(RES)
 _NV = len(PLAYER_FIELDS)
 
 _cache: dict[int, tuple[CardDef, np.ndarray]] = {}
@@ -230,8 +230,10 @@ class ObservationEncoder:
             if keys.get(vkey) != raw:
                 keys[vkey] = raw
                 r = v[name][0]
-                x = np.divide(raw, _PLAYER_SCALE)
-                r[:_NV] = np.minimum(np.maximum(x, -LIMIT, out=x), LIMIT, out=x)
+                vals = [x / k for x, k in zip(raw, _PLAYER_DIV)]
+                if max(vals) > LIMIT or min(vals) < -LIMIT:
+                    vals = [_clip(x) for x in vals]
+                r[:_NV] = vals
             hid = None if host is None else host.id
             if keys.get(hkey, _UNSET) != hid:
                 keys[hkey] = hid
