@@ -136,6 +136,19 @@ def main(argv: list[str] | None = None) -> int:
             self.next_save = args.save_every
             self.next_eval = args.eval_every
 
+        def _on_training_start(self) -> None:
+            # a resumed run starts at its saved step count: the next snapshot, save and
+            # evaluation are the next multiples past it (not one per step until they catch up)
+            n = self.model.num_timesteps
+
+            def after(every: int) -> int:
+                return (n // every + 1) * every
+
+            self.next_snap = after(args.snapshot_every)
+            self.next_eval = after(args.eval_every)
+            if args.save_every is not None:
+                self.next_save = after(args.save_every)
+
         def _on_step(self) -> bool:
             if args.max_minutes is not None and time.time() - t0 > 60 * args.max_minutes:
                 return False

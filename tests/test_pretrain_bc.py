@@ -97,3 +97,19 @@ def test_train_ppo_init_starts_from_the_given_weights(tmp_path: Path) -> None:
     assert a.keys() == b.keys()
     for k in a:  # learning rate 0: the weights are exactly the initial model's
         assert torch.equal(a[k], b[k]), k
+
+
+def test_train_ppo_resume_saves_at_the_next_multiple(tmp_path: Path) -> None:
+    """A resumed run keeps its step count; its saves come every --save-every steps after it
+    (a bug saved a checkpoint at every step until the counters caught up)."""
+    pytest.importorskip("sb3_contrib")
+    tp = _load("train_ppo")
+    common = ["--envs", "1", "--n-steps", "64", "--batch-size", "32", "--opponents", "random",
+              "--export", "", "--final-games", "0", "--eval-every", "1000000", "--snapshot-every", "1000000",
+              "--save-every", "64", "--no-progress", "--net", "16,16"]
+    first = tmp_path / "a"
+    assert tp.main(["--steps", "128", "--out", str(first), *common]) == 0
+    assert sorted(p.name for p in first.glob("step_*.zip")) == ["step_128.zip", "step_64.zip"]
+    second = tmp_path / "b"
+    assert tp.main(["--resume", str(first / "step_128.zip"), "--steps", "128", "--out", str(second), *common]) == 0
+    assert sorted(p.name for p in second.glob("step_*.zip")) == ["step_192.zip", "step_256.zip"]
