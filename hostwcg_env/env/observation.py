@@ -230,7 +230,7 @@ class ObservationEncoder:
             if keys.get(vkey) != raw:
                 keys[vkey] = raw
                 r = v[name][0]
-                vals = [x / k for x, k in zip(raw, _PLAYER_DIV)]
+                vals = [x / k for x, k in zip(raw, _PLAYER_DIV, strict=True)]
                 if max(vals) > LIMIT or min(vals) < -LIMIT:
                     vals = [_clip(x) for x in vals]
                 r[:_NV] = vals
