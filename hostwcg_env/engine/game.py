@@ -125,12 +125,18 @@ class Game(
             if action not in d.actions:
                 raise self._explain_illegal(d, action)
         s.decision = None
+        getattr(self, "_on_" + d.resume)(d, action)
+        self._decision_taken()
+        self._run()
+
+    def _decision_taken(self) -> None:
+        """Count a decision; a turn past ``max_decisions_per_turn`` is truncated (A52c: an
+        environment policy)."""
+        s = self.s
         s.decisions_total += 1
         s.decisions_this_turn += 1
-        getattr(self, "_on_" + d.resume)(d, action)
         if s.decisions_this_turn > s.config.max_decisions_per_turn and not s.over:
             self._end_game(None, "turn_limit", truncated=True)
-        self._run()
 
     def apply_text(self, line: str) -> Action:
         """Apply ``"<A|B> <action>"`` or a bare action; names may stand for places."""
@@ -261,11 +267,8 @@ class Game(
         if self.auto_pass and len(acts) == 1:
             # the only option is to pass (31.1.2): take it as ``apply`` would, decision counts
             # and the per-turn cap included, without stopping
-            s.decisions_total += 1
-            s.decisions_this_turn += 1
             self._pass_priority(p)
-            if s.decisions_this_turn > s.config.max_decisions_per_turn and not s.over:
-                self._end_game(None, "turn_limit", truncated=True)
+            self._decision_taken()
             return
         self._decide(p, DecisionKind.PRIORITY, acts, "priority")
 
