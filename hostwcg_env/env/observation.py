@@ -204,29 +204,24 @@ class ObservationEncoder:
         if keys.get("global") != gkey:
             keys["global"] = gkey
             rows_g = self._global_rows
-            row = rows_g.get((me, s.config.turn_limit, gkey))
+            rkey = (me, s.config.turn_limit, gkey)
+            row = rows_g.get(rkey)
             if row is None:
                 if len(rows_g) > 50_000:
                     rows_g.clear()
                 row = np.zeros(v["global"].shape[1], dtype=np.float32)
                 self._global(view, row)
-                rows_g[(me, s.config.turn_limit, gkey)] = row
+                rows_g[rkey] = row
             v["global"][0] = row
 
         # players: Host stats, zone counts, pool, Host card
-        started = s.started
         for name, vkey, hkey, p in (("me", "me/vals", "me/host", me), ("opponent", "opponent/vals", "opponent/host", opp)):
             pl = s.players[p]
             pool = pl.pool
-            if started or p == me:
-                host = objs[pl.host]
-                raw: tuple = (stat(s, host, "health"), stat(s, host, "soul"), len(pl.damage), len(pl.hand),
-                              len(pl.deck), len(pl.drop), len(pl.banished), len(pl.forms), pl.ap,
-                              *[pool.get(sym, 0) for sym in RES])
-            else:
-                host = None
-                raw = (0, 0, len(pl.damage), len(pl.hand), len(pl.deck), len(pl.drop), len(pl.banished),
-                       len(pl.forms), pl.ap, *[pool.get(sym, 0) for sym in RES])
+            host = view.host(p)  # hidden until the game begins (4.6.1): its stats read 0
+            raw = (0 if host is None else stat(s, host, "health"), 0 if host is None else stat(s, host, "soul"),
+                   len(pl.damage), len(pl.hand), len(pl.deck), len(pl.drop), len(pl.banished), len(pl.forms),
+                   pl.ap, *[pool.get(sym, 0) for sym in RES])
             if keys.get(vkey) != raw:
                 keys[vkey] = raw
                 r = v[name][0]
