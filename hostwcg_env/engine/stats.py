@@ -109,6 +109,19 @@ def face_down_ambushes(s: GameState) -> list[tuple[Obj, int, Ability]]:
     return hit  # type: ignore[no-any-return]
 
 
+def trigger_events(s: GameState) -> frozenset[str]:
+    """The event names that some triggered ability in play or on a Host (28.5), or some
+    face-down event-keyed Ambush (29.4), waits for: an event naming none of them, with
+    nothing just gone from play, cannot trigger anything (cached per board)."""
+    table = _board_table(s)
+    hit = table.get(("trigger_events",))
+    if hit is None:
+        hit = frozenset(ab.when.event for _o, _i, ab in [*active_abilities(s, "triggered"), *face_down_ambushes(s)]
+                        if ab.when is not None)
+        table[("trigger_events",)] = hit
+    return hit  # type: ignore[no-any-return]
+
+
 def static_applies(s: GameState, src: Obj, ab: Ability, target: Obj) -> bool:
     aff = ab.affects
     if isinstance(aff, str):

@@ -15,7 +15,7 @@ from .carddef import CardType, Selector, Trigger
 from .costs import can_pay
 from .events import TRIGGER_NAMES, Event
 from .state import Obj, PendingTrigger
-from .stats import active_abilities, face_down_ambushes
+from .stats import active_abilities, face_down_ambushes, trigger_events
 from .targeting import candidates, matches
 
 if TYPE_CHECKING:
@@ -102,6 +102,14 @@ class TriggersMixin:
         if not names:
             return
         s = self.s
+        data = ev.data
+        if data.get("lki") is None and data.get("lki_source") is None:
+            watched = trigger_events(s)
+            for n in names:
+                if n in watched:
+                    break
+            else:
+                return  # no ability in play waits for this event
         srcs: list[tuple[Obj, int, Any]] = active_abilities(s, "triggered")
         seen: set[int] = set()
         for key in ("lki", "lki_source"):
