@@ -215,11 +215,20 @@ class ObservationEncoder:
             v["global"][0] = row
 
         # players: Host stats, zone counts, pool, Host card
-        for name, vkey, hkey, p in (("me", "me/vals", "me/host", me), ("opponent", "opponent/vals", "opponent/host", opp)):
+        # a Host's stats change only with state.board / state.modv, and it is hidden until
+        # the game begins (4.6.1): its stats read 0
+        hkey_all = (s.board, s.modv, s.started)
+        if keys.get("hosts") != hkey_all:
+            keys["hosts"] = hkey_all
+            hosts = [view.host(me), view.host(opp)]
+            keys["hosts/vals"] = [(None, 0, 0) if h is None else (h, stat(s, h, "health"), stat(s, h, "soul"))
+                                  for h in hosts]
+        for (name, vkey, hkey, p), (host, h_health, h_soul) in zip(
+                (("me", "me/vals", "me/host", me), ("opponent", "opponent/vals", "opponent/host", opp)),
+                keys["hosts/vals"], strict=True):
             pl = s.players[p]
             pool = pl.pool
-            host = view.host(p)  # hidden until the game begins (4.6.1): its stats read 0
-            raw = (0 if host is None else stat(s, host, "health"), 0 if host is None else stat(s, host, "soul"),
+            raw = (h_health, h_soul,
                    len(pl.damage), len(pl.hand), len(pl.deck), len(pl.drop), len(pl.banished), len(pl.forms),
                    pl.ap, *[pool.get(sym, 0) for sym in RES])
             if keys.get(vkey) != raw:
