@@ -243,9 +243,15 @@ class ObservationEncoder:
                 keys[hkey] = hid
                 v[name][0][_NV:] = 0 if host is None else card_vector(host.card)
 
+        # zone contents (hands, form zones, drop zones, which object sits in a slot, face up
+        # or down) change only with state.version: every creation, move, removal or flip
+        # bumps it, so nothing below that reads only them is looked at while it stands still
+        zones_same = keys.get("version") == s.version
+        keys["version"] = s.version
+
         # my hand: one row per card
-        hand_ids = tuple(s.players[me].hand)
-        if keys.get("my_hand/quick") != hand_ids:
+        hand_ids = () if zones_same else tuple(s.players[me].hand)
+        if not zones_same and keys.get("my_hand/quick") != hand_ids:
             keys["my_hand/quick"] = hand_ids
             hand = [objs[o].card for o in hand_ids[:MAX_HAND]]
             rows = v["my_hand"]
@@ -281,7 +287,9 @@ class ObservationEncoder:
         # a row shows only which object is in each slot, face down or not, whose, and whether
         # a decision of mine shows it (6.2)
         shown = d.cards if d is not None and d.player == me else ()
-        for name, qkey, p in (("my_back", "my_back/quick", me), ("opp_back", "opp_back/quick", opp)):
+        backs_same = zones_same and keys.get("shown") == shown
+        keys["shown"] = shown
+        for name, qkey, p in () if backs_same else (("my_back", "my_back/quick", me), ("opp_back", "opp_back/quick", opp)):
             bquick = (shown, [x if x is None else (x, objs[x].face_down, objs[x].controller)
                               for x in s.players[p].back])
             if keys.get(qkey) == bquick:
@@ -303,7 +311,7 @@ class ObservationEncoder:
                     rows[i, 1] = 1
 
         # form zones
-        for name, qkey, p in (("my_forms", "my_forms/quick", me), ("opp_forms", "opp_forms/quick", opp)):
+        for name, qkey, p in () if zones_same else (("my_forms", "my_forms/quick", me), ("opp_forms", "opp_forms/quick", opp)):
             form_ids = tuple(s.players[p].forms)
             if keys.get(qkey) == form_ids:
                 continue
@@ -342,7 +350,7 @@ class ObservationEncoder:
 
         # card types in the drop zones
         drops = (s.players[me].drop, s.players[opp].drop)
-        if whole("drops", (tuple(drops[0]), tuple(drops[1]))):
+        if not zones_same and whole("drops", (tuple(drops[0]), tuple(drops[1]))):
             rows = v["drops"]
             for j, pile in enumerate(drops):
                 for oid in pile:
