@@ -19,6 +19,15 @@ of ``scripts/pretrain_bc.py``, whose value head is pretrained too) with a fresh 
 timestep count and this run's hyperparameters (``--lr``, ``--clip``, ``--ent-coef``, ...); its
 ``net_arch`` is taken from the model. For fine-tuning, a low learning rate (1e-4 or less) and a
 small clip range keep PPO from undoing the warm start.
+
+``--init PATH.npz`` starts from an exported numpy policy (e.g. the shipped
+``agents/checkpoints/ppo_hostwcg_v0.npz``): it holds the actor only, so the critic starts fresh.
+``--critic-warmup N`` then trains the critic alone for the first N steps (the actor frozen, at
+``--warmup-lr``), so that the first policy updates do not follow the advantages of an untrained
+value function:
+
+    python scripts/train_ppo.py --init agents/checkpoints/ppo_hostwcg_v0.npz --critic-warmup 100000 \
+        --lr 1e-4 --clip 0.1 --ent-coef 0.001 --target-kl 0.03 --opponents heuristic,heuristic,heuristic,heuristic,random
 """
 
 from __future__ import annotations
@@ -62,6 +71,58 @@ def weights_of(model) -> dict[str, np.ndarray]:  # type: ignore[no-untyped-def]
             return {k: z[k] for k in z.files}
 
 
+def load_actor(model, weights: dict[str, np.ndarray]) -> None:  # type: ignore[no-untyped-def]
+    """Copy an exported numpy policy (``agents.ppo.export_sb3``'s layout) into the actor of an
+    sb3 MlpPolicy of the same shape; the critic is left as it is."""
+    import torch
+
+    pol = model.policy
+    linear = [m for m in pol.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
+    pairs = [(lin, f"pi.{i}") for i, lin in enumerate(linear)] + [(pol.action_net, "action")]
+    if f"pi.{len(linear)}.weight" in weights:
+        raise ValueError(f"the exported policy has more hidden layers than the model ({len(linear)})")
+    with torch.no_grad():
+        for lin, key in pairs:
+            w, b = weights[f"{key}.weight"], weights[f"{key}.bias"]
+            if tuple(lin.weight.shape) != w.shape:
+                raise ValueError(f"{key}.weight: the exported shape {w.shape} is not the model's "
+                                 f"{tuple(lin.weight.shape)}")
+            lin.weight.copy_(torch.as_tensor(w))
+            lin.bias.copy_(torch.as_tensor(b))
+
+
+def critic_warmup(model, steps: int, lr: float):  # type: ignore[no-untyped-def]
+    """A callback that freezes the actor (its gradients off) and trains the critic at ``lr`` for
+    the first ``steps`` timesteps, then restores the actor and the run's learning rate."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    pol = model.policy
+    actor = list(pol.mlp_extractor.policy_net.parameters()) + list(pol.action_net.parameters())
+    schedule = model.lr_schedule
+
+    class CriticWarmup(BaseCallback):
+        def _on_training_start(self) -> None:
+            self.active = self.model.num_timesteps < steps
+            if self.active:
+                for prm in actor:
+                    prm.requires_grad_(False)
+                self.model.lr_schedule = lambda _progress: lr
+
+        def _on_step(self) -> bool:
+            return True
+
+        def _on_rollout_end(self) -> None:
+            # called before the update on this rollout: unfreeze once the warm-up steps are done
+            if self.active and self.model.num_timesteps >= steps:
+                self.active = False
+                for prm in actor:
+                    prm.requires_grad_(True)
+                self.model.lr_schedule = schedule
+                self.logger.record("selfplay/critic_warmup_done", self.model.num_timesteps)
+
+    return CriticWarmup()
+
+
 def evaluate(weights: dict[str, np.ndarray], opponent: str, games: int, seed: int) -> float:
     from agents import make_agent
     from agents.ppo import NumpyPolicy
@@ -91,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--resume", default=None, help="a saved model .zip to continue from (its optimizer and steps too)")
     p.add_argument("--init", default=None, help="a saved MaskablePPO .zip whose weights start this run "
                    "(fresh optimizer, timesteps and hyperparameters; e.g. scripts/pretrain_bc.py's output)")
+    p.add_argument("--critic-warmup", type=int, default=0,
+                   help="train only the critic (actor frozen) for this many steps first")
+    p.add_argument("--warmup-lr", type=float, default=1e-3, help="learning rate of the critic warm-up")
     p.add_argument("--lr", type=float, default=3e-4, help="learning rate")
     p.add_argument("--clip", type=float, default=0.2, help="PPO clip range")
     p.add_argument("--ent-coef", type=float, default=0.01)
@@ -176,7 +240,14 @@ def main(argv: list[str] | None = None) -> int:
 
     net = [int(x) for x in args.net.split(",")]
     init = None
-    if args.init:
+    actor: dict[str, np.ndarray] | None = None
+    if args.init and args.init.endswith(".npz"):
+        with np.load(args.init, allow_pickle=False) as z:
+            actor = {k: z[k] for k in z.files}
+        net = []
+        while f"pi.{len(net)}.bias" in actor:
+            net.append(int(actor[f"pi.{len(net)}.bias"].shape[0]))
+    elif args.init:
         init = MaskablePPO.load(args.init, device="cpu")
         arch = init.policy.net_arch
         net = list(arch["pi"]) if isinstance(arch, dict) else list(arch)
@@ -191,8 +262,13 @@ def main(argv: list[str] | None = None) -> int:
     if init is not None:
         model.policy.load_state_dict(init.policy.state_dict())
         del init
+    if actor is not None:
+        load_actor(model, actor)
+    callbacks = [SelfPlay()]
+    if args.critic_warmup > 0:
+        callbacks.append(critic_warmup(model, args.critic_warmup, args.warmup_lr))
     t0 = time.time()
-    model.learn(total_timesteps=args.steps, callback=SelfPlay(), progress_bar=not args.no_progress,
+    model.learn(total_timesteps=args.steps, callback=callbacks, progress_bar=not args.no_progress,
                 reset_num_timesteps=not args.resume)
     wall = time.time() - t0
     model.save(out / "latest.zip")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -113,3 +114,63 @@ def test_train_ppo_resume_saves_at_the_next_multiple(tmp_path: Path) -> None:
     second = tmp_path / "b"
     assert tp.main(["--resume", str(first / "step_128.zip"), "--steps", "128", "--out", str(second), *common]) == 0
     assert sorted(p.name for p in second.glob("step_*.zip")) == ["step_192.zip", "step_256.zip"]
+
+
+def test_train_ppo_init_from_npz_freezes_the_actor_during_critic_warmup(tmp_path: Path) -> None:
+    """--init PATH.npz loads an exported (actor-only) policy; during --critic-warmup the actor
+    stays exactly as exported while the critic learns, and afterwards the actor learns too."""
+    sb3 = pytest.importorskip("sb3_contrib")
+    import torch
+
+    from agents.ppo import NumpyPolicy, export_sb3
+
+    bc = _load("pretrain_bc")
+    tp = _load("train_ppo")
+    src = bc.build_model([32, 16], seed=3)
+    npz = tmp_path / "actor.npz"
+    export_sb3(src, npz)
+    common = ["--init", str(npz), "--envs", "1", "--n-steps", "64", "--batch-size", "32", "--lr", "1e-2",
+              "--opponents", "random", "--export", "", "--final-games", "0",
+              "--eval-every", "1000000", "--snapshot-every", "1000000", "--no-progress", "--seed", "1"]
+    warm = tmp_path / "warm"
+    assert tp.main([*common, "--steps", "128", "--critic-warmup", "1000", "--warmup-lr", "1e-2",
+                    "--out", str(warm)]) == 0
+    assert json.loads((warm / "run.json").read_text())["net_arch"] == [32, 16]
+    still = tmp_path / "still"  # the same run at learning rate 0: the critic it starts from
+    assert tp.main([*common, "--steps", "128", "--critic-warmup", "1000", "--warmup-lr", "0",
+                    "--out", str(still)]) == 0
+    tuned = sb3.MaskablePPO.load(warm / "latest.zip", device="cpu")
+    fresh = sb3.MaskablePPO.load(still / "latest.zip", device="cpu")
+    a, b, c = src.policy.state_dict(), tuned.policy.state_dict(), fresh.policy.state_dict()
+    for k in a:
+        if k.startswith(("mlp_extractor.policy_net", "action_net")):
+            assert torch.equal(a[k], b[k]), k  # the actor is the exported one, untouched
+    assert any(not torch.equal(b[k], c[k]) for k in b if k.startswith(("mlp_extractor.value_net", "value_net")))
+    # the same numpy policy as exported
+    obs = np.random.default_rng(0).normal(size=(3, src.observation_space.shape[0])).astype(np.float32)
+    with tempfile.TemporaryDirectory() as d:
+        export_sb3(tuned, Path(d) / "t.npz")
+        p0, p1 = NumpyPolicy.load(npz), NumpyPolicy.load(Path(d) / "t.npz")
+        for o in obs:
+            assert np.allclose(p0.logits(o), p1.logits(o), atol=1e-6)
+    # past the warm-up the actor learns
+    after = tmp_path / "after"
+    assert tp.main([*common, "--steps", "192", "--critic-warmup", "64", "--out", str(after)]) == 0
+    moved = sb3.MaskablePPO.load(after / "latest.zip", device="cpu").policy.state_dict()
+    assert any(not torch.equal(a[k], moved[k]) for k in a if k.startswith("action_net"))
+
+
+def test_train_ppo_init_npz_of_the_wrong_shape_is_refused(tmp_path: Path) -> None:
+    pytest.importorskip("sb3_contrib")
+    from agents.ppo import export_sb3
+
+    bc = _load("pretrain_bc")
+    tp = _load("train_ppo")
+    export_sb3(bc.build_model([32, 16], seed=0), tmp_path / "a.npz")
+    with np.load(tmp_path / "a.npz") as z:
+        w = {k: z[k] for k in z.files}
+    w["action.weight"] = w["action.weight"][:, :8]
+    np.savez(tmp_path / "bad.npz", **w)
+    with pytest.raises(ValueError, match="action.weight"):
+        tp.main(["--init", str(tmp_path / "bad.npz"), "--steps", "64", "--envs", "1", "--n-steps", "64",
+                 "--export", "", "--final-games", "0", "--out", str(tmp_path / "o"), "--no-progress"])
