@@ -3,12 +3,19 @@ over the shipped decks, win rates with Wilson 95% intervals, and Bradley-Terry r
 scale) with bootstrap 95% intervals.
 
     hostwcg evaluate --agents random,heuristic,ismcts,ppo --games 200 --workers 2
+
+With ``results=PATH`` (``--results PATH``) every finished game is appended to a JSON-lines
+file as it ends, and the games of the schedule already in the file are not played again: an
+interrupted run resumes where it stopped, and a long run (ISMCTS at 0.45 s a decision takes
+about a minute a game) can be spread over several sessions or machines and merged by
+concatenating their files. Each line carries the code version that played it.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 import math
 import random
 import sys
@@ -17,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations
 from multiprocessing import get_context
+from pathlib import Path
 from typing import Any
 
 Z = 1.959963984540054
@@ -127,6 +135,7 @@ class LadderResult:
     agents: list[str]
     records: list[Record]
     seconds: float
+    resumed: int = 0  # records taken from a results file rather than played by this run
 
     def pair_wins(self) -> dict[tuple[str, str], float]:
         wins: dict[tuple[str, str], float] = {}
@@ -177,7 +186,9 @@ class LadderResult:
         for a, (n, mean, worst) in self.timing().items():
             lines.append(f"| {a} | {n} | {1000 * mean:.2f} | {1000 * worst:.2f} |")
         games = len(self.records)
-        lines += ["", f"{games} games in {self.seconds:.0f} s; draws count as half a win; "
+        played = (f"{games} games ({self.resumed} from the results file, {games - self.resumed} played "
+                  f"in {self.seconds:.0f} s)" if self.resumed else f"{games} games in {self.seconds:.0f} s")
+        lines += ["", f"{played}; draws count as half a win; "
                       "seats swapped on paired seeds over the shipped decks; a choice is a decision "
                       "with more than one legal action (forced ones are taken without asking)."]
         return "\n".join(lines)
@@ -218,13 +229,105 @@ def _progress(it: Iterable[Any], total: int, quiet: bool) -> Iterable[Any]:
             yield x
 
 
-def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, quiet: bool = False) -> LadderResult:
+def code_version() -> str:
+    """The git commit of the checkout that plays (with ``+dirty`` for uncommitted changes), or
+    the package version outside a git checkout."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=root, capture_output=True,
+                              text=True, timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                               capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+        return head + ("+dirty" if dirty else "")
+    except (OSError, subprocess.SubprocessError):
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return "hostwcg " + version("hostwcg")
+        except PackageNotFoundError:
+            return "unknown"
+
+
+def record_to_json(rec: Record, version: str) -> str:
+    spec, winner, n, seats = rec
+    return json.dumps({"a": spec.a, "b": spec.b, "seed": spec.seed, "deck_a": spec.deck_a,
+                       "deck_b": spec.deck_b, "winner": winner, "decisions": n,
+                       "seats": [[round(secs, 4), k] for secs, k in seats], "version": version})
+
+
+def load_results(path: str | Path) -> tuple[list[Record], set[str]]:
+    """The records of a ladder results file and the code versions that played them. A line
+    cut short by an interruption (the last one) is skipped; any other bad line is an error
+    naming the file and line."""
+    records: list[Record] = []
+    versions: set[str] = set()
+    p = Path(path)
+    if not p.exists():
+        return records, versions
+    lines = p.read_text().splitlines()
+    for i, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            d = json.loads(line)
+            spec = GameSpec(str(d["a"]), str(d["b"]), int(d["seed"]), int(d["deck_a"]), int(d["deck_b"]))
+            seats = tuple((float(secs), int(k)) for secs, k in d["seats"])
+            if len(seats) != 2 or d["winner"] not in (None, 0, 1):
+                raise ValueError("winner must be 0, 1 or null and seats two [seconds, choices] pairs")
+        except (ValueError, KeyError, TypeError) as e:
+            if i == len(lines):
+                print(f"{p}:{i}: skipping an unfinished last line", file=sys.stderr)
+                continue
+            raise ValueError(f"{p}:{i}: not a ladder record ({e})") from e
+        records.append((spec, d["winner"], int(d["decisions"]), (seats[0], seats[1])))
+        versions.add(str(d.get("version", "unknown")))
+    return records, versions
+
+
+def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, quiet: bool = False,
+               results: str | Path | None = None) -> LadderResult:
+    """Play the schedule (``schedule``) and collect the records. With ``results``, games
+    already in that JSON-lines file are taken from it and each new game is appended to it as
+    it ends (see the module docstring)."""
     specs = schedule(agents, games, seed)
+    done: dict[GameSpec, Record] = {}
+    out = None
+    version = code_version()
+    if results is not None:
+        old, versions = load_results(results)
+        wanted = set(specs)
+        for rec in old:
+            if rec[0] in wanted:
+                done.setdefault(rec[0], rec)
+        if done and not quiet:
+            print(f"{results}: {len(done)} of {len(specs)} games already played "
+                  f"(code versions: {', '.join(sorted(versions))})", file=sys.stderr)
+        if len(versions - {version}) > 0 and not quiet:
+            print(f"{results}: note: games played by other code versions than this one ({version})",
+                  file=sys.stderr)
+        Path(results).parent.mkdir(parents=True, exist_ok=True)
+        out = open(results, "a")  # noqa: SIM115  (closed below)
+    todo = [sp for sp in specs if sp not in done]
     t0 = time.time()
-    if workers > 1:
-        with get_context("spawn").Pool(workers) as pool:
-            records = list(_progress(pool.imap_unordered(play_game, specs, chunksize=2), len(specs), quiet))
-    else:
-        records = list(_progress(map(play_game, specs), len(specs), quiet))
+    records = list(done.values())
+    try:
+        if workers > 1 and len(todo) > 1:
+            with get_context("spawn").Pool(workers) as pool:
+                for rec in _progress(pool.imap_unordered(play_game, todo, chunksize=1 if out else 2), len(todo), quiet):
+                    records.append(rec)
+                    if out is not None:
+                        out.write(record_to_json(rec, version) + "\n")
+                        out.flush()
+        else:
+            for rec in _progress(map(play_game, todo), len(todo), quiet):
+                records.append(rec)
+                if out is not None:
+                    out.write(record_to_json(rec, version) + "\n")
+                    out.flush()
+    finally:
+        if out is not None:
+            out.close()
     records.sort(key=lambda r: (r[0].a, r[0].b, r[0].seed))
-    return LadderResult(list(agents), records, time.time() - t0)
+    return LadderResult(list(agents), records, time.time() - t0, resumed=len(done))

@@ -271,6 +271,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--workers", type=int, default=1)
     ev.add_argument("--seed", type=int, default=0)
     ev.add_argument("--csv", metavar="FILE", help="also write the pairwise table as CSV")
+    ev.add_argument("--results", metavar="FILE.jsonl",
+                    help="append every finished game here and skip the games already in it (resume, merge)")
     ev.add_argument("--markdown", metavar="FILE", help="also write the report as markdown")
     ev.add_argument("--quiet", action="store_true", help="no progress bar")
     ev.set_defaults(func=cmd_evaluate)
@@ -293,7 +295,12 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     if len(names) < 2:
         print("evaluate: give at least two agents", file=sys.stderr)
         return 2
-    result = run_ladder(names, args.games, workers=args.workers, seed=args.seed, quiet=args.quiet)
+    try:
+        result = run_ladder(names, args.games, workers=args.workers, seed=args.seed, quiet=args.quiet,
+                            results=args.results)
+    except ValueError as e:
+        print(f"evaluate: {e}", file=sys.stderr)
+        return 2
     report = result.markdown()
     print(report)
     if args.csv:

@@ -3,6 +3,7 @@ the ladder and the terminal player (issue: agents)."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -186,6 +187,51 @@ def test_evaluate_command_writes_markdown_and_csv(tmp_path: Path, capsys: pytest
     out = capsys.readouterr().out
     assert "Bradley-Terry" in out and "random" in out
     assert csv_path.read_text().startswith("agent,opponent,games")
+
+
+def test_ladder_results_file_resumes_without_replaying(tmp_path: Path) -> None:
+    """--results: every game is appended as it ends; a second run plays only the games of its
+    schedule not in the file, and its report equals one uninterrupted run's."""
+    from agents import ladder
+
+    path = tmp_path / "res.jsonl"
+    first = run_ladder(["random", "heuristic"], games=4, quiet=True, results=path)
+    assert len(path.read_text().splitlines()) == 4 and first.resumed == 0
+    played: list[object] = []
+    real = ladder.play_game
+
+    def counting(spec):  # type: ignore[no-untyped-def]
+        played.append(spec)
+        return real(spec)
+
+    ladder.play_game = counting
+    try:
+        more = run_ladder(["random", "heuristic"], games=8, quiet=True, results=path)
+    finally:
+        ladder.play_game = real
+    assert len(played) == 4 and more.resumed == 4  # only the 4 new games
+    assert len(path.read_text().splitlines()) == 8
+    whole = run_ladder(["random", "heuristic"], games=8, quiet=True)
+    assert [r[:3] for r in more.records] == [r[:3] for r in whole.records]
+    assert more.rows() == whole.rows()
+    assert "4 from the results file" in more.markdown()
+    line = json.loads(path.read_text().splitlines()[0])
+    assert set(line) >= {"a", "b", "seed", "deck_a", "deck_b", "winner", "decisions", "seats", "version"}
+
+
+def test_ladder_results_file_errors_name_file_and_line(tmp_path: Path) -> None:
+    from agents.ladder import load_results
+
+    path = tmp_path / "res.jsonl"
+    run_ladder(["random", "heuristic"], games=2, quiet=True, results=path)
+    good = path.read_text()
+    path.write_text(good + '{"a": "random", "b": "heur')  # cut short by an interruption: skipped
+    assert len(load_results(path)[0]) == 2
+    path.write_text('{"a": "random"}\n' + good)
+    with pytest.raises(ValueError, match=r"res.jsonl:1: not a ladder record"):
+        load_results(path)
+    rc = main(["evaluate", "--agents", "random,heuristic", "--games", "2", "--quiet", "--results", str(path)])
+    assert rc == 2
 
 
 def test_terminal_player_scripted_session() -> None:
