@@ -230,16 +230,20 @@ def _progress(it: Iterable[Any], total: int, quiet: bool) -> Iterable[Any]:
 
 
 def code_version() -> str:
-    """The git commit of the checkout that plays (with ``+dirty`` for uncommitted changes), or
-    the package version outside a git checkout."""
+    """The last git commit that changed the code which plays (the engine, the cards, the
+    agents and their checkpoints; not ladder results or docs), with ``+dirty`` for uncommitted
+    changes there, or the package version outside a git checkout."""
     import subprocess
 
     root = Path(__file__).resolve().parents[1]
+    paths = ["--", "hostwcg_env", "agents", ":(exclude)agents/ladder_results"]
     try:
-        head = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=root, capture_output=True,
-                              text=True, timeout=10, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+        head = subprocess.run(["git", "log", "-1", "--format=%h", "--abbrev=12", *paths], cwd=root,
+                              capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", *paths], cwd=root,
                                capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+        if not head:
+            raise OSError("no commit")
         return head + ("+dirty" if dirty else "")
     except (OSError, subprocess.SubprocessError):
         from importlib.metadata import PackageNotFoundError, version
