@@ -291,10 +291,16 @@ def load_results(path: str | Path) -> tuple[list[Record], set[str]]:
 
 
 def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, quiet: bool = False,
-               results: str | Path | None = None) -> LadderResult:
+               results: str | Path | None = None, shard: tuple[int, int] | None = None) -> LadderResult:
     """Play the schedule (``schedule``) and collect the records. With ``results``, games
     already in that JSON-lines file are taken from it and each new game is appended to it as
-    it ends (see the module docstring)."""
+    it ends (see the module docstring). With ``shard=(k, n)`` this run plays only the games
+    whose place in the schedule is k modulo n (n runs, on one machine or several, share the
+    schedule); the report covers every game of the schedule found in ``results`` too."""
+    if shard is not None:
+        k, n_shards = shard
+        if n_shards < 1 or not 0 <= k < n_shards:
+            raise ValueError(f"shard {k}/{n_shards}: K must be 0 to N-1 and N at least 1")
     specs = schedule(agents, games, seed)
     done: dict[GameSpec, Record] = {}
     out = None
@@ -313,7 +319,8 @@ def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, q
                   file=sys.stderr)
         Path(results).parent.mkdir(parents=True, exist_ok=True)
         out = open(results, "a")  # noqa: SIM115  (closed below)
-    todo = [sp for sp in specs if sp not in done]
+    todo = [sp for i, sp in enumerate(specs)
+            if sp not in done and (shard is None or i % shard[1] == shard[0])]
     t0 = time.time()
     records = list(done.values())
     try:

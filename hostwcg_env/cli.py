@@ -273,6 +273,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--csv", metavar="FILE", help="also write the pairwise table as CSV")
     ev.add_argument("--results", metavar="FILE.jsonl",
                     help="append every finished game here and skip the games already in it (resume, merge)")
+    ev.add_argument("--shard", metavar="K/N", help="play only the games whose place in the schedule is K "
+                    "modulo N (split one schedule over N runs; with --results)")
     ev.add_argument("--markdown", metavar="FILE", help="also write the report as markdown")
     ev.add_argument("--quiet", action="store_true", help="no progress bar")
     ev.set_defaults(func=cmd_evaluate)
@@ -295,9 +297,16 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     if len(names) < 2:
         print("evaluate: give at least two agents", file=sys.stderr)
         return 2
+    shard = None
+    if args.shard:
+        k, _, n = args.shard.partition("/")
+        if not (k.isdigit() and n.isdigit()):
+            print(f"evaluate: --shard {args.shard}: write K/N, e.g. 0/4", file=sys.stderr)
+            return 2
+        shard = (int(k), int(n))
     try:
         result = run_ladder(names, args.games, workers=args.workers, seed=args.seed, quiet=args.quiet,
-                            results=args.results)
+                            results=args.results, shard=shard)
     except ValueError as e:
         print(f"evaluate: {e}", file=sys.stderr)
         return 2

@@ -219,6 +219,24 @@ def test_ladder_results_file_resumes_without_replaying(tmp_path: Path) -> None:
     assert set(line) >= {"a", "b", "seed", "deck_a", "deck_b", "winner", "decisions", "seats", "version"}
 
 
+def test_ladder_shards_split_the_schedule(tmp_path: Path) -> None:
+    """--shard K/N: N runs play disjoint parts whose union is the whole schedule."""
+    parts = [run_ladder(["random", "heuristic"], games=6, quiet=True, results=tmp_path / f"p{k}.jsonl",
+                        shard=(k, 3)) for k in range(3)]
+    assert [len((tmp_path / f"p{k}.jsonl").read_text().splitlines()) for k in range(3)] == [2, 2, 2]
+    merged = tmp_path / "all.jsonl"
+    merged.write_text("".join((tmp_path / f"p{k}.jsonl").read_text() for k in range(3)))
+    whole = run_ladder(["random", "heuristic"], games=6, quiet=True, results=merged)
+    assert whole.resumed == 6 and len(merged.read_text().splitlines()) == 6
+    assert whole.rows() == run_ladder(["random", "heuristic"], games=6, quiet=True).rows()
+    specs = schedule(["random", "heuristic"], 6)
+    for k, part in enumerate(parts):
+        assert {r[0] for r in part.records} == {sp for i, sp in enumerate(specs) if i % 3 == k}
+    with pytest.raises(ValueError, match="shard 3/3"):
+        run_ladder(["random", "heuristic"], games=2, quiet=True, shard=(3, 3))
+    assert main(["evaluate", "--agents", "random,heuristic", "--games", "2", "--quiet", "--shard", "x"]) == 2
+
+
 def test_ladder_results_file_errors_name_file_and_line(tmp_path: Path) -> None:
     from agents.ladder import load_results
 
