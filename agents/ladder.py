@@ -21,6 +21,7 @@ import random
 import sys
 import time
 from collections.abc import Iterable
+from contextlib import ExitStack
 from dataclasses import dataclass
 from itertools import combinations
 from multiprocessing import get_context
@@ -304,8 +305,9 @@ def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, q
     specs = schedule(agents, games, seed)
     done: dict[GameSpec, Record] = {}
     out = None
-    version = code_version()
+    version = ""
     if results is not None:
+        version = code_version()
         old, versions = load_results(results)
         wanted = set(specs)
         for rec in old:
@@ -314,7 +316,7 @@ def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, q
         if done and not quiet:
             print(f"{results}: {len(done)} of {len(specs)} games already played "
                   f"(code versions: {', '.join(sorted(versions))})", file=sys.stderr)
-        if len(versions - {version}) > 0 and not quiet:
+        if versions - {version} and not quiet:
             print(f"{results}: note: games played by other code versions than this one ({version})",
                   file=sys.stderr)
         Path(results).parent.mkdir(parents=True, exist_ok=True)
@@ -323,22 +325,17 @@ def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, q
             if sp not in done and (shard is None or i % shard[1] == shard[0])]
     t0 = time.time()
     records = list(done.values())
-    try:
-        if workers > 1 and len(todo) > 1:
-            with get_context("spawn").Pool(workers) as pool:
-                for rec in _progress(pool.imap_unordered(play_game, todo, chunksize=1 if out else 2), len(todo), quiet):
-                    records.append(rec)
-                    if out is not None:
-                        out.write(record_to_json(rec, version) + "\n")
-                        out.flush()
-        else:
-            for rec in _progress(map(play_game, todo), len(todo), quiet):
-                records.append(rec)
-                if out is not None:
-                    out.write(record_to_json(rec, version) + "\n")
-                    out.flush()
-    finally:
+    with ExitStack() as stack:
         if out is not None:
-            out.close()
+            stack.callback(out.close)
+        played: Iterable[Record] = map(play_game, todo)
+        if workers > 1 and len(todo) > 1:
+            pool = stack.enter_context(get_context("spawn").Pool(workers))
+            played = pool.imap_unordered(play_game, todo, chunksize=1 if out else 2)
+        for rec in _progress(played, len(todo), quiet):
+            records.append(rec)
+            if out is not None:
+                out.write(record_to_json(rec, version) + "\n")
+                out.flush()
     records.sort(key=lambda r: (r[0].a, r[0].b, r[0].seed))
     return LadderResult(list(agents), records, time.time() - t0, resumed=len(done))
