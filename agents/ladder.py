@@ -7,7 +7,7 @@ scale) with bootstrap 95% intervals.
 With ``results=PATH`` (``--results PATH``) every finished game is appended to a JSON-lines
 file as it ends, and the games of the schedule already in the file are not played again: an
 interrupted run resumes where it stopped, and a long run (ISMCTS at 0.45 s a decision takes
-about a minute a game) can be spread over several sessions or machines and merged by
+about a minute a game against the heuristic) can be spread over several sessions or machines and merged by
 concatenating their files. Each line carries the code version that played it.
 """
 
