@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import Agent, EngineAgent, decide
+from .base import Agent, EngineAgent, Observer, decide
 from .random_agent import RandomAgent
 
 AGENT_NAMES = ("random", "heuristic", "ismcts", "ppo")
@@ -38,4 +38,4 @@ def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
     raise ValueError(f"unknown agent {name!r} (known: {', '.join(AGENT_NAMES)})")
 
 
-__all__ = ["AGENT_NAMES", "Agent", "EngineAgent", "RandomAgent", "decide", "make_agent"]
+__all__ = ["AGENT_NAMES", "Agent", "EngineAgent", "Observer", "RandomAgent", "decide", "make_agent"]

@@ -52,22 +52,42 @@ class EngineAgent:
         """Called at the start of each game."""
 
 
-def decide(agent: Any, game: Game, encoder: Any = None, codec: Any = None) -> Action:
-    """One decision of ``agent`` for the deciding player of ``game`` (engine or flat agents)."""
+class Observer:
+    """What flat agents see of one game: an observation encoder, an action codec and one
+    persistent observation buffer per player, so that each decision rewrites only the parts of
+    the observation that changed since that player's last one (the env's own incremental
+    encoding, docs/observation.md). Make one per game and pass it to every ``decide`` call of
+    that game; without one, ``decide`` encodes each observation from scratch (the same values,
+    several times slower)."""
+
+    def __init__(self, config: Any) -> None:
+        from hostwcg_env.env.codec import Codec
+        from hostwcg_env.env.layout import action_layout
+        from hostwcg_env.env.observation import ObservationEncoder
+
+        self.encoder = ObservationEncoder(config)
+        self.codec = Codec(action_layout(config))
+        self.buffers = [np.zeros(self.encoder.size, dtype=np.float32) for _ in (0, 1)]
+
+    def observe(self, game: Game) -> tuple[np.ndarray, np.ndarray]:
+        """The deciding player's observation and legal-action mask (views of reused buffers:
+        valid until the next call)."""
+        d = game.decision
+        assert d is not None
+        obs = self.encoder.encode(game.view(d.player), self.buffers[d.player])
+        return obs, self.codec.mask(game)
+
+
+def decide(agent: Any, game: Game, observer: Observer | None = None) -> Action:
+    """One decision of ``agent`` for the deciding player of ``game`` (engine or flat agents).
+    A flat agent sees its observation through ``observer`` (one per game) when given."""
     d = game.decision
     assert d is not None
     if hasattr(agent, "choose"):
         return agent.choose(game.view(d.player), d.actions)  # type: ignore[no-any-return]
-    from hostwcg_env.env.codec import Codec
-    from hostwcg_env.env.layout import action_layout
-    from hostwcg_env.env.observation import ObservationEncoder
-
-    cfg = game.state.config
-    encoder = encoder or ObservationEncoder(cfg)
-    codec = codec or Codec(action_layout(cfg))
-    obs = encoder.encode(game.view(d.player))
-    mask = codec.mask(game)
-    a = codec.decode(game, agent.act(obs, mask))
+    observer = observer or Observer(game.state.config)
+    obs, mask = observer.observe(game)
+    a = observer.codec.decode(game, agent.act(obs, mask))
     if a is None:
         raise ValueError(f"{getattr(agent, 'name', agent)} chose an illegal action")
     return a

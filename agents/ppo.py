@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -24,17 +25,22 @@ class NumpyPolicy:
         n = 0
         self.layers: list[tuple[np.ndarray, np.ndarray]] = []
         while f"pi.{n}.weight" in weights:
-            self.layers.append((weights[f"pi.{n}.weight"].astype(np.float32), weights[f"pi.{n}.bias"].astype(np.float32)))
+            self.layers.append((weights[f"pi.{n}.weight"].astype(np.float32, copy=False),
+                                weights[f"pi.{n}.bias"].astype(np.float32, copy=False)))
             n += 1
-        self.head = (weights["action.weight"].astype(np.float32), weights["action.bias"].astype(np.float32))
+        self.head = (weights["action.weight"].astype(np.float32, copy=False),
+                     weights["action.bias"].astype(np.float32, copy=False))
         self.activation = str(weights.get("activation", np.array("tanh")))
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
 
     @classmethod
     def load(cls, path: str | Path = DEFAULT, **kw: Any) -> NumpyPolicy:
-        with np.load(path, allow_pickle=False) as z:
-            return cls({k: z[k] for k in z.files}, **kw)
+        """The policy in an exported ``.npz``; the arrays are read once per file (and again
+        when it changes) and shared by every policy loaded from it (the ladder makes one
+        agent a game)."""
+        p = Path(path).resolve()
+        return cls(_read_weights(str(p), p.stat().st_mtime_ns), **kw)
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
         x = np.asarray(observation, dtype=np.float32).reshape(-1)
@@ -59,6 +65,13 @@ class NumpyPolicy:
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
+
+
+@lru_cache(maxsize=8)
+def _read_weights(path: str, mtime_ns: int) -> dict[str, np.ndarray]:
+    """The arrays of an exported policy file (``mtime_ns`` keys the cache to its contents)."""
+    with np.load(path, allow_pickle=False) as z:
+        return {k: z[k] for k in z.files}
 
 
 def export_sb3(model: Any, path: str | Path, meta: dict[str, Any] | None = None) -> None:

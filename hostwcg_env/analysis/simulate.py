@@ -48,7 +48,7 @@ def _name_in(text: str) -> str:
 def play_game(spec: GameSpec) -> dict[str, Any]:
     """Play one game and return its record (hostwcg_env.analysis.records)."""
     import hostwcg_env  # noqa: F401  (registers the card pool)
-    from agents import decide, make_agent
+    from agents import Observer, decide, make_agent
     from hostwcg_env.engine import Action, Game
     from hostwcg_env.engine.actions import DecisionKind, Kind
 
@@ -56,20 +56,15 @@ def play_game(spec: GameSpec) -> dict[str, Any]:
     cfg = _config(spec.rules)
     game = Game.new(spec.deck_a.pair, spec.deck_b.pair, config=cfg, seed=spec.seed)
     agents = [make_agent(spec.agents[p], seed=spec.agent_seeds[p]) for p in (0, 1)]
-    encoder = codec = None
-    if any(not hasattr(a, "choose") for a in agents):  # flat agents: one encoder per game
-        from hostwcg_env.env.codec import Codec
-        from hostwcg_env.env.layout import action_layout
-        from hostwcg_env.env.observation import ObservationEncoder
-
-        encoder, codec = ObservationEncoder(cfg), Codec(action_layout(cfg))
+    # flat agents see the game through one incremental observer per game
+    observer = Observer(cfg) if any(not hasattr(a, "choose") for a in agents) else None
     actions: list[str] = []
     put_back: list[list[str]] = [[], []]
     s = game.state
     while not game.is_over:
         d = game.decision
         assert d is not None
-        a = decide(agents[d.player], game, encoder, codec)
+        a = decide(agents[d.player], game, observer)
         text = str(a)
         if Action.parse(text) != a:  # the notation contract (engine/actions.py)
             raise RuntimeError(f"action {a!r} does not round-trip through its text {text!r}")
