@@ -20,13 +20,13 @@ import math
 import random
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import ExitStack
 from dataclasses import dataclass
 from itertools import combinations
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 Z = 1.959963984540054
 
@@ -51,37 +51,76 @@ class GameSpec:
     deck_b: int
 
 
-Record = tuple[GameSpec, "int | None", int, tuple[tuple[float, int], tuple[float, int]]]
+class Record(NamedTuple):
+    """One finished game of the ladder."""
+
+    spec: GameSpec
+    winner: int | None  # the winning seat, None for a draw
+    decisions: int  # every decision of the game, forced ones included
+    seats: tuple[tuple[float, int], tuple[float, int]]  # per seat: seconds choosing, choices
+    actions: tuple[str, ...] = ()  # every action taken, in the text notation (empty in old files)
 
 
 def play_game(spec: GameSpec) -> Record:
-    """Play one game; returns (spec, winning seat or None, decisions, and per seat the seconds
-    spent choosing and the number of choices with more than one legal action)."""
+    """Play one game; returns its record: the winning seat or None, the decisions, per seat
+    the seconds spent choosing and the number of choices (decisions with more than one legal
+    action), and every action taken in the text notation, so that ``replay`` can rebuild the
+    game from its seed and decks."""
     import hostwcg_env  # noqa: F401
     from hostwcg_env.engine import Game
     from hostwcg_env.env import shipped_decks
 
-    from . import decide, make_agent
+    from . import Observer, decide, make_agent
 
     decks = _decks(shipped_decks)
     game = Game.new(decks[spec.deck_a], decks[spec.deck_b], seed=spec.seed)
     agents = [make_agent(spec.a, seed=2 * spec.seed), make_agent(spec.b, seed=2 * spec.seed + 1)]
-    n = 0
+    observer = Observer(game.state.config) if any(not hasattr(a, "choose") for a in agents) else None
     spent = [0.0, 0.0]
     choices = [0, 0]
+    actions: list[str] = []
     while not game.is_over:
         d = game.decision
         assert d is not None
         if len(d.actions) == 1:
-            game.apply(d.actions[0])  # every agent takes a forced action; not timed
+            a = d.actions[0]  # every agent takes a forced action; not timed
         else:
             t = time.perf_counter()
-            a = decide(agents[d.player], game)
+            a = decide(agents[d.player], game, observer)
             spent[d.player] += time.perf_counter() - t
             choices[d.player] += 1
-            game.apply(a)
-        n += 1
-    return spec, game.winner, n, ((spent[0], choices[0]), (spent[1], choices[1]))
+        game.apply(a)
+        actions.append(str(a))
+    return Record(spec, game.winner, len(actions), ((spent[0], choices[0]), (spent[1], choices[1])),
+                  tuple(actions))
+
+
+def replay(record: Record, visit: Callable[[Any, Any], None] | None = None) -> Any:
+    """The game of a record with every recorded action applied again, as a ``Game``; raises
+    ``ValueError`` if the record has no actions, an action is not legal where it was recorded,
+    or the replayed game ends otherwise than the record says. ``visit(game, action)`` is
+    called before each action is applied (the decision it answers is ``game.decision``)."""
+    import hostwcg_env  # noqa: F401
+    from hostwcg_env.engine import Action, Game
+    from hostwcg_env.env import shipped_decks
+
+    spec = record.spec
+    if not record.actions:
+        raise ValueError(f"{spec}: the record has no actions (written before they were kept)")
+    decks = _decks(shipped_decks)
+    game = Game.new(decks[spec.deck_a], decks[spec.deck_b], seed=spec.seed)
+    for i, text in enumerate(record.actions):
+        d = game.decision
+        a = Action.parse(text)
+        if game.is_over or d is None or a not in d.actions:
+            raise ValueError(f"{spec}: action {i} ({text}) is not legal in the replayed game")
+        if visit is not None:
+            visit(game, a)
+        game.apply(a)
+    if not game.is_over or game.winner != record.winner:
+        raise ValueError(f"{spec}: the replay ends with winner {game.winner} (over: {game.is_over}), "
+                         f"the record says {record.winner}")
+    return game
 
 
 _DECK_CACHE: list[Any] = []
@@ -140,7 +179,8 @@ class LadderResult:
 
     def pair_wins(self) -> dict[tuple[str, str], float]:
         wins: dict[tuple[str, str], float] = {}
-        for spec, w, *_ in self.records:
+        for rec in self.records:
+            spec, w = rec.spec, rec.winner
             names = (spec.a, spec.b)
             if w is None:
                 wins[(spec.a, spec.b)] = wins.get((spec.a, spec.b), 0) + 0.5
@@ -169,7 +209,7 @@ class LadderResult:
         wins = self.pair_wins()
         out = []
         for x, y in combinations(self.agents, 2):
-            n = sum(1 for s, *_ in self.records if {s.a, s.b} == {x, y})
+            n = sum(1 for r in self.records if {r.spec.a, r.spec.b} == {x, y})
             p, lo, hi = wilson(wins.get((x, y), 0.0), n)
             out.append({"agent": x, "opponent": y, "games": n, "wins": wins.get((x, y), 0.0),
                         "win_rate": round(p, 4), "ci95_low": round(lo, 4), "ci95_high": round(hi, 4)})
@@ -197,8 +237,8 @@ class LadderResult:
     def timing(self) -> dict[str, tuple[int, float, float]]:
         """Per agent: choices made, mean seconds per choice, and the highest per-game mean."""
         out: dict[str, list[Any]] = {a: [0, 0.0, 0.0] for a in self.agents}
-        for spec, _w, _n, seats in self.records:
-            for name, (secs, k) in zip((spec.a, spec.b), seats, strict=True):
+        for rec in self.records:
+            for name, (secs, k) in zip((rec.spec.a, rec.spec.b), rec.seats, strict=True):
                 out[name][0] += k
                 out[name][1] += secs
                 if k:
@@ -256,10 +296,11 @@ def code_version() -> str:
 
 
 def record_to_json(rec: Record, version: str) -> str:
-    spec, winner, n, seats = rec
+    spec = rec.spec
     return json.dumps({"a": spec.a, "b": spec.b, "seed": spec.seed, "deck_a": spec.deck_a,
-                       "deck_b": spec.deck_b, "winner": winner, "decisions": n,
-                       "seats": [[round(secs, 4), k] for secs, k in seats], "version": version})
+                       "deck_b": spec.deck_b, "winner": rec.winner, "decisions": rec.decisions,
+                       "seats": [[round(secs, 4), k] for secs, k in rec.seats], "version": version,
+                       "actions": list(rec.actions)})
 
 
 def load_results(path: str | Path) -> tuple[list[Record], set[str]]:
@@ -281,12 +322,13 @@ def load_results(path: str | Path) -> tuple[list[Record], set[str]]:
             seats = tuple((float(secs), int(k)) for secs, k in d["seats"])
             if len(seats) != 2 or d["winner"] not in (None, 0, 1):
                 raise ValueError("winner must be 0, 1 or null and seats two [seconds, choices] pairs")
+            actions = tuple(str(a) for a in d.get("actions", ()))
         except (ValueError, KeyError, TypeError) as e:
             if i == len(lines):
                 print(f"{p}:{i}: skipping an unfinished last line", file=sys.stderr)
                 continue
             raise ValueError(f"{p}:{i}: not a ladder record ({e})") from e
-        records.append((spec, d["winner"], int(d["decisions"]), (seats[0], seats[1])))
+        records.append(Record(spec, d["winner"], int(d["decisions"]), (seats[0], seats[1]), actions))
         versions.add(str(d.get("version", "unknown")))
     return records, versions
 
@@ -311,8 +353,8 @@ def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, q
         old, versions = load_results(results)
         wanted = set(specs)
         for rec in old:
-            if rec[0] in wanted:
-                done.setdefault(rec[0], rec)
+            if rec.spec in wanted:
+                done.setdefault(rec.spec, rec)
         if done and not quiet:
             print(f"{results}: {len(done)} of {len(specs)} games already played "
                   f"(code versions: {', '.join(sorted(versions))})", file=sys.stderr)
@@ -337,5 +379,5 @@ def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, q
             if out is not None:
                 out.write(record_to_json(rec, version) + "\n")
                 out.flush()
-    records.sort(key=lambda r: (r[0].a, r[0].b, r[0].seed))
+    records.sort(key=lambda r: (r.spec.a, r.spec.b, r.spec.seed))
     return LadderResult(list(agents), records, time.time() - t0, resumed=len(done))

@@ -6,6 +6,9 @@
         --merge runs/bc/demos.npz --init runs/bc/bc.zip --out runs/bc/bc_dagger1.zip
     python scripts/train_ppo.py --init runs/bc/bc.zip --lr 5e-5 --clip 0.1 --ent-coef 0.001 \\
         --opponents heuristic,heuristic,heuristic,random --out runs/ppo_ft
+    python scripts/pretrain_bc.py --ladder agents/ladder_results/ismcts045_vs_heuristic.jsonl \\
+        --ladder-agent ismcts:0.45s --data runs/bc/ismcts.npz --init agents/checkpoints/ppo_hostwcg_v0.npz \\
+        --out runs/bc/distilled.zip
 
 Why: PPO from scratch on a small CPU needs tens of millions of steps to learn what the
 rule-based heuristic already does. Cloning it first gives PPO a policy that already plays
@@ -28,11 +31,17 @@ starts from there instead of from a random net.
    cross-entropy on masked logits (illegal logits at -inf) and its critic by squared error to
    the value target (``--value-coef``). A held-out set of whole games (``--holdout``) gives the
    accuracy (the greedy masked policy picks the heuristic's action) after every epoch.
-3. **DAgger (optional).** ``--dagger MODEL.zip`` plays the recorded seat with a cloned
+3. **Another teacher (optional).** ``--ladder FILE.jsonl --ladder-agent NAME`` takes the
+   demonstrations from the ladder instead: every choice of that agent (ISMCTS, say) in the
+   games of the results file, replayed from their action logs (``agents/demos.py``), with the
+   observation each choice was made from. ``--init`` takes a MaskablePPO .zip or the exported
+   numpy actor (``agents/checkpoints/ppo_hostwcg_v0.npz``), so a shipped policy can be
+   distilled further from a stronger teacher.
+4. **DAgger (optional).** ``--dagger MODEL.zip`` plays the recorded seat with a cloned
    policy while the heuristic labels every decision, so the labels cover the states the
    student reaches by itself; ``--merge`` trains on several demonstration files at once and
    ``--init`` continues from a model's weights.
-4. **Output.** ``--out`` is an ordinary sb3-contrib MaskablePPO .zip (``MaskablePPO.load``
+5. **Output.** ``--out`` is an ordinary sb3-contrib MaskablePPO .zip (``MaskablePPO.load``
    works; ``train_ppo.py --init`` continues from it), with a JSON of the run's facts beside it.
 """
 
@@ -51,6 +60,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
+
+from agents.demos import DemoBuilder, from_ladder, merge  # noqa: E402
 
 
 def _progress(total: int, desc: str, enabled: bool):  # type: ignore[no-untyped-def]
@@ -86,16 +97,7 @@ def generate(games: int, seed: int = 0, vs_random: float = 0.3, gamma: float = 0
     rng = random.Random(seed)
     heur = [HeuristicAgent(seed), HeuristicAgent(seed + 1)]
     rand = RandomPolicy(seed + 2)
-    size = env.encoder.size
-    indptr = [0]
-    cols: list[np.ndarray] = []
-    vals: list[np.ndarray] = []
-    masks: list[np.ndarray] = []
-    actions: list[int] = []
-    targets: list[float] = []
-    outcomes: list[int] = []
-    game_ids: list[int] = []
-    nnz = 0
+    demos = DemoBuilder(env.encoder.size, env.layout.n)
     t0 = time.time()
     bar = _progress(games, "games", progress)
     played = 0
@@ -108,7 +110,6 @@ def generate(games: int, seed: int = 0, vs_random: float = 0.3, gamma: float = 0
         # seats alternate: the recorded (or driven) seat of a game against random is g_i % 2
         student = g_i % 2
         random_seat = (1 - student) if rng.random() < vs_random else None
-        per_seat: dict[int, list[int]] = {0: [], 1: []}  # row numbers of this game's decisions
         game = env.game
         assert game is not None
         while env.agents and not game.is_over:
@@ -125,68 +126,18 @@ def generate(games: int, seed: int = 0, vs_random: float = 0.3, gamma: float = 0
             idx = encode(env.layout, game.state, d.player, a)
             record = driver is None or p == student
             if record and int(mask.sum()) >= 2:
-                x = o["observation"]
-                nz = np.flatnonzero(x)
-                cols.append(nz.astype(np.uint16))
-                vals.append(x[nz].astype(np.float16))
-                nnz += len(nz)
-                indptr.append(nnz)
-                masks.append(np.packbits(mask.astype(bool)))
-                actions.append(idx)
-                per_seat[p].append(len(actions) - 1)
-                game_ids.append(g_i)
-                targets.append(0.0)  # filled in when the game ends
-                outcomes.append(0)
+                demos.add(o["observation"], mask, idx, p)
                 if driver is not None:
                     idx = int(driver.act(o["observation"], mask))
             env.step(idx)
             game = env.game
             assert game is not None
-        s = game.state
-        for p, rows in per_seat.items():
-            result = 0 if s.winner is None else (1 if s.winner == p else -1)
-            for k, row in enumerate(rows):
-                targets[row] = result * gamma ** (len(rows) - 1 - k)
-                outcomes[row] = result
+        demos.end_game(game.state.winner, gamma)
         played += 1
         bar.update(1)
-        bar.set_postfix(decisions=len(actions))
+        bar.set_postfix(decisions=len(demos.actions))
     bar.close()
-    return {
-        "indptr": np.asarray(indptr, dtype=np.int64),
-        "indices": np.concatenate(cols) if cols else np.zeros(0, np.uint16),
-        "values": np.concatenate(vals) if vals else np.zeros(0, np.float16),
-        "masks": np.stack(masks) if masks else np.zeros((0, (env.layout.n + 7) // 8), np.uint8),
-        "actions": np.asarray(actions, dtype=np.int16),
-        "value_targets": np.asarray(targets, dtype=np.float32),
-        "outcomes": np.asarray(outcomes, dtype=np.int8),
-        "games": np.asarray(game_ids, dtype=np.int32),
-        "obs_size": np.asarray(size),
-        "n_actions": np.asarray(env.layout.n),
-        "n_games": np.asarray(played),
-        "seconds": np.asarray(time.time() - t0),
-    }
-
-
-def merge(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    """Concatenate demonstration sets (game ids are renumbered to stay distinct)."""
-    if len(parts) == 1:
-        return parts[0]
-    out = dict(parts[0])
-    ptr, games, off_nnz, off_game = [parts[0]["indptr"]], [parts[0]["games"]], int(parts[0]["indptr"][-1]), 0
-    off_game = int(parts[0]["games"].max(initial=-1)) + 1
-    for d in parts[1:]:
-        ptr.append(d["indptr"][1:] + off_nnz)
-        games.append(d["games"] + off_game)
-        off_nnz += int(d["indptr"][-1])
-        off_game += int(d["games"].max(initial=-1)) + 1
-    out["indptr"] = np.concatenate(ptr)
-    out["games"] = np.concatenate(games).astype(np.int32)
-    for k in ("indices", "values", "masks", "actions", "value_targets", "outcomes"):
-        out[k] = np.concatenate([d[k] for d in parts])
-    out["n_games"] = np.asarray(sum(int(d["n_games"]) for d in parts))
-    out["seconds"] = np.asarray(sum(float(d["seconds"]) for d in parts))
-    return out
+    return demos.arrays(seconds=time.time() - t0)
 
 
 def densify(data: dict[str, np.ndarray], rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -203,18 +154,23 @@ def densify(data: dict[str, np.ndarray], rows: np.ndarray) -> tuple[np.ndarray, 
 
 
 # ---------------------------------------------------------------------------- model
-def build_model(net: list[int], seed: int = 0, decks: str = "all"):  # type: ignore[no-untyped-def]
-    """A fresh MaskablePPO on a SingleAgentEnv, as train_ppo.py builds it."""
+def _train_ppo():  # type: ignore[no-untyped-def]
+    """scripts/train_ppo.py as a module (its env factory and weight loading)."""
     import importlib.util
-
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.vec_env import DummyVecEnv
 
     spec = importlib.util.spec_from_file_location("train_ppo", ROOT / "scripts" / "train_ppo.py")
     assert spec is not None and spec.loader is not None
     train_ppo = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(train_ppo)
-    vec = DummyVecEnv([train_ppo.make_env(0, seed, ["random"], decks)])
+    return train_ppo
+
+
+def build_model(net: list[int], seed: int = 0, decks: str = "all"):  # type: ignore[no-untyped-def]
+    """A fresh MaskablePPO on a SingleAgentEnv, as train_ppo.py builds it."""
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    vec = DummyVecEnv([_train_ppo().make_env(0, seed, ["random"], decks)])
     return MaskablePPO("MlpPolicy", vec, n_steps=64, batch_size=64, policy_kwargs={"net_arch": net},
                        seed=seed, verbose=0, device="cpu")
 
@@ -355,8 +311,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--reuse-data", action="store_true", help="load --data instead of generating it")
     p.add_argument("--dagger", metavar="MODEL.zip", help="DAgger: this model plays the recorded seat (greedy), "
                    "the heuristic labels its decisions")
+    p.add_argument("--ladder", metavar="FILE.jsonl", help="take the demonstrations from the choices of "
+                   "--ladder-agent in these ladder results (replayed) instead of generating games")
+    p.add_argument("--ladder-agent", default="ismcts:0.45s", help="whose choices --ladder keeps")
     p.add_argument("--merge", default="", help="comma-separated further demonstration files to train on too")
-    p.add_argument("--init", metavar="MODEL.zip", help="start training from this model's weights")
+    p.add_argument("--init", metavar="MODEL", help="start training from this model's weights: a MaskablePPO "
+                   ".zip, or an exported .npz (the actor only; the critic starts fresh)")
     p.add_argument("--gen-minutes", type=float, default=None, help="stop generating after this wall time")
     p.add_argument("--net", default="128,128", help="net_arch of pi and vf (as train_ppo.py --net)")
     p.add_argument("--epochs", type=int, default=5)
@@ -380,6 +340,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.reuse_data:
         with np.load(data_path) as z:
             data = {k: z[k] for k in z.files}
+    elif args.ladder:
+        from agents.ladder import load_results
+
+        t_gen = time.time()
+        data = from_ladder(load_results(args.ladder)[0], args.ladder_agent, gamma=args.gamma)
+        data["seconds"] = np.asarray(time.time() - t_gen)
+        data_path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(data_path, **data)  # type: ignore[arg-type]
     else:
         driver = None
         if args.dagger:
@@ -409,8 +377,17 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps(summary), flush=True)
 
     net = [int(x) for x in args.net.split(",")]
+    actor = None
+    if args.init and args.init.endswith(".npz"):
+        with np.load(args.init, allow_pickle=False) as z:
+            actor = {k: z[k] for k in z.files}
+        net = []
+        while f"pi.{len(net)}.bias" in actor:
+            net.append(int(actor[f"pi.{len(net)}.bias"].shape[0]))
     model = build_model(net, seed=args.seed)
-    if args.init:
+    if actor is not None:
+        _train_ppo().load_actor(model, actor)
+    elif args.init:
         from sb3_contrib import MaskablePPO
 
         model.policy.load_state_dict(MaskablePPO.load(args.init, device="cpu").policy.state_dict())

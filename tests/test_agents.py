@@ -271,3 +271,80 @@ def test_agent_names() -> None:
     assert isinstance(make_agent("heuristic"), HeuristicAgent)
     with pytest.raises(ValueError):
         make_agent("nope")
+
+
+def test_ladder_records_keep_the_actions_and_replay_to_the_same_result(tmp_path: Path) -> None:
+    """Every ladder record keeps its game's actions in the text notation: replaying them from the
+    seed and decks gives the recorded winner; a record that does not replay is an error naming
+    the game; records of files written before actions were kept still load."""
+    from agents.ladder import Record, load_results, replay
+
+    path = tmp_path / "res.jsonl"
+    run_ladder(["random", "heuristic"], games=4, quiet=True, results=path)
+    records, _ = load_results(path)
+    assert len(records) == 4
+    for rec in records:
+        assert len(rec.actions) == rec.decisions > 0
+        assert replay(rec).winner == rec.winner
+    rec = records[0]
+    with pytest.raises(ValueError, match=f"seed={rec.spec.seed}.*replay ends"):
+        replay(rec._replace(actions=rec.actions[:-1]))
+    with pytest.raises(ValueError, match="is not legal in the replayed game"):
+        replay(rec._replace(actions=("attack f9", *rec.actions)))
+    old = {k: v for k, v in json.loads(path.read_text().splitlines()[0]).items() if k != "actions"}
+    path.write_text(json.dumps(old) + "\n")
+    (loaded,), _ = load_results(path)
+    assert isinstance(loaded, Record) and loaded.actions == ()
+    with pytest.raises(ValueError, match="no actions"):
+        replay(loaded)
+
+
+def test_observer_encodes_incrementally_what_a_fresh_encoding_shows() -> None:
+    """decide() with one Observer per game (as the ladder plays flat agents) sees exactly the
+    observations and masks of a from-scratch encoding, and so makes the same choices."""
+    from agents import Observer
+    from hostwcg_env.env.observation import ObservationEncoder
+
+    policy = make_agent("ppo")
+    for seed in range(2):
+        g = _game(seed)
+        observer = Observer(g.state.config)
+        fresh = ObservationEncoder(g.state.config)
+        other = make_agent("heuristic", seed=seed)
+        seen = 0
+        while not g.is_over:
+            d = g.decision
+            if d.player == 0 and len(d.actions) > 1:
+                obs, mask = observer.observe(g)
+                assert np.array_equal(obs, fresh.encode(g.view(0)))
+                a = decide(policy, g, observer)
+                assert a == decide(policy, g)
+                seen += 1
+            else:
+                a = decide(other, g) if d.player == 1 else d.actions[0]
+            g.apply(a)
+        assert seen > 5
+
+
+def test_demonstrations_from_ladder_records_are_what_the_agent_saw_and_chose(tmp_path: Path) -> None:
+    """agents.demos.from_ladder replays ladder games and keeps one agent's choices: the greedy
+    PPO policy, run on the replayed observations and masks, picks every recorded action."""
+    from agents.demos import from_ladder
+    from agents.ladder import load_results
+
+    path = tmp_path / "res.jsonl"
+    run_ladder(["ppo", "heuristic"], games=2, quiet=True, results=path)
+    records, _ = load_results(path)
+    data = from_ladder(records, "ppo")
+    n = len(data["actions"])
+    assert int(data["n_games"]) == 2 and n == sum(r.seats[r.spec.a != "ppo"][1] for r in records)
+    masks = np.unpackbits(data["masks"], axis=1, count=int(data["n_actions"])).astype(bool)
+    policy = NumpyPolicy.load(DEFAULT)
+    for i in range(n):
+        x = np.zeros(int(data["obs_size"]), np.float32)
+        a, b = data["indptr"][i], data["indptr"][i + 1]
+        x[data["indices"][a:b].astype(np.int64)] = data["values"][a:b]
+        assert policy.act(x, masks[i]) == int(data["actions"][i])
+    assert set(np.unique(data["outcomes"])) <= {-1, 0, 1}
+    with pytest.raises(ValueError, match="no ladder record with agent 'ismcts'"):
+        from_ladder(records, "ismcts")

@@ -174,3 +174,29 @@ def test_train_ppo_init_npz_of_the_wrong_shape_is_refused(tmp_path: Path) -> Non
     with pytest.raises(ValueError, match="action.weight"):
         tp.main(["--init", str(tmp_path / "bad.npz"), "--steps", "64", "--envs", "1", "--n-steps", "64",
                  "--export", "", "--final-games", "0", "--out", str(tmp_path / "o"), "--no-progress"])
+
+
+def test_pretrain_bc_distils_ladder_choices_into_the_shipped_actor(tmp_path: Path) -> None:
+    """--ladder FILE --ladder-agent NAME trains on that agent's replayed ladder choices, and
+    --init takes the exported numpy actor (the shipped checkpoint's format)."""
+    pytest.importorskip("sb3_contrib")
+    from agents.ladder import run_ladder
+    from agents.ppo import NumpyPolicy, export_sb3
+
+    bc = _load("pretrain_bc")
+    results = tmp_path / "ladder.jsonl"
+    run_ladder(["heuristic", "random"], games=2, quiet=True, results=results)
+    actor = tmp_path / "actor.npz"
+    export_sb3(bc.build_model([32, 16], seed=2), actor)
+    out = tmp_path / "distilled.zip"
+    assert bc.main(["--ladder", str(results), "--ladder-agent", "heuristic", "--data", str(tmp_path / "d.npz"),
+                    "--init", str(actor), "--epochs", "1", "--lr", "0", "--out", str(out), "--no-progress"]) == 0
+    meta = json.loads(out.with_suffix(".json").read_text())
+    assert meta["data"]["games"] == 2 and meta["data"]["decisions"] > 10 and meta["net_arch"] == [32, 16]
+    from sb3_contrib import MaskablePPO
+
+    with tempfile.TemporaryDirectory() as d:  # learning rate 0: the actor is the one it started from
+        export_sb3(MaskablePPO.load(out, device="cpu"), Path(d) / "o.npz")
+        a, b = NumpyPolicy.load(actor), NumpyPolicy.load(Path(d) / "o.npz")
+        x = np.random.default_rng(0).normal(size=a.layers[0][0].shape[1]).astype(np.float32)
+        assert np.allclose(a.logits(x), b.logits(x), atol=1e-6)
