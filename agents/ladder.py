@@ -59,6 +59,8 @@ class Record(NamedTuple):
     decisions: int  # every decision of the game, forced ones included
     seats: tuple[tuple[float, int], tuple[float, int]]  # per seat: seconds choosing, choices
     actions: tuple[str, ...] = ()  # every action taken, in the text notation (empty in old files)
+    reason: str | None = None  # how the game ended (rule 1: damage_zone, deck_out, ...; old files: None)
+    turns: int | None = None
 
 
 def play_game(spec: GameSpec) -> Record:
@@ -91,36 +93,24 @@ def play_game(spec: GameSpec) -> Record:
             choices[d.player] += 1
         game.apply(a)
         actions.append(str(a))
+    s = game.state
     return Record(spec, game.winner, len(actions), ((spent[0], choices[0]), (spent[1], choices[1])),
-                  tuple(actions))
+                  tuple(actions), s.reason, s.turn)
 
 
 def replay(record: Record, visit: Callable[[Any, Any], None] | None = None) -> Any:
-    """The game of a record with every recorded action applied again, as a ``Game``; raises
-    ``ValueError`` if the record has no actions, an action is not legal where it was recorded,
-    or the replayed game ends otherwise than the record says. ``visit(game, action)`` is
-    called before each action is applied (the decision it answers is ``game.decision``)."""
-    import hostwcg_env  # noqa: F401
-    from hostwcg_env.engine import Action, Game
-    from hostwcg_env.env import shipped_decks
+    """The game of a record replayed from its seed, decks and actions (``hostwcg_env.analysis
+    .replay``), as a finished ``Game``; ``visit(game, action)`` is called before each action is
+    applied (the decision it answers is ``game.decision``). Raises ``ValueError`` for a record
+    without actions and ``ReplayError`` (saying where) when the replay diverges from it."""
+    from hostwcg_env.analysis.records import from_ladder_line
+    from hostwcg_env.analysis.replay import replay as replay_record
 
-    spec = record.spec
-    if not record.actions:
-        raise ValueError(f"{spec}: the record has no actions (written before they were kept)")
-    decks = _decks(shipped_decks)
-    game = Game.new(decks[spec.deck_a], decks[spec.deck_b], seed=spec.seed)
-    for i, text in enumerate(record.actions):
-        d = game.decision
-        a = Action.parse(text)
-        if game.is_over or d is None or a not in d.actions:
-            raise ValueError(f"{spec}: action {i} ({text}) is not legal in the replayed game")
-        if visit is not None:
-            visit(game, a)
-        game.apply(a)
-    if not game.is_over or game.winner != record.winner:
-        raise ValueError(f"{spec}: the replay ends with winner {game.winner} (over: {game.is_over}), "
-                         f"the record says {record.winner}")
-    return game
+    game_record = from_ladder_line(record_dict(record, ""))
+    if game_record is None:
+        raise ValueError(f"{record.spec}: the record has no actions (written before they were kept)")
+    before = None if visit is None else (lambda game, _i, action: visit(game, action))
+    return replay_record(game_record, before_step=before)
 
 
 _DECK_CACHE: list[Any] = []
@@ -295,12 +285,20 @@ def code_version() -> str:
             return "unknown"
 
 
-def record_to_json(rec: Record, version: str) -> str:
+def record_dict(rec: Record, version: str) -> dict[str, Any]:
+    """A record as one line of a results file holds it."""
     spec = rec.spec
-    return json.dumps({"a": spec.a, "b": spec.b, "seed": spec.seed, "deck_a": spec.deck_a,
-                       "deck_b": spec.deck_b, "winner": rec.winner, "decisions": rec.decisions,
-                       "seats": [[round(secs, 4), k] for secs, k in rec.seats], "version": version,
-                       "actions": list(rec.actions)})
+    out: dict[str, Any] = {"a": spec.a, "b": spec.b, "seed": spec.seed, "deck_a": spec.deck_a,
+                           "deck_b": spec.deck_b, "winner": rec.winner, "decisions": rec.decisions,
+                           "seats": [[round(secs, 4), k] for secs, k in rec.seats], "version": version,
+                           "actions": list(rec.actions)}
+    if rec.reason is not None:
+        out.update(reason=rec.reason, turns=rec.turns)
+    return out
+
+
+def record_to_json(rec: Record, version: str) -> str:
+    return json.dumps(record_dict(rec, version))
 
 
 def load_results(path: str | Path) -> tuple[list[Record], set[str]]:
@@ -323,12 +321,14 @@ def load_results(path: str | Path) -> tuple[list[Record], set[str]]:
             if len(seats) != 2 or d["winner"] not in (None, 0, 1):
                 raise ValueError("winner must be 0, 1 or null and seats two [seconds, choices] pairs")
             actions = tuple(str(a) for a in d.get("actions", ()))
+            reason, turns = d.get("reason"), d.get("turns")
         except (ValueError, KeyError, TypeError) as e:
             if i == len(lines):
                 print(f"{p}:{i}: skipping an unfinished last line", file=sys.stderr)
                 continue
             raise ValueError(f"{p}:{i}: not a ladder record ({e})") from e
-        records.append(Record(spec, d["winner"], int(d["decisions"]), (seats[0], seats[1]), actions))
+        records.append(Record(spec, d["winner"], int(d["decisions"]), (seats[0], seats[1]), actions,
+                              None if reason is None else str(reason), None if turns is None else int(turns)))
         versions.add(str(d.get("version", "unknown")))
     return records, versions
 

@@ -377,8 +377,8 @@ def add_balance_parsers(sub: Any) -> None:
     bal.add_argument("--quiet", action="store_true", help="no progress bar")
     bal.set_defaults(func=cmd_balance)
 
-    rp = sub.add_parser("replay", help="replay a recorded game (a balance shard) in the terminal")
-    rp.add_argument("file", metavar="FILE", help="a JSONL file of game records, or a folder of shards")
+    rp = sub.add_parser("replay", help="replay a recorded game (a balance shard or a ladder results file) in the terminal")
+    rp.add_argument("file", metavar="FILE", help="a JSONL file of game records or ladder results, or a folder of shards")
     rp.add_argument("--index", type=int, default=0, metavar="N", help="the record to replay (0-based, default 0)")
     rp.add_argument("--key", help="the record with this key (DECK_A|DECK_B|SEED) instead of --index")
     rp.add_argument("--side", choices=("A", "B", "spectator"), default="spectator",
@@ -480,7 +480,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 2
     if args.all:
         ok = bad = 0
-        for rec in iter_records(args.file):
+        for rec in iter_records(args.file, ladder=True):
             msg = verify(rec)
             if msg is None:
                 ok += 1

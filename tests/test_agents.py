@@ -274,29 +274,57 @@ def test_agent_names() -> None:
 
 
 def test_ladder_records_keep_the_actions_and_replay_to_the_same_result(tmp_path: Path) -> None:
-    """Every ladder record keeps its game's actions in the text notation: replaying them from the
-    seed and decks gives the recorded winner; a record that does not replay is an error naming
-    the game; records of files written before actions were kept still load."""
+    """Every ladder record keeps its game's actions in the text notation, how it ended and its
+    turns: replaying them from the seed and decks gives the recorded result; a record that does
+    not replay says where it diverged; records of files written before actions were kept still
+    load, and those written with actions but no reason (the first such files) replay."""
     from agents.ladder import Record, load_results, replay
+    from hostwcg_env.analysis.replay import ReplayError
 
     path = tmp_path / "res.jsonl"
     run_ladder(["random", "heuristic"], games=4, quiet=True, results=path)
     records, _ = load_results(path)
     assert len(records) == 4
     for rec in records:
-        assert len(rec.actions) == rec.decisions > 0
-        assert replay(rec).winner == rec.winner
+        assert len(rec.actions) == rec.decisions > 0 and rec.reason and rec.turns
+        game = replay(rec)
+        assert (game.winner, game.state.reason, game.state.turn) == (rec.winner, rec.reason, rec.turns)
     rec = records[0]
-    with pytest.raises(ValueError, match=f"seed={rec.spec.seed}.*replay ends"):
+    with pytest.raises(ReplayError, match="the record ends after .* but the game goes on"):
         replay(rec._replace(actions=rec.actions[:-1]))
-    with pytest.raises(ValueError, match="is not legal in the replayed game"):
+    with pytest.raises(ReplayError, match="diverged at action 1 .* not legal here"):
         replay(rec._replace(actions=("attack f9", *rec.actions)))
+    with pytest.raises(ReplayError, match="result differs"):
+        replay(rec._replace(reason="deck_out" if rec.reason != "deck_out" else "damage_zone"))
+    assert replay(rec._replace(reason=None, turns=None)).winner == rec.winner
     old = {k: v for k, v in json.loads(path.read_text().splitlines()[0]).items() if k != "actions"}
     path.write_text(json.dumps(old) + "\n")
     (loaded,), _ = load_results(path)
     assert isinstance(loaded, Record) and loaded.actions == ()
     with pytest.raises(ValueError, match="no actions"):
         replay(loaded)
+
+
+def test_replay_command_reads_a_ladder_results_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """hostwcg replay FILE --all checks every ladder game that kept its actions, skipping (with
+    a warning) those that did not; --index N --side B shows one game from B's side."""
+    path = tmp_path / "res.jsonl"
+    run_ladder(["random", "heuristic"], games=2, quiet=True, results=path)
+    lines = path.read_text().splitlines()
+    old = {k: v for k, v in json.loads(lines[0]).items() if k != "actions"}
+    path.write_text("\n".join([json.dumps(old), *lines]) + "\n")
+    assert main(["replay", str(path), "--all"]) == 0
+    captured = capsys.readouterr()
+    assert "2 passed, 0 failed" in captured.out and "skipped 1 ladder records without actions" in captured.err
+    assert main(["replay", str(path), "--index", "1", "--side", "B"]) == 0
+    out = capsys.readouterr().out
+    assert ", heuristic) vs B " in out or ", random) vs B " in out  # the header names the agents
+    assert "as recorded" in out
+    bad = json.loads(lines[0])
+    bad["winner"] = None if bad["winner"] is not None else 0
+    path.write_text(json.dumps(bad) + "\n")
+    assert main(["replay", str(path), "--all"]) == 1
+    assert "FAIL" in capsys.readouterr().out
 
 
 def test_observer_encodes_incrementally_what_a_fresh_encoding_shows() -> None:

@@ -215,10 +215,36 @@ def shard_files(path: str | Path) -> list[Path]:
     return files
 
 
-def iter_records(path: str | Path, warn: bool = True) -> Iterator[dict[str, Any]]:
-    """Every record under ``path`` in file order. A line that is not valid JSON (a game cut off
-    by an interruption mid-write) is skipped with a warning; everything else is kept."""
+def from_ladder_line(d: dict[str, Any]) -> dict[str, Any] | None:
+    """A line of a ladder results file (``agents/ladder.py``: agents ``a`` and ``b``, the
+    shipped decks by index, seed, winner, actions) as a game record that ``replay`` takes: the
+    decks in full (the shipped decks in file order, stand-in test decks included, as the
+    ladder numbers them), default rules. None for a line that kept no actions (files written
+    before they were kept)."""
+    if not d.get("actions"):
+        return None
+    from hostwcg_env.cards.selfplay import pool_decks
+
+    shipped = list(pool_decks(include_test=True).items())
+    decks = [DeckRef.of(shipped[int(d[k])][1], id=shipped[int(d[k])][0]) for k in ("deck_a", "deck_b")]
+    seed = int(d["seed"])
+    rec: dict[str, Any] = {
+        "v": RECORD_VERSION, "seed": seed, "decks": [x.to_json() for x in decks], "rules": {},
+        "agents": [d["a"], d["b"]], "agent_seeds": [2 * seed, 2 * seed + 1], "actions": list(d["actions"]),
+        "winner": d["winner"], "decisions": int(d["decisions"]),
+    }
+    rec.update({k: d[k] for k in ("reason", "turns") if k in d})
+    return rec
+
+
+def iter_records(path: str | Path, warn: bool = True, ladder: bool = False) -> Iterator[dict[str, Any]]:
+    """Every record under ``path`` in file order; with ``ladder``, the lines of a ladder
+    results file too, as game records to replay (``from_ladder_line``: they lack the per-card
+    fields the balance statistics read). A line that is not valid JSON (a game cut off by an
+    interruption mid-write) is skipped with a warning, as are ladder lines that kept no actions
+    (counted in one warning); everything else is kept."""
     for f in shard_files(path):
+        without_actions = 0
         with open(f, encoding="utf-8") as fh:
             for lineno, line in enumerate(fh, 1):
                 line = line.strip()
@@ -232,6 +258,15 @@ def iter_records(path: str | Path, warn: bool = True) -> Iterator[dict[str, Any]
                     continue
                 if isinstance(rec, dict) and "decks" in rec:
                     yield rec
+                elif ladder and isinstance(rec, dict) and "deck_a" in rec:
+                    game = from_ladder_line(rec)
+                    if game is None:
+                        without_actions += 1
+                    else:
+                        yield game
+        if without_actions and warn:
+            print(f"warning: {f}: skipped {without_actions} ladder records without actions "
+                  f"(written before the ladder kept them)", file=sys.stderr)
 
 
 def read_records(path: str | Path, warn: bool = True) -> list[dict[str, Any]]:

@@ -6,6 +6,7 @@ reproduce the record (an action not legal, the game ending early or late, anothe
 raises :class:`ReplayError` saying where it diverged.
 
     hostwcg replay runs/balance/shards/shard-....jsonl --index 3 --side A --step
+    hostwcg replay agents/ladder_results/ismcts045_vs_heuristic.jsonl --index 0 --side B --step
 """
 
 from __future__ import annotations
@@ -27,9 +28,9 @@ class ReplayError(Exception):
 
 
 def load_record(path: str | Path, index: int = 0, key: str | None = None) -> dict[str, Any]:
-    """Record ``index`` (0-based, in file order) of a JSONL file or a folder of shards, or the
-    record whose key is ``key``."""
-    for i, rec in enumerate(iter_records(path)):
+    """Record ``index`` (0-based, in file order) of a JSONL file or a folder of shards (a ladder
+    results file too: its games that kept their actions), or the record whose key is ``key``."""
+    for i, rec in enumerate(iter_records(path, ladder=True)):
         if (key is not None and record_key(rec) == key) or (key is None and i == index):
             return rec
     what = f"key {key!r}" if key is not None else f"index {index}"
@@ -56,9 +57,12 @@ def _pool_note(rec: dict[str, Any]) -> str:
     return ""
 
 
-def replay(rec: dict[str, Any], on_step: Callable[[Any, int, Any, int], Any] | None = None) -> Any:
-    """Replay ``rec`` to its end and check the result; returns the finished Game.
-    ``on_step(game, i, action, first_new_event)`` runs after each action (i 0-based)."""
+def replay(rec: dict[str, Any], on_step: Callable[[Any, int, Any, int], Any] | None = None,
+           before_step: Callable[[Any, int, Any], Any] | None = None) -> Any:
+    """Replay ``rec`` to its end and check the result (what the record holds of it: winner,
+    reason, turns, decisions); returns the finished Game. ``before_step(game, i, action)``
+    runs before each action is applied (the decision it answers is ``game.decision``) and
+    ``on_step(game, i, action, first_new_event)`` after it (i 0-based)."""
     from hostwcg_env.engine import Action
 
     game = new_game(rec)
@@ -81,6 +85,8 @@ def replay(rec: dict[str, Any], on_step: Callable[[Any, int, Any, int], Any] | N
             raise ReplayError(f"diverged at action {i + 1} of {n} (turn {s.turn}, {'AB'[d.player]} "
                               f"{d.kind.value}): the recorded {text!r} is not legal here "
                               f"(legal: {legal}){note}", i + 1)
+        if before_step is not None:
+            before_step(game, i, a)
         first = len(game.events)
         game.apply(a)
         if on_step is not None:
@@ -93,7 +99,7 @@ def replay(rec: dict[str, Any], on_step: Callable[[Any, int, Any, int], Any] | N
     diffs = []
     if s.winner != rec.get("winner"):
         diffs.append(f"winner {_result(s.winner, s.reason)}, recorded {_result(rec.get('winner'), rec.get('reason', '?'))}")
-    elif s.reason != rec.get("reason"):
+    elif "reason" in rec and s.reason != rec["reason"]:
         diffs.append(f"reason {s.reason}, recorded {rec.get('reason')}")
     if "turns" in rec and s.turn != rec["turns"]:
         diffs.append(f"turns {s.turn}, recorded {rec['turns']}")
