@@ -200,3 +200,32 @@ def test_pretrain_bc_distils_ladder_choices_into_the_shipped_actor(tmp_path: Pat
         a, b = NumpyPolicy.load(actor), NumpyPolicy.load(Path(d) / "o.npz")
         x = np.random.default_rng(0).normal(size=a.layers[0][0].shape[1]).astype(np.float32)
         assert np.allclose(a.logits(x), b.logits(x), atol=1e-6)
+
+
+def test_train_ppo_smoke_run_of_a_few_thousand_steps(tmp_path: Path) -> None:
+    """The whole training script for a few thousand steps: two env processes, snapshots of
+    itself joining the opponent pool, a periodic evaluation, TensorBoard logs, the saved
+    snapshots and the numpy export with its facts, which then plays a full ladder game."""
+    pytest.importorskip("sb3_contrib")
+    from agents.ladder import GameSpec, play_game
+    from agents.ppo import NumpyPolicy
+
+    tp = _load("train_ppo")
+    out, export = tmp_path / "run", tmp_path / "policy.npz"
+    assert tp.main(["--steps", "3072", "--envs", "2", "--n-steps", "512", "--batch-size", "256", "--net", "32,32",
+                    "--opponents", "random,heuristic", "--snapshot-every", "1024", "--eval-every", "2048",
+                    "--eval-games", "2", "--final-games", "2", "--export", str(export), "--out", str(out),
+                    "--no-progress", "--seed", "5"]) == 0
+    run = json.loads((out / "run.json").read_text())
+    assert run["steps"] >= 3072 and run["envs"] == 2 and run["net_arch"] == [32, 32]
+    assert [e["steps"] for e in run["evaluations"]] == [2048]
+    assert all(0 <= run["evaluations"][0][o] <= 1 for o in ("random", "heuristic"))
+    assert sorted(int(p.stem.split("_")[1]) for p in out.glob("step_*.zip")) == [1024, 2048, 3072]
+    assert list((out / "tb").rglob("events.out.tfevents.*")), "TensorBoard logs"
+    assert json.loads(export.with_suffix(".json").read_text())["steps"] == run["steps"]
+    from hostwcg_env.engine import RuleConfig
+    from hostwcg_env.env.observation import ObservationEncoder
+
+    assert NumpyPolicy.load(export).layers[0][0].shape == (32, ObservationEncoder(RuleConfig()).size)
+    rec = play_game(GameSpec(f"ppo:{export}", "random", 3, 0, 1))
+    assert len(rec.actions) == rec.decisions > 0  # a whole game, legal actions only (the engine checks)
