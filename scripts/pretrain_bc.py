@@ -379,11 +379,7 @@ def main(argv: list[str] | None = None) -> int:
     net = [int(x) for x in args.net.split(",")]
     actor = None
     if args.init and args.init.endswith(".npz"):
-        with np.load(args.init, allow_pickle=False) as z:
-            actor = {k: z[k] for k in z.files}
-        net = []
-        while f"pi.{len(net)}.bias" in actor:
-            net.append(int(actor[f"pi.{len(net)}.bias"].shape[0]))
+        actor, net = _train_ppo().read_actor(args.init)
     model = build_model(net, seed=args.seed)
     if actor is not None:
         _train_ppo().load_actor(model, actor)

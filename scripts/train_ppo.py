@@ -71,6 +71,17 @@ def weights_of(model) -> dict[str, np.ndarray]:  # type: ignore[no-untyped-def]
             return {k: z[k] for k in z.files}
 
 
+def read_actor(path: str) -> tuple[dict[str, np.ndarray], list[int]]:
+    """The arrays of an exported numpy policy (``agents.ppo.export_sb3``) and its hidden layer
+    sizes (the ``net_arch`` of the actor)."""
+    with np.load(path, allow_pickle=False) as z:
+        weights = {k: z[k] for k in z.files}
+    net: list[int] = []
+    while f"pi.{len(net)}.bias" in weights:
+        net.append(int(weights[f"pi.{len(net)}.bias"].shape[0]))
+    return weights, net
+
+
 def load_actor(model, weights: dict[str, np.ndarray]) -> None:  # type: ignore[no-untyped-def]
     """Copy an exported numpy policy (``agents.ppo.export_sb3``'s layout) into the actor of an
     sb3 MlpPolicy of the same shape; the critic is left as it is."""
@@ -242,11 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     init = None
     actor: dict[str, np.ndarray] | None = None
     if args.init and args.init.endswith(".npz"):
-        with np.load(args.init, allow_pickle=False) as z:
-            actor = {k: z[k] for k in z.files}
-        net = []
-        while f"pi.{len(net)}.bias" in actor:
-            net.append(int(actor[f"pi.{len(net)}.bias"].shape[0]))
+        actor, net = read_actor(args.init)
     elif args.init:
         init = MaskablePPO.load(args.init, device="cpu")
         arch = init.policy.net_arch
