@@ -107,14 +107,17 @@ def merge(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
         out[k] = np.concatenate([d[k] for d in parts])
     out["n_games"] = np.asarray(sum(int(d["n_games"]) for d in parts))
     out["seconds"] = np.asarray(sum(float(d["seconds"]) for d in parts))
+    if any("skipped_without_actions" in d for d in parts):
+        out["skipped_without_actions"] = np.asarray(sum(int(d.get("skipped_without_actions", 0)) for d in parts))
     return out
 
 
 def from_ladder(records: Iterable[Any], agent: str, gamma: float = 0.995) -> dict[str, np.ndarray]:
     """The choices of ``agent`` (a ladder name, e.g. ``ismcts:0.45s``) in the given ladder
     records (``agents.ladder.load_results``), by replaying each game (``agents.ladder.replay``).
-    Records of other pairs are skipped; a record without actions (files written before they
-    were kept) or one whose replay does not end as recorded is an error naming the game."""
+    Records of other pairs are skipped, and so are records without actions (files written
+    before they were kept; counted in ``skipped_without_actions``); a replay that does not end
+    as recorded is an error saying where it diverged."""
     from hostwcg_env.engine import RuleConfig
     from hostwcg_env.env.codec import encode
 
@@ -122,9 +125,13 @@ def from_ladder(records: Iterable[Any], agent: str, gamma: float = 0.995) -> dic
 
     observer = Observer(RuleConfig())
     builder = DemoBuilder(observer.encoder.size, observer.codec.lay.n)
+    skipped = 0
     for rec in records:
         seats = [s for s, name in enumerate((rec.spec.a, rec.spec.b)) if name == agent]
         if not seats:
+            continue
+        if not rec.actions:
+            skipped += 1
             continue
         observer = Observer(RuleConfig())  # fresh buffers for a new game
 
@@ -137,5 +144,6 @@ def from_ladder(records: Iterable[Any], agent: str, gamma: float = 0.995) -> dic
         game = replay(rec, visit)
         builder.end_game(game.winner, gamma)
     if builder.n_games == 0:
-        raise ValueError(f"no ladder record with agent {agent!r}")
-    return builder.arrays()
+        raise ValueError(f"no ladder record with agent {agent!r} and its actions"
+                         + (f" ({skipped} without actions)" if skipped else ""))
+    return {**builder.arrays(), "skipped_without_actions": np.asarray(skipped)}

@@ -371,7 +371,9 @@ def main(argv: list[str] | None = None) -> int:
     data = merge(parts)
     n = len(data["actions"])
     n_legal = np.unpackbits(data["masks"], axis=1).sum(1)
-    summary = {"games": int(data["n_games"]), "decisions": n, "generate_seconds": round(float(data["seconds"])),
+    summary = {"games": int(data["n_games"]), "decisions": n,
+               **({"ladder_games_without_actions": int(data["skipped_without_actions"])}
+                  if "skipped_without_actions" in data else {}), "generate_seconds": round(float(data["seconds"])),
                "mean_nonzeros": float(data["indptr"][-1] / max(n, 1)), "mean_legal": float(n_legal.mean()) if n else 0,
                "data_bytes": data_path.stat().st_size if data_path.exists() else None}
     print(json.dumps(summary), flush=True)

@@ -373,6 +373,11 @@ def test_demonstrations_from_ladder_records_are_what_the_agent_saw_and_chose(tmp
         a, b = data["indptr"][i], data["indptr"][i + 1]
         x[data["indices"][a:b].astype(np.int64)] = data["values"][a:b]
         assert policy.act(x, masks[i]) == int(data["actions"][i])
-    assert set(np.unique(data["outcomes"])) <= {-1, 0, 1}
+    assert set(np.unique(data["outcomes"])) <= {-1, 0, 1} and int(data["skipped_without_actions"]) == 0
     with pytest.raises(ValueError, match="no ladder record with agent 'ismcts'"):
         from_ladder(records, "ismcts")
+    # records written before actions were kept are skipped and counted
+    mixed = from_ladder([records[0]._replace(actions=()), records[1]], "ppo")
+    assert int(mixed["n_games"]) == 1 and int(mixed["skipped_without_actions"]) == 1
+    with pytest.raises(ValueError, match=r"\(1 without actions\)"):
+        from_ladder([records[0]._replace(actions=())], "ppo")
