@@ -8,7 +8,9 @@ With ``results=PATH`` (``--results PATH``) every finished game is appended to a 
 file as it ends, and the games of the schedule already in the file are not played again: an
 interrupted run resumes where it stopped, and a long run (ISMCTS at 0.45 s a decision takes
 about a minute a game against the heuristic) can be spread over several sessions or machines and merged by
-concatenating their files. Each line carries the code version that played it.
+concatenating their files. Each line carries the code version that played it and every
+action of its game in the text notation, so the game replays exactly (``replay``;
+``hostwcg replay FILE``) and an agent's choices can be distilled (``agents/demos.py``).
 """
 
 from __future__ import annotations

@@ -280,7 +280,10 @@ def test_ladder_records_keep_the_actions_and_replay_to_the_same_result(tmp_path:
     load, and those written with actions but no reason (the first such files) replay."""
     from agents.ladder import Record, load_results, replay
     from hostwcg_env.analysis.replay import ReplayError
+    from hostwcg_env.cards.selfplay import pool_decks
 
+    # a ladder line names decks by index in shipped_decks(); a replay looks them up in pool_decks
+    assert [d.name for d in shipped_decks()] == [d.name for d in pool_decks(include_test=True).values()]
     path = tmp_path / "res.jsonl"
     run_ladder(["random", "heuristic"], games=4, quiet=True, results=path)
     records, _ = load_results(path)
