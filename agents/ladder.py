@@ -20,7 +20,9 @@ import io
 import json
 import math
 import random
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable
 from contextlib import ExitStack
@@ -335,6 +337,10 @@ def load_results(path: str | Path) -> tuple[list[Record], set[str]]:
     return records, versions
 
 
+def _exit_on_sigterm(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, quiet: bool = False,
                results: str | Path | None = None, shard: tuple[int, int] | None = None) -> LadderResult:
     """Play the schedule (``schedule``) and collect the records. With ``results``, games
@@ -374,6 +380,12 @@ def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, q
             stack.callback(out.close)
         played: Iterable[Record] = map(play_game, todo)
         if workers > 1 and len(todo) > 1:
+            if threading.current_thread() is threading.main_thread():
+                # A terminated run (``kill``, a job scheduler) unwinds like Ctrl-C: the pool
+                # stops its workers instead of leaving them playing on as orphans, and every
+                # finished game is already in ``results``.
+                previous = signal.signal(signal.SIGTERM, _exit_on_sigterm)
+                stack.callback(signal.signal, signal.SIGTERM, previous)
             pool = stack.enter_context(get_context("spawn").Pool(workers))
             played = pool.imap_unordered(play_game, todo, chunksize=1 if out else 2)
         for rec in _progress(played, len(todo), quiet):

@@ -219,6 +219,39 @@ def test_ladder_results_file_resumes_without_replaying(tmp_path: Path) -> None:
     assert set(line) >= {"a", "b", "seed", "deck_a", "deck_b", "winner", "decisions", "seats", "version"}
 
 
+@pytest.mark.skipif(not hasattr(__import__("signal"), "SIGTERM") or __import__("os").name != "posix",
+                    reason="POSIX signals")
+def test_terminated_ladder_stops_its_workers_and_keeps_finished_games(tmp_path: Path) -> None:
+    """SIGTERM to a multi-worker run unwinds it: the pool stops its workers (the parent exits
+    through Python, status 143, rather than dying with orphans still playing) and every line of
+    the results file is a whole game, so the same command resumes."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "res.jsonl"
+    cmd = [sys.executable, "-c", "import sys; from hostwcg_env.cli import main; sys.exit(main(sys.argv[1:]))",
+           "evaluate", "--agents", "random,heuristic", "--games", "4000", "--workers", "2", "--quiet",
+           "--results", str(path)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.time() + 120
+        while (not path.exists() or len(path.read_text().splitlines()) < 2) and time.time() < deadline:
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGTERM)
+        rc = proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert rc == 128 + signal.SIGTERM, proc.stderr.read() if proc.stderr else ""
+    lines = path.read_text().splitlines()
+    assert 2 <= len(lines) < 4000
+    records = [json.loads(line) for line in lines]  # whole lines only
+    assert all(r["winner"] in (0, 1, None) for r in records)
+
+
 def test_ladder_shards_split_the_schedule(tmp_path: Path) -> None:
     """--shard K/N: N runs play disjoint parts whose union is the whole schedule."""
     parts = [run_ladder(["random", "heuristic"], games=6, quiet=True, results=tmp_path / f"p{k}.jsonl",
