@@ -5,7 +5,7 @@ scale) with bootstrap 95% intervals.
     hostwcg evaluate --agents random,heuristic,ismcts,ppo --games 200 --workers 2
 
 With ``results=PATH`` (``--results PATH``) every finished game is appended to a JSON-lines
-file as it ends, and the games of the schedule already in the file are not played again: an
+file as it ends (gzip-compressed when PATH ends ``.gz``), and the games of the schedule already in the file are not played again: an
 interrupted run resumes where it stopped, and a long run (ISMCTS at 0.45 s a decision takes
 about a minute a game against the heuristic) can be spread over several sessions or machines and merged by
 concatenating their files. Each line carries the code version that played it and every
@@ -314,7 +314,9 @@ def load_results(path: str | Path) -> tuple[list[Record], set[str]]:
     p = Path(path)
     if not p.exists():
         return records, versions
-    lines = p.read_text().splitlines()
+    from hostwcg_env.analysis.records import read_lines
+
+    lines = list(read_lines(p))
     for i, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -370,7 +372,9 @@ def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, q
             print(f"{results}: note: games played by other code versions than this one ({version})",
                   file=sys.stderr)
         Path(results).parent.mkdir(parents=True, exist_ok=True)
-        out = open(results, "a")  # noqa: SIM115  (closed below)
+        from hostwcg_env.analysis.records import open_append
+
+        out = open_append(results)  # closed below
     todo = [sp for i, sp in enumerate(specs)
             if sp not in done and (shard is None or i % shard[1] == shard[0])]
     t0 = time.time()

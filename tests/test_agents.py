@@ -252,6 +252,29 @@ def test_terminated_ladder_stops_its_workers_and_keeps_finished_games(tmp_path: 
     assert all(r["winner"] in (0, 1, None) for r in records)
 
 
+def test_ladder_results_file_may_be_gzip_compressed(tmp_path: Path) -> None:
+    """A results path ending .gz is written compressed (one gzip member per run), resumed,
+    replayed, and read up to the cut when an interrupted writer left the stream short."""
+    import gzip
+
+    from agents.ladder import load_results
+    from hostwcg_env.analysis.records import iter_records
+
+    path = tmp_path / "res.jsonl.gz"
+    run_ladder(["random", "heuristic"], games=4, quiet=True, results=path)
+    more = run_ladder(["random", "heuristic"], games=8, quiet=True, results=path)
+    assert more.resumed == 4
+    text = gzip.decompress(path.read_bytes()).decode()
+    assert len(text.splitlines()) == 8
+    records, _ = load_results(path)
+    assert sorted(str(r[:3]) for r in records) == sorted(str(r[:3]) for r in more.records)
+    assert len(list(iter_records(path, ladder=True))) == 8
+    cut = tmp_path / "cut.jsonl.gz"
+    data = path.read_bytes()
+    cut.write_bytes(data[: len(data) - 40])  # the last member lost its end
+    assert 4 <= len(load_results(cut)[0]) < 8
+
+
 def test_ladder_shards_split_the_schedule(tmp_path: Path) -> None:
     """--shard K/N: N runs play disjoint parts whose union is the whole schedule."""
     parts = [run_ladder(["random", "heuristic"], games=6, quiet=True, results=tmp_path / f"p{k}.jsonl",

@@ -23,6 +23,7 @@ wall time (the only field that is not a function of the others).
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import os
@@ -32,7 +33,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 RECORD_VERSION = 1
 SHARD_GLOB = "shard-*.jsonl"
@@ -200,6 +201,28 @@ class ShardWriter:
         self.close()
 
 
+def read_lines(path: str | Path) -> Iterator[str]:
+    """The lines of a text file, or of a gzip-compressed one (a name ending ``.gz``). A gzip
+    stream cut short by an interrupted writer ends the lines where it was cut."""
+    if str(path).endswith(".gz"):
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
+            try:
+                yield from fh
+            except EOFError:
+                return
+    else:
+        with open(path, encoding="utf-8") as fh:
+            yield from fh
+
+
+def open_append(path: str | Path) -> IO[str]:
+    """``path`` opened to append text, gzip-compressed when its name ends ``.gz`` (each run
+    appends a gzip member; ``read_lines`` reads them all as one stream)."""
+    if str(path).endswith(".gz"):
+        return gzip.open(path, "at", encoding="utf-8")
+    return open(path, "a", encoding="utf-8")  # noqa: SIM115  (the caller closes it)
+
+
 def shard_files(path: str | Path) -> list[Path]:
     """The JSONL files under ``path``: the file itself, or a folder's shards (``shards/`` too)."""
     p = Path(path)
@@ -245,25 +268,24 @@ def iter_records(path: str | Path, warn: bool = True, ladder: bool = False) -> I
     (counted in one warning); everything else is kept."""
     for f in shard_files(path):
         without_actions = 0
-        with open(f, encoding="utf-8") as fh:
-            for lineno, line in enumerate(fh, 1):
-                line = line.strip()
-                if not line:
-                    continue
-                try:
-                    rec = json.loads(line)
-                except json.JSONDecodeError:
-                    if warn:
-                        print(f"warning: {f}:{lineno}: skipped an incomplete record", file=sys.stderr)
-                    continue
-                if isinstance(rec, dict) and "decks" in rec:
-                    yield rec
-                elif ladder and isinstance(rec, dict) and "deck_a" in rec:
-                    game = from_ladder_line(rec)
-                    if game is None:
-                        without_actions += 1
-                    else:
-                        yield game
+        for lineno, line in enumerate(read_lines(f), 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError:
+                if warn:
+                    print(f"warning: {f}:{lineno}: skipped an incomplete record", file=sys.stderr)
+                continue
+            if isinstance(rec, dict) and "decks" in rec:
+                yield rec
+            elif ladder and isinstance(rec, dict) and "deck_a" in rec:
+                game = from_ladder_line(rec)
+                if game is None:
+                    without_actions += 1
+                else:
+                    yield game
         if without_actions and warn:
             print(f"warning: {f}: skipped {without_actions} ladder records without actions "
                   f"(written before the ladder kept them)", file=sys.stderr)
