@@ -16,7 +16,7 @@ that agent saw it. The ISMCTS games of the ladder are thus a distillation set fo
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -112,12 +112,20 @@ def merge(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     return out
 
 
-def from_ladder(records: Iterable[Any], agent: str, gamma: float = 0.995) -> dict[str, np.ndarray]:
+Relabel = Callable[[Any, int, np.ndarray, np.ndarray, Observer], int]
+
+
+def from_ladder(records: Iterable[Any], agent: str, gamma: float = 0.995,
+                relabel: Relabel | None = None) -> dict[str, np.ndarray]:
     """The choices of ``agent`` (a ladder name, e.g. ``ismcts:0.45s``) in the given ladder
     records (``agents.ladder.load_results``), by replaying each game (``agents.ladder.replay``).
     Records of other pairs are skipped, and so are records without actions (files written
     before they were kept; counted in ``skipped_without_actions``); a replay that does not end
-    as recorded is an error saying where it diverged."""
+    as recorded is an error saying where it diverged.
+
+    ``relabel(game, action, observation, mask, observer)``, when given, chooses the label of
+    each row from the recorded flat ``action`` (``overrides_only`` keeps it only where a search
+    departed from its anchor); ``relabelled`` counts the rows whose label differs from it."""
     from hostwcg_env.engine import RuleConfig
     from hostwcg_env.env.codec import encode
 
@@ -125,7 +133,7 @@ def from_ladder(records: Iterable[Any], agent: str, gamma: float = 0.995) -> dic
 
     observer = Observer(RuleConfig())
     builder = DemoBuilder(observer.encoder.size, observer.codec.lay.n)
-    skipped = 0
+    skipped = relabelled = 0
     for rec in records:
         seats = [s for s, name in enumerate((rec.spec.a, rec.spec.b)) if name == agent]
         if not seats:
@@ -137,13 +145,37 @@ def from_ladder(records: Iterable[Any], agent: str, gamma: float = 0.995) -> dic
 
         def visit(game: Any, action: Any, seats: list[int] = seats, observer: Observer = observer) -> None:
             d = game.decision
+            nonlocal relabelled
             if d.player in seats and len(d.actions) >= 2:
                 obs, mask = observer.observe(game)
-                builder.add(obs, mask, encode(observer.codec.lay, game.state, d.player, action), d.player)
+                flat = encode(observer.codec.lay, game.state, d.player, action)
+                if relabel is not None:
+                    label = relabel(game, flat, obs, mask, observer)
+                    relabelled += label != flat
+                    flat = label
+                builder.add(obs, mask, flat, d.player)
 
         game = replay(rec, visit)
         builder.end_game(game.winner, gamma)
     if builder.n_games == 0:
         raise ValueError(f"no ladder record with agent {agent!r} and its actions"
                          + (f" ({skipped} without actions)" if skipped else ""))
-    return {**builder.arrays(), "skipped_without_actions": np.asarray(skipped)}
+    return {**builder.arrays(), "skipped_without_actions": np.asarray(skipped),
+            "relabelled": np.asarray(relabelled)}
+
+
+def overrides_only(anchor: Any, policy: Any) -> Relabel:
+    """A ``relabel`` for ``from_ladder`` that teaches a policy only what a search adds to its
+    anchor: where the recorded choice (ISMCTS's, anchored on the heuristic) differs from the
+    ``anchor`` agent's own choice in that state, the label is the recorded choice; elsewhere it
+    is ``policy``'s own (greedy ``act``), so the policy is not pulled back towards the anchor
+    it has already improved on. ``anchor`` must be deterministic (the heuristic is)."""
+    from hostwcg_env.env.codec import encode
+
+    from .base import decide
+
+    def relabel(game: Any, action: int, obs: np.ndarray, mask: np.ndarray, observer: Observer) -> int:
+        own = encode(observer.codec.lay, game.state, game.decision.player, decide(anchor, game))
+        return action if own != action else int(policy.act(obs, mask))
+
+    return relabel

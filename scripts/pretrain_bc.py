@@ -36,7 +36,11 @@ starts from there instead of from a random net.
    games of the results file, replayed from their action logs (``agents/demos.py``), with the
    observation each choice was made from. ``--init`` takes a MaskablePPO .zip or the exported
    numpy actor (``agents/checkpoints/ppo_hostwcg_v0.npz``), so a shipped policy can be
-   distilled further from a stronger teacher.
+   distilled further from a stronger teacher. ``--overrides-only heuristic`` (with an .npz
+   ``--init``) labels a choice with the teacher's action only where it departs from the
+   heuristic's own choice in that state, and with the initial policy's own greedy choice
+   elsewhere (``agents.demos.overrides_only``): the student learns what the search adds
+   without being pulled back towards the heuristic.
 4. **DAgger (optional).** ``--dagger MODEL.zip`` plays the recorded seat with a cloned
    policy while the heuristic labels every decision, so the labels cover the states the
    student reaches by itself; ``--merge`` trains on several demonstration files at once and
@@ -314,6 +318,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--ladder", metavar="FILE.jsonl", help="take the demonstrations from the choices of "
                    "--ladder-agent in these ladder results (replayed) instead of generating games")
     p.add_argument("--ladder-agent", default="ismcts:0.45s", help="whose choices --ladder keeps")
+    p.add_argument("--overrides-only", metavar="ANCHOR", help="with --ladder and an .npz --init: keep the "
+                   "teacher's label only where it differs from this agent's choice (the search's anchor, "
+                   "heuristic), the --init policy's own choice elsewhere")
     p.add_argument("--merge", default="", help="comma-separated further demonstration files to train on too")
     p.add_argument("--init", metavar="MODEL", help="start training from this model's weights: a MaskablePPO "
                    ".zip, or an exported .npz (the actor only; the critic starts fresh)")
@@ -343,8 +350,17 @@ def main(argv: list[str] | None = None) -> int:
     elif args.ladder:
         from agents.ladder import load_results
 
+        relabel = None
+        if args.overrides_only:
+            if not (args.init and args.init.endswith(".npz")):
+                p.error("--overrides-only needs --init POLICY.npz (whose own choices label the rest)")
+            from agents import make_agent
+            from agents.demos import overrides_only
+            from agents.ppo import NumpyPolicy
+
+            relabel = overrides_only(make_agent(args.overrides_only, seed=0), NumpyPolicy.load(args.init))
         t_gen = time.time()
-        data = from_ladder(load_results(args.ladder)[0], args.ladder_agent, gamma=args.gamma)
+        data = from_ladder(load_results(args.ladder)[0], args.ladder_agent, gamma=args.gamma, relabel=relabel)
         data["seconds"] = np.asarray(time.time() - t_gen)
         data_path.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(data_path, **data)  # type: ignore[arg-type]
@@ -373,7 +389,8 @@ def main(argv: list[str] | None = None) -> int:
     n_legal = np.unpackbits(data["masks"], axis=1).sum(1)
     summary = {"games": int(data["n_games"]), "decisions": n,
                **({"ladder_games_without_actions": int(data["skipped_without_actions"])}
-                  if "skipped_without_actions" in data else {}), "generate_seconds": round(float(data["seconds"])),
+                  if "skipped_without_actions" in data else {}),
+               **({"relabelled": int(data["relabelled"])} if "relabelled" in data else {}), "generate_seconds": round(float(data["seconds"])),
                "mean_nonzeros": float(data["indptr"][-1] / max(n, 1)), "mean_legal": float(n_legal.mean()) if n else 0,
                "data_bytes": data_path.stat().st_size if data_path.exists() else None}
     print(json.dumps(summary), flush=True)

@@ -440,3 +440,30 @@ def test_demonstrations_from_ladder_records_are_what_the_agent_saw_and_chose(tmp
     assert int(mixed["n_games"]) == 1 and int(mixed["skipped_without_actions"]) == 1
     with pytest.raises(ValueError, match=r"\(1 without actions\)"):
         from_ladder([records[0]._replace(actions=())], "ppo")
+
+
+def test_overrides_only_labels_the_policy_choice_where_the_teacher_kept_its_anchor(tmp_path: Path) -> None:
+    """agents.demos.overrides_only: where the recorded choice equals the anchor's own choice the
+    label is the policy's greedy choice, elsewhere the recorded one. With the heuristic both the
+    recorded agent and the anchor, every label is the policy's, and exactly the rows where the
+    policy departs from the heuristic are counted as relabelled."""
+    from agents.demos import from_ladder, overrides_only
+    from agents.ladder import load_results
+
+    path = tmp_path / "res.jsonl"
+    run_ladder(["heuristic", "random"], games=2, quiet=True, results=path)
+    records, _ = load_results(path)
+    policy = NumpyPolicy.load(DEFAULT)
+    plain = from_ladder(records, "heuristic")
+    data = from_ladder(records, "heuristic", relabel=overrides_only(HeuristicAgent(0), policy))
+    n = len(data["actions"])
+    assert n == len(plain["actions"]) > 20
+    masks = np.unpackbits(data["masks"], axis=1, count=int(data["n_actions"])).astype(bool)
+    differ = 0
+    for i in range(n):
+        x = np.zeros(int(data["obs_size"]), np.float32)
+        a, b = data["indptr"][i], data["indptr"][i + 1]
+        x[data["indices"][a:b].astype(np.int64)] = data["values"][a:b]
+        assert int(data["actions"][i]) == policy.act(x, masks[i])
+        differ += int(data["actions"][i]) != int(plain["actions"][i])
+    assert int(data["relabelled"]) == differ and int(plain["relabelled"]) == 0

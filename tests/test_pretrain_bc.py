@@ -202,6 +202,30 @@ def test_pretrain_bc_distils_ladder_choices_into_the_shipped_actor(tmp_path: Pat
         assert np.allclose(a.logits(x), b.logits(x), atol=1e-6)
 
 
+def test_pretrain_bc_overrides_only_relabels_with_the_initial_policy(tmp_path: Path) -> None:
+    """--overrides-only heuristic: the heuristic's own ladder choices all equal the anchor, so
+    every label is the --init policy's choice (the data records how many differ from the
+    heuristic's); without an .npz --init the option is refused with the reason."""
+    pytest.importorskip("sb3_contrib")
+    from agents.ladder import run_ladder
+    from agents.ppo import export_sb3
+
+    bc = _load("pretrain_bc")
+    results = tmp_path / "ladder.jsonl"
+    run_ladder(["heuristic", "random"], games=2, quiet=True, results=results)
+    actor = tmp_path / "actor.npz"
+    export_sb3(bc.build_model([32, 16], seed=2), actor)  # an untrained actor: mostly not the heuristic
+    out = tmp_path / "o.zip"
+    assert bc.main(["--ladder", str(results), "--ladder-agent", "heuristic", "--overrides-only", "heuristic",
+                    "--data", str(tmp_path / "d.npz"), "--init", str(actor), "--epochs", "1", "--lr", "0",
+                    "--out", str(out), "--no-progress"]) == 0
+    data = json.loads(out.with_suffix(".json").read_text())["data"]
+    assert 0 < data["relabelled"] <= data["decisions"]
+    with pytest.raises(SystemExit):
+        bc.main(["--ladder", str(results), "--overrides-only", "heuristic", "--data", str(tmp_path / "e.npz"),
+                 "--out", str(tmp_path / "e.zip"), "--no-progress"])
+
+
 def test_train_ppo_smoke_run_of_a_few_thousand_steps(tmp_path: Path) -> None:
     """The whole training script for a few thousand steps: two env processes, snapshots of
     itself joining the opponent pool, a periodic evaluation, TensorBoard logs, the saved
