@@ -170,6 +170,7 @@ class LadderResult:
     records: list[Record]
     seconds: float
     resumed: int = 0  # records taken from a results file rather than played by this run
+    source: str = ""  # set by ``from_results``: the files the records were read from
 
     def pair_wins(self) -> dict[tuple[str, str], float]:
         wins: dict[tuple[str, str], float] = {}
@@ -204,6 +205,8 @@ class LadderResult:
         out = []
         for x, y in combinations(self.agents, 2):
             n = sum(1 for r in self.records if {r.spec.a, r.spec.b} == {x, y})
+            if not n and self.source:
+                continue  # a report from results files shows the pairs that were played
             p, lo, hi = wilson(wins.get((x, y), 0.0), n)
             out.append({"agent": x, "opponent": y, "games": n, "wins": wins.get((x, y), 0.0),
                         "win_rate": round(p, 4), "ci95_low": round(lo, 4), "ci95_high": round(hi, 4)})
@@ -214,19 +217,64 @@ class LadderResult:
         for r in self.rows():
             lines.append(f"| {r['agent']} | {r['opponent']} | {r['games']} | {r['win_rate']:.1%} | "
                          f"{r['ci95_low']:.1%} - {r['ci95_high']:.1%} |")
-        lines += ["", "| agent | rating (Bradley-Terry, Elo scale) | 95% CI (bootstrap) |", "|---|---:|---|"]
-        for a, (rating, lo, hi) in sorted(self.ratings().items(), key=lambda t: -t[1][0]):
-            lines.append(f"| {a} | {rating:.0f} | {lo:.0f} - {hi:.0f} |")
+        if self.connected():
+            lines += ["", "| agent | rating (Bradley-Terry, Elo scale) | 95% CI (bootstrap) |", "|---|---:|---|"]
+            for a, (rating, lo, hi) in sorted(self.ratings().items(), key=lambda t: -t[1][0]):
+                lines.append(f"| {a} | {rating:.0f} | {lo:.0f} - {hi:.0f} |")
+        else:
+            lines += ["", "No ratings: the pairs played do not link every agent to every other."]
         lines += ["", "| agent | choices | ms per choice (mean) | slowest game's mean (ms) |", "|---|---:|---:|---:|"]
         for a, (n, mean, worst) in self.timing().items():
             lines.append(f"| {a} | {n} | {1000 * mean:.2f} | {1000 * worst:.2f} |")
         games = len(self.records)
         played = (f"{games} games ({self.resumed} from the results file, {games - self.resumed} played "
                   f"in {self.seconds:.0f} s)" if self.resumed else f"{games} games in {self.seconds:.0f} s")
+        if self.source:
+            played = f"{games:,} games from {self.source}"
         lines += ["", f"{played}; draws count as half a win; "
                       "seats swapped on paired seeds over the shipped decks; a choice is a decision "
                       "with more than one legal action (forced ones are taken without asking)."]
         return "\n".join(lines)
+
+    def connected(self) -> bool:
+        """Whether the pairs played link every agent to every other (Bradley-Terry ratings
+        compare agents only within such a set)."""
+        if not self.agents:
+            return False
+        seen, todo = {self.agents[0]}, [self.agents[0]]
+        pairs = {(r.spec.a, r.spec.b) for r in self.records}
+        while todo:
+            x = todo.pop()
+            for a, b in pairs:
+                for u, v in ((a, b), (b, a)):
+                    if u == x and v not in seen:
+                        seen.add(v)
+                        todo.append(v)
+        return seen == set(self.agents)
+
+    @classmethod
+    def from_results(cls, paths: list[str | Path]) -> LadderResult:
+        """The ladder of every game in these results files, whatever pairs and seeds they
+        hold (``hostwcg ladder FILES``): a game found in more than one file counts once."""
+        records: dict[GameSpec, Record] = {}
+        agents: list[str] = []
+        for path in paths:
+            if not Path(path).is_file():
+                raise ValueError(f"{path}: no such results file")
+            for rec in load_results(path)[0]:
+                records.setdefault(rec.spec, rec)
+                for name in (rec.spec.a, rec.spec.b):
+                    if name not in agents:
+                        agents.append(name)
+        if not records:
+            raise ValueError(f"no games in {', '.join(map(str, paths))}")
+        names = ", ".join(Path(p).name for p in paths)
+        out = cls(agents, sorted(records.values(), key=lambda r: (r.spec.a, r.spec.b, r.spec.seed)), 0.0,
+                  source=f"{len(paths)} results file{'s' if len(paths) > 1 else ''} ({names})")
+        if out.connected():  # standings order: each row names the stronger agent first
+            point = bradley_terry(agents, out.pair_wins())
+            out.agents = sorted(agents, key=lambda a: -point[a])
+        return out
 
     def timing(self) -> dict[str, tuple[int, float, float]]:
         """Per agent: choices made, mean seconds per choice, and the highest per-game mean."""

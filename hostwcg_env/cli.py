@@ -279,6 +279,13 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--quiet", action="store_true", help="no progress bar")
     ev.set_defaults(func=cmd_evaluate)
 
+    lad = sub.add_parser("ladder", help="the ladder of games already played: win rates and ratings from "
+                         "results files (evaluate --results), playing nothing")
+    lad.add_argument("files", nargs="+", metavar="FILE.jsonl", help="results files (.jsonl or .jsonl.gz)")
+    lad.add_argument("--csv", metavar="FILE", help="also write the pairwise table as CSV")
+    lad.add_argument("--markdown", metavar="FILE", help="also write the report as markdown")
+    lad.set_defaults(func=cmd_ladder)
+
     add_balance_parsers(sub)
 
     pl = sub.add_parser("play", help="play a game against an agent in the terminal")
@@ -309,6 +316,23 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
                             results=args.results, shard=shard)
     except ValueError as e:
         print(f"evaluate: {e}", file=sys.stderr)
+        return 2
+    report = result.markdown()
+    print(report)
+    if args.csv:
+        Path(args.csv).write_text(result.csv())
+    if args.markdown:
+        Path(args.markdown).write_text(report + "\n")
+    return 0
+
+
+def cmd_ladder(args: argparse.Namespace) -> int:
+    from agents.ladder import LadderResult
+
+    try:
+        result = LadderResult.from_results(args.files)
+    except ValueError as e:
+        print(f"ladder: {e}", file=sys.stderr)
         return 2
     report = result.markdown()
     print(report)

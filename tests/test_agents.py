@@ -275,6 +275,36 @@ def test_ladder_results_file_may_be_gzip_compressed(tmp_path: Path) -> None:
     assert 4 <= len(load_results(cut)[0]) < 8
 
 
+def test_ladder_command_reports_games_already_played_from_results_files(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """hostwcg ladder FILES: the ladder of every game in the files, whatever their pairs and
+    seeds; a game in two files counts once, only played pairs get a row, the stronger agent
+    of each row comes first, and agents not linked by games get no ratings."""
+    from agents.ladder import LadderResult
+
+    f1, f2 = tmp_path / "a.jsonl", tmp_path / "b.jsonl.gz"
+    first = run_ladder(["random", "heuristic"], games=6, quiet=True, results=f1)
+    run_ladder(["heuristic", "ppo"], games=4, seed=50, quiet=True, results=f2)
+    result = LadderResult.from_results([f1, f2, f1])
+    assert len(result.records) == 10 and result.connected()
+    rows = {(r["agent"], r["opponent"]): r for r in result.rows()}
+    assert len(rows) == 2 and {frozenset(k) for k in rows} == {frozenset(("heuristic", "random")),
+                                                                 frozenset(("heuristic", "ppo"))}
+    assert rows[("heuristic", "random")]["games"] == 6
+    assert rows[("heuristic", "random")]["wins"] == first.pair_wins().get(("heuristic", "random"), 0.0)
+    assert result.agents.index("heuristic") < result.agents.index("random")
+    csv_path = tmp_path / "l.csv"
+    assert main(["ladder", str(f1), str(f2), "--csv", str(csv_path)]) == 0
+    out = capsys.readouterr().out
+    assert "Bradley-Terry" in out and "10 games from 2 results files (a.jsonl, b.jsonl.gz)" in out
+    assert len(csv_path.read_text().splitlines()) == 3
+    lone = LadderResult.from_results([f1])
+    lone.agents.append("ismcts")  # an agent no game links to the others
+    assert not lone.connected() and "No ratings" in lone.markdown()
+    assert main(["ladder", str(tmp_path / "missing.jsonl")]) == 2
+    assert "missing.jsonl: no such results file" in capsys.readouterr().err
+
+
 def test_ladder_shards_split_the_schedule(tmp_path: Path) -> None:
     """--shard K/N: N runs play disjoint parts whose union is the whole schedule."""
     parts = [run_ladder(["random", "heuristic"], games=6, quiet=True, results=tmp_path / f"p{k}.jsonl",
