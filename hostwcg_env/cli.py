@@ -317,6 +317,11 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"evaluate: {e}", file=sys.stderr)
         return 2
+    return _print_ladder(result, args)
+
+
+def _print_ladder(result: Any, args: argparse.Namespace) -> int:
+    """Print a ladder's markdown report; write it and its CSV where asked (--markdown, --csv)."""
     report = result.markdown()
     print(report)
     if args.csv:
@@ -334,13 +339,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"ladder: {e}", file=sys.stderr)
         return 2
-    report = result.markdown()
-    print(report)
-    if args.csv:
-        Path(args.csv).write_text(result.csv())
-    if args.markdown:
-        Path(args.markdown).write_text(report + "\n")
-    return 0
+    return _print_ladder(result, args)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
