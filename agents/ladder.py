@@ -209,7 +209,7 @@ class LadderResult:
                 continue  # a report from results files shows the pairs that were played
             p, lo, hi = wilson(wins.get((x, y), 0.0), n)
             out.append({"agent": x, "opponent": y, "games": n, "wins": wins.get((x, y), 0.0),
-                        "win_rate": round(p, 4), "ci95_low": round(lo, 4), "ci95_high": round(hi, 4)})
+                        "win_rate": p, "ci95_low": lo, "ci95_high": hi})
         return out
 
     def markdown(self) -> str:
@@ -289,9 +289,12 @@ class LadderResult:
 
     def csv(self) -> str:
         buf = io.StringIO()
-        w = csv.DictWriter(buf, fieldnames=list(self.rows()[0].keys()))
+        rows = self.rows()
+        w = csv.DictWriter(buf, fieldnames=list(rows[0].keys()))
         w.writeheader()
-        w.writerows(self.rows())
+        # rounded here, for the file only: the markdown formats the exact values (rounding twice
+        # turned a bound of 99.349% into "99.4%")
+        w.writerows({k: round(v, 4) if isinstance(v, float) else v for k, v in r.items()} for r in rows)
         return buf.getvalue()
 
 

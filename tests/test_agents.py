@@ -305,6 +305,23 @@ def test_ladder_command_reports_games_already_played_from_results_files(
     assert "missing.jsonl: no such results file" in capsys.readouterr().err
 
 
+def test_ladder_report_rounds_each_interval_once() -> None:
+    """The markdown formats the exact Wilson bounds; only the CSV keeps 4 decimals. 988.5 of
+    1,000 has the upper bound 0.99349 (98.0% - 99.3%), which rounding to 0.9935 first would
+    have printed as 99.4%."""
+    from agents.ladder import GameSpec, LadderResult, Record
+
+    def rec(i: int, winner: int | None) -> Record:
+        return Record(GameSpec("ppo", "random", i, 0, 0), winner, 10, ((0.0, 5), (0.0, 5)))
+
+    records = [rec(i, 0) for i in range(988)] + [rec(988, None)] + [rec(i, 1) for i in range(989, 1000)]
+    result = LadderResult(["ppo", "random"], records, 0.0)
+    row = result.rows()[0]
+    assert row["wins"] == 988.5 and row["ci95_high"] == pytest.approx(0.993486, abs=1e-6)
+    assert "| ppo | random | 1000 | 98.9% | 98.0% - 99.3% |" in result.markdown()
+    assert "ppo,random,1000,988.5,0.9885,0.9798,0.9935" in result.csv()
+
+
 def test_ladder_shards_split_the_schedule(tmp_path: Path) -> None:
     """--shard K/N: N runs play disjoint parts whose union is the whole schedule."""
     parts = [run_ladder(["random", "heuristic"], games=6, quiet=True, results=tmp_path / f"p{k}.jsonl",
