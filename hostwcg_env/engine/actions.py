@@ -62,6 +62,12 @@ class Action:
     arg: str = ""
     n: int = -1
 
+    def __copy__(self) -> Action:
+        return self  # immutable: copies share it
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Action:
+        return self
+
     def __str__(self) -> str:
         if self.kind is Kind.ACTIVATE:
             return f"activate {self.arg} {self.n}"
