@@ -26,6 +26,7 @@ from hostwcg_env.engine import Action, CardDef, CardType, Kind
 from hostwcg_env.engine.actions import PASS, YES
 from hostwcg_env.engine.costs import can_pay
 from hostwcg_env.engine.places import resolve_place
+from hostwcg_env.engine.primitives import Damage, Modify, Set
 from hostwcg_env.engine.state import GameState, Obj
 from hostwcg_env.engine.stats import has_keyword, health, host_soul, power
 from hostwcg_env.engine.view import PlayerView
@@ -48,7 +49,7 @@ def harmful(card: CardDef, ability: int | None = None) -> bool:
         for st in ab.steps:
             if st.do in HARMFUL:
                 return True
-            if st.do in ("modify", "set") and ((st.power or 0) < 0 or (st.health or 0) < 0 or st.do == "set"):
+            if isinstance(st, (Modify, Set)) and ((st.power or 0) < 0 or (st.health or 0) < 0 or st.do == "set"):
                 return True
     return False
 
@@ -170,7 +171,7 @@ class HeuristicAgent(EngineAgent):
             for st in ab.steps:
                 if st.do == "destroy":
                     return True
-                if st.do == "damage" and target.damage + st.amount >= health(s, target):
+                if isinstance(st, Damage) and target.damage + st.amount >= health(s, target):
                     return True
         return False
 

@@ -72,14 +72,13 @@ def play_game(spec: GameSpec) -> Record:
     the seconds spent choosing and the number of choices (decisions with more than one legal
     action), and every action taken in the text notation, so that ``replay`` can rebuild the
     game from its seed and decks."""
-    import hostwcg_env  # noqa: F401
-    from hostwcg_env.engine import Game
+    from hostwcg_env.cards import default_ruleset
     from hostwcg_env.env import shipped_decks
 
     from . import Observer, decide, make_agent
 
     decks = _decks(shipped_decks)
-    game = Game.new(decks[spec.deck_a], decks[spec.deck_b], seed=spec.seed)
+    game = default_ruleset().new_game(decks[spec.deck_a], decks[spec.deck_b], seed=spec.seed)
     agents = [make_agent(spec.a, seed=2 * spec.seed), make_agent(spec.b, seed=2 * spec.seed + 1)]
     observer = Observer(game.state.config) if any(not hasattr(a, "choose") for a in agents) else None
     spent = [0.0, 0.0]

@@ -529,8 +529,6 @@ def _no_input(prompt: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    import hostwcg_env  # noqa: F401  (registers the default card pool with Game)
-
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from hostwcg_env.cards.decks import DECKS_DIR, Deck, load_deck
+from hostwcg_env.cards.loader import default_ruleset
 from hostwcg_env.engine import Action, Game, GameState, RuleConfig
 from hostwcg_env.engine.stats import host_health
 from hostwcg_env.render import render_events, render_text
@@ -93,7 +94,7 @@ def run_demo(
     """Play one seeded game between two agents (names from ``agents.make_agent``; the default
     is two random agents) and print it; returns the finished game."""
     deck_a, deck_b = load_decks(decks)
-    game = Game.new(deck_a, deck_b, config=config or RuleConfig(), seed=seed)
+    game = default_ruleset(config or RuleConfig()).new_game(deck_a, deck_b, seed=seed)
     players = [_agent(name, s) for name, s in zip(agents, agent_seeds(seed), strict=False)]
     show = _Printer(game, out, color, max_event_lines) if not quiet else None
     if show:

@@ -11,8 +11,9 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from hostwcg_env.cards import default_ruleset
 from hostwcg_env.demo import _agent, explain_result, load_decks
-from hostwcg_env.engine import Game, IllegalActionError, RuleConfig
+from hostwcg_env.engine import IllegalActionError, RuleConfig
 from hostwcg_env.render import render_text
 
 
@@ -20,7 +21,7 @@ def play_terminal(vs: str = "heuristic", seat: int = 0, seed: int = 0,
                   decks: Sequence[str | Path] | None = None,
                   read: Callable[[str], str] = input, out: Callable[[str], object] = print) -> int:
     deck_a, deck_b = load_decks(decks)
-    game = Game.new(deck_a, deck_b, config=RuleConfig(), seed=seed)
+    game = default_ruleset(RuleConfig()).new_game(deck_a, deck_b, seed=seed)
     opponent = _agent(vs, seed + 1)
     me = "AB"[seat]
     out(f"You are {me} ({(deck_a, deck_b)[seat].name}) against {vs}. Type an action, 'help' or 'concede'.")

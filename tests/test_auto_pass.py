@@ -8,8 +8,8 @@ import random
 
 import pytest
 
+from hostwcg_env.cards import default_ruleset
 from hostwcg_env.cards.decks import DECKS_DIR, load_deck
-from hostwcg_env.engine import Game, RuleConfig
 from hostwcg_env.engine.actions import DecisionKind
 
 DECKS = [load_deck(p) for p in sorted(glob.glob(str(DECKS_DIR / "*.toml")))]
@@ -20,7 +20,7 @@ def _play(seed: int, auto_pass: bool) -> tuple[list[str], tuple, int]:
     the same random numbers."""
     rng = random.Random(seed)
     a, b = rng.choice(DECKS), rng.choice(DECKS)
-    g = Game.new(a, b, RuleConfig(), seed=seed)
+    g = default_ruleset().new_game(a, b, seed=seed)
     g.auto_pass = auto_pass
     stops = 0
     while not g.is_over:
@@ -48,6 +48,6 @@ def test_rule_31_1_2_auto_pass_plays_the_same_game(seed: int) -> None:
 
 
 def test_auto_pass_survives_clone() -> None:
-    g = Game.new(DECKS[0], DECKS[1], RuleConfig(), seed=3)
+    g = default_ruleset().new_game(DECKS[0], DECKS[1], seed=3)
     g.auto_pass = True
     assert g.clone().auto_pass

@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 
 import hostwcg_env  # noqa: F401  (registers the default card pool)
-from hostwcg_env.cards import load_deck
+from hostwcg_env.cards import default_ruleset, load_deck
 from hostwcg_env.engine import Action, Game, RuleConfig
 
 DECK_DIR = Path(hostwcg_env.__file__).parent / "cards" / "decks"
@@ -199,7 +199,7 @@ def play_game(a: str, b: str, seed: int, sample: bool = False) -> tuple[list[Act
     clones: dict[int, Game] = {}
     g = None
     try:
-        g = Game.new(DECKS[a], DECKS[b], config=cfg, seed=seed)
+        g = default_ruleset(cfg).new_game(DECKS[a], DECKS[b], seed=seed)
         s = g.state
         check_invariants(s, cfg)
         rng = action_rng(a, b, seed)
@@ -242,7 +242,7 @@ def event_texts(g: Game) -> list[str]:
 
 
 def replay(a: str, b: str, seed: int, actions: list[Action]) -> Game:
-    g = Game.new(DECKS[a], DECKS[b], config=RuleConfig(), seed=seed)
+    g = default_ruleset(RuleConfig()).new_game(DECKS[a], DECKS[b], seed=seed)
     for act in actions:
         g.apply(act)
     return g
@@ -299,7 +299,7 @@ def test_fuzz_covers_enough_games() -> None:
 
 def test_invariant_checker_catches_a_duplicate() -> None:
     """The checker itself: an id listed twice, or a card lost, is reported."""
-    g = Game.new(DECKS[PAIRS[0][0]], DECKS[PAIRS[0][1]], config=RuleConfig(), seed=1)
+    g = default_ruleset(RuleConfig()).new_game(DECKS[PAIRS[0][0]], DECKS[PAIRS[0][1]], seed=1)
     s = g.clone().state
     s.players[0].deck.append(s.players[0].deck[0])
     with pytest.raises(AssertionError, match="exactly one place"):

@@ -14,6 +14,7 @@ import numpy as np
 
 import hostwcg_env  # noqa: F401
 from hostwcg_env import hostwcg_v0
+from hostwcg_env.cards import default_ruleset
 from hostwcg_env.engine import Action, Game, IllegalActionError, Kind, RuleConfig
 from hostwcg_env.engine.view import determinize
 from hostwcg_env.env import action_layout, shipped_decks
@@ -48,7 +49,7 @@ def _states(n_games: int, every: int):  # type: ignore[no-untyped-def]
     decks = shipped_decks()
     for seed in range(n_games):
         rng = random.Random(seed)
-        g = Game.new(rng.choice(decks), rng.choice(decks), seed=seed)
+        g = default_ruleset().new_game(rng.choice(decks), rng.choice(decks), seed=seed)
         k = 0
         while not g.is_over:
             if k % every == 0:

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 import hostwcg_env  # noqa: F401  (registers the default card pool)
-from hostwcg_env.cards import load_deck
+from hostwcg_env.cards import default_ruleset, load_deck
 from hostwcg_env.engine import Action, Game, GameState, RuleConfig
 from hostwcg_env.engine.view import determinize
 
@@ -48,7 +48,7 @@ def random_states(seeds: range):  # type: ignore[no-untyped-def]
     and the finished game included)."""
     for seed in seeds:
         a, b = PAIRS[seed % len(PAIRS)]
-        g = Game.new(DECKS[a], DECKS[b], config=RuleConfig(), seed=seed)
+        g = default_ruleset(RuleConfig()).new_game(DECKS[a], DECKS[b], seed=seed)
         rng = random.Random(f"view|{seed}")
         taken = 0
         per_game = 0
@@ -322,7 +322,7 @@ def test_determinize_fills_face_down_stack_item() -> None:
 def _mulligan_game() -> tuple[Game, str]:
     """A real game in which the first player put one known card back and shuffled."""
     a, b = ("test_authority", "test_strife") if "test_strife" in DECKS else PAIRS[0]
-    g = Game.new(DECKS[a], DECKS[b], config=RuleConfig(), seed=0)
+    g = default_ruleset(RuleConfig()).new_game(DECKS[a], DECKS[b], seed=0)
     g.apply(Action.parse("yes"))  # the roll winner goes first
     d = g.decision
     assert d is not None and d.kind.value == "mulligan"

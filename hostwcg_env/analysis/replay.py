@@ -38,12 +38,12 @@ def load_record(path: str | Path, index: int = 0, key: str | None = None) -> dic
 
 
 def new_game(rec: dict[str, Any]) -> Any:
-    import hostwcg_env  # noqa: F401  (registers the card pool)
-    from hostwcg_env.engine import Game, RuleConfig
+    from hostwcg_env.cards import default_ruleset
+    from hostwcg_env.engine import RuleConfig
 
     decks = [DeckRef.from_json(d) for d in rec["decks"]]
     cfg = RuleConfig().with_overrides(rec.get("rules") or {})
-    return Game.new(decks[0].pair, decks[1].pair, config=cfg, seed=int(rec["seed"]))
+    return default_ruleset(cfg).new_game(decks[0].pair, decks[1].pair, seed=int(rec["seed"]))
 
 
 def _result(winner: int | None, reason: str) -> str:

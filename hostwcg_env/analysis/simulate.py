@@ -39,6 +39,13 @@ def _config(rules: tuple[tuple[str, Any], ...]) -> Any:
     return RuleConfig().with_overrides(dict(rules))
 
 
+@cache
+def _ruleset(rules: tuple[tuple[str, Any], ...]) -> Any:
+    from hostwcg_env.cards import default_ruleset
+
+    return default_ruleset(_config(rules))
+
+
 def _name_in(text: str) -> str:
     """``WouldPlay(A, Grace, Aligner of Stars)`` -> ``Grace, Aligner of Stars``."""
     inner = text[text.index("(") + 1 : text.rindex(")")]
@@ -47,14 +54,13 @@ def _name_in(text: str) -> str:
 
 def play_game(spec: GameSpec) -> dict[str, Any]:
     """Play one game and return its record (hostwcg_env.analysis.records)."""
-    import hostwcg_env  # noqa: F401  (registers the card pool)
     from agents import Observer, decide, make_agent
-    from hostwcg_env.engine import Action, Game
+    from hostwcg_env.engine import Action
     from hostwcg_env.engine.actions import DecisionKind, Kind
 
     t0 = time.perf_counter()
     cfg = _config(spec.rules)
-    game = Game.new(spec.deck_a.pair, spec.deck_b.pair, config=cfg, seed=spec.seed)
+    game = _ruleset(spec.rules).new_game(spec.deck_a.pair, spec.deck_b.pair, seed=spec.seed)
     agents = [make_agent(spec.agents[p], seed=spec.agent_seeds[p]) for p in (0, 1)]
     # flat agents see the game through one incremental observer per game
     observer = Observer(cfg) if any(not hasattr(a, "choose") for a in agents) else None

@@ -4,6 +4,7 @@ from hostwcg_env.cards.decks import Deck, DeckError, DeckProblem, check_deck, lo
 from hostwcg_env.cards.loader import (
     CardError,
     default_pool,
+    default_ruleset,
     load_card_table,
     load_card_tables,
     load_cards,
@@ -18,6 +19,7 @@ __all__ = [
     "card_text",
     "check_deck",
     "default_pool",
+    "default_ruleset",
     "load_card_table",
     "load_card_tables",
     "load_cards",

@@ -50,10 +50,9 @@ def _name_in(text: str) -> str:
 
 def play_random_game(deck_a: Any, deck_b: Any, seed: int, config: Any = None) -> GameRecord:
     """One complete game between two uniform random agents (one RNG, seeded)."""
-    import hostwcg_env  # noqa: F401  (registers the default card pool)
-    from hostwcg_env.engine import Game
+    from hostwcg_env.cards.loader import default_ruleset
 
-    game = Game.new(deck_a, deck_b, config=config, seed=seed)
+    game = default_ruleset(config).new_game(deck_a, deck_b, seed=seed)
     rng = random.Random(seed)
     decisions = 0
     while not game.is_over:

@@ -16,6 +16,7 @@ from .carddef import Ability, CardDef, CardType, Ref, Res, Selector, Step, Trigg
 from .config import RuleConfig  # noqa: E402
 from .events import Event  # noqa: E402
 from .game import Game  # noqa: E402
+from .ruleset import Ruleset  # noqa: E402
 from .state import GameState, Obj, StackItem  # noqa: E402
 
 
@@ -28,6 +29,6 @@ def compiled() -> bool:
 
 __all__ = [
     "BUILD", "Ability", "Action", "CardDef", "CardType", "Decision", "DecisionKind", "Event", "Game",
-    "GameState", "IllegalActionError", "Kind", "Obj", "Ref", "Res", "RuleConfig", "Selector",
+    "GameState", "IllegalActionError", "Kind", "Obj", "Ref", "Res", "RuleConfig", "Ruleset", "Selector",
     "StackItem", "Step", "Trigger", "compiled",
 ]

@@ -11,10 +11,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .actions import PASS, YES, Action, Decision, DecisionKind, Kind
-from .carddef import Ability, CardType, Ref, Res, Step
-from .state import Mod, Obj, StackItem
+from .carddef import Ability, CardType, Res
+from .primitives import (
+    CreateToken,
+    GainControl,
+    LookTop,
+    MoveSlot,
+    Retarget,
+    Search,
+    as_primitive,
+    events_of,
+)
+from .references import ref_ids
+from .state import Obj, StackItem
 from .stats import health
-from .targeting import candidates, matches, still_legal
+from .targeting import candidates, still_legal
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -135,7 +146,7 @@ class EffectsMixin:
                 if not still_legal(self.s, sel, tid, item.controller, item.source):
                     self._fizzle(item, "target")  # 30.4, 34.2.2.1
                     return
-        if not all(self._feasible(item, st) for st in ab.steps):
+        if not all(as_primitive(st).feasible(self, item) for st in ab.steps):  # type: ignore[arg-type]
             self._fizzle(item, "incomplete")  # 34.2.2, A47
             return
         if ab.optional:
@@ -178,7 +189,7 @@ class EffectsMixin:
     def _t_group(self, data: dict[str, Any]) -> None:
         item: StackItem = data["item"]
         steps = [item.ability_def.steps[i] for i in data["steps"]]
-        if not all(self._feasible(item, st) for st in steps):  # 40.3.2, 40.4.2
+        if not all(as_primitive(st).feasible(self, item) for st in steps):  # type: ignore[arg-type]  # 40.3.2, 40.4.2
             return
         self._push_seq([("exec_step", {"item": item, "step": i, "ids": None}) for i in data["steps"]])  # type: ignore[attr-defined]
 
@@ -188,75 +199,6 @@ class EffectsMixin:
         item = data["item"]
         self._emit("Resolved", f"Resolved({item.source_name})", sid=item.sid)  # type: ignore[attr-defined]
         self._after_item(item)
-
-    # ------------------------------------------------------------ references
-    def _ref_ids(self, item: StackItem, ref: Ref | None) -> list[int]:
-        s = self.s
-        if ref is None:
-            return []
-        if ref.all is not None:
-            return candidates(s, ref.all, item.controller, item.source)
-        name = ref.name
-        if name in item.targets:
-            return [t for t in item.targets[name] if (t in s.objs if t >= 0 else any(x.sid == -t for x in s.stack))]
-        p = item.controller
-        if name == "self":
-            return [item.source] if item.source in s.objs else []
-        if name == "event.subject":
-            return [item.subject] if item.subject in s.objs else []
-        if name == "your_host":
-            return [s.players[p].host]
-        if name == "opponent_host":
-            return [s.players[1 - p].host]
-        if name == "each_host":
-            return [s.players[s.tp].host, s.players[1 - s.tp].host]
-        return []
-
-    def _who(self, item: StackItem, who: str) -> list[int]:
-        p = item.controller
-        if who == "opponent":
-            return [1 - p]
-        if who == "each":
-            return [self.s.tp, 1 - self.s.tp]
-        return [p]
-
-    def _feasible(self, item: StackItem, st: Step) -> bool:
-        """Can this part be performed now, in its entirety (34.2.2)? An Entity or token that
-        would enter a slot needs an open one (18.7)."""
-        s = self.s
-        p = item.controller
-        ref = st.to
-        if ref is not None and ref.choose is not None:
-            if not candidates(s, ref.choose, p, item.source):
-                return False
-        elif ref is not None and ref.all is None:
-            ids = self._ref_ids(item, ref)
-            wanted = item.targets.get(ref.name or "", None)
-            if wanted is not None:
-                if len(ids) < len(wanted):
-                    return False
-            elif not ids:
-                return False
-        do = st.do
-        if do == "draw" and s.config.draw_shortfall == "fail_whole_effect":
-            return all(len(s.players[q].deck) >= st.amount for q in self._who(item, st.who))
-        if do == "discard":
-            return all(len(s.players[q].hand) >= st.amount for q in self._who(item, st.who))
-        if do == "create_token":
-            return bool(self._open_slots(p, "f"))  # type: ignore[attr-defined]
-        if do == "destroy":
-            return ref is None or ref.choose is not None or ref.all is not None or all(
-                s.objs[i].zone == "front" for i in self._ref_ids(item, ref))
-        if do == "move_slot":
-            return len(self._open_slots(p, "f")) > 0  # type: ignore[attr-defined]
-        if do == "gain_control":
-            return len(self._open_slots(p, "f")) > 0  # type: ignore[attr-defined]
-        if do == "equip":
-            src = s.objs.get(item.source) if item.source is not None else None
-            return src is not None and src.zone == "back"
-        if do == "look_top":
-            return len(s.players[p].deck) > 0
-        return True
 
     # ------------------------------------------------------------ executing one step
     def _t_exec_step(self, data: dict[str, Any]) -> None:
@@ -272,32 +214,13 @@ class EffectsMixin:
                          prompt=f"{item.source_name}: choose (30.2)", task=data)
             return
         if ids is None:
-            ids = self._ref_ids(item, st.to)
-        getattr(self, "_do_" + st.do)(item, st, ids)
+            ids = ref_ids(self.s, item, st.to)
+        as_primitive(st).resolve(self, item, ids)  # type: ignore[arg-type]
 
     def _on_choose_on_resolution(self, d: Decision, a: Action) -> None:
         data = dict(d.data["task"])
         data["ids"] = [self._resolve_place(a.arg)]  # type: ignore[attr-defined]
         self._push("exec_step", **data)  # type: ignore[attr-defined]
-
-    def _source(self, item: StackItem) -> tuple[int | None, str, str]:
-        """Damage or destruction by this item is by card effect (38.1.2)."""
-        return (item.source, item.source_name, "effect")
-
-    def _do_damage(self, item: StackItem, st: Step, ids: list[int]) -> None:
-        s = self.s
-        if st.amount <= 0:
-            return  # A03d: 0 damage is no damage
-        hosts = []
-        for i in ids:
-            o = s.objs[i]
-            if o.zone == "host":
-                hosts.append(o.owner)
-            elif o.zone == "front":
-                self._damage_entity(o, st.amount, self._source(item))
-        if hosts:
-            self._push_seq([("host_point", {"players": hosts, "chosen": {}, "source": item.source_name})  # type: ignore[attr-defined]
-                            for _ in range(st.amount)])
 
     def _damage_entity(self, o: Obj, n: int, src: tuple[int | None, str, str]) -> None:
         """Mark damage; the Entity's health is unchanged (18.4). Lethal damage records its
@@ -351,21 +274,6 @@ class EffectsMixin:
         data["chosen"][d.player] = self.s.players[d.player].hand[int(a.arg[1:])]
         self._push("host_point", **data)  # type: ignore[attr-defined]
 
-    def _do_destroy(self, item: StackItem, st: Step, ids: list[int]) -> None:
-        objs = [self.s.objs[i] for i in ids if self.s.objs[i].zone == "front"]
-        if objs:
-            self._destroy(objs, self._source(item))  # type: ignore[attr-defined]
-
-    def _do_heal(self, item: StackItem, st: Step, ids: list[int]) -> None:
-        s = self.s
-        for i in ids:
-            o = s.objs[i]
-            if o.zone == "host":
-                self._heal_host(o.owner, st.amount)
-            else:
-                o.damage = max(0, o.damage - st.amount)
-                s.dmg += 1
-
     def _heal_host(self, p: int, n: int) -> None:
         """2.2, 2.3, A08: heal from the top of the damage zone, face up to the drop zone."""
         s = self.s
@@ -391,13 +299,6 @@ class EffectsMixin:
             P = "AB"[p]
             self._emit("Draw", f"Draw({P}, {o.name})", private=p, public=f"Draw({P})",  # type: ignore[attr-defined]
                        player=p, subject=new.id if new else None)
-
-    def _do_draw(self, item: StackItem, st: Step, ids: list[int]) -> None:
-        for q in self._who(item, st.who):
-            self._draw(q, st.amount)
-
-    def _do_discard(self, item: StackItem, st: Step, ids: list[int]) -> None:
-        self._push_seq([("discard", {"player": q, "left": st.amount}) for q in self._who(item, st.who)])  # type: ignore[attr-defined]
 
     def _t_discard(self, data: dict[str, Any]) -> None:
         s = self.s
@@ -431,242 +332,37 @@ class EffectsMixin:
         pool[sym] = pool.get(sym, 0) + n
         self._emit("GainResource", f"GainResource({'AB'[p]}, {sym}, {n})", player=p, resource=sym)  # type: ignore[attr-defined]
 
-    def _do_gain_resource(self, item: StackItem, st: Step, ids: list[int]) -> None:
-        for q in self._who(item, st.who):
-            sym = st.resource.value if isinstance(st.resource, Res) else (st.resource or "$")
-            if sym == "host":
-                res = self.s.objs[self.s.players[q].host].card.resource
-                if res is Res.GENERIC:
-                    continue  # A28: a Host with no type gives nothing
-                sym = res.value
-            self._gain(q, sym, st.amount)
-
-    def _add_mods(self, item: StackItem, st: Step, ids: list[int], kind: str) -> None:
-        s = self.s
-        eot = st.duration == "end_of_turn"
-        for i in ids:
-            o = s.objs[i]
-            ts = self._tick()  # type: ignore[attr-defined]
-            for stat in ("health", "power", "soul"):
-                v = getattr(st, stat)
-                if v is not None:
-                    o.mods.append(Mod(kind, stat, v, ts, eot))
-                    s.modv += 1
-            self._emit("StatsChanged", f"StatsChanged({o.name})", subject=i)  # type: ignore[attr-defined]
-
-    def _do_modify(self, item: StackItem, st: Step, ids: list[int]) -> None:
-        self._add_mods(item, st, ids, "add")
-
-    def _do_set(self, item: StackItem, st: Step, ids: list[int]) -> None:
-        self._add_mods(item, st, ids, "set")
-
-    def _do_grant(self, item: StackItem, st: Step, ids: list[int]) -> None:
-        for i in ids:
-            self.s.objs[i].mods.append(Mod("grant", st.keyword or "", 1, self._tick(), st.duration == "end_of_turn"))  # type: ignore[attr-defined]
-            self.s.modv += 1
-
-    def _do_create_token(self, item: StackItem, st: Step, ids: list[int]) -> None:
-        self._push_seq([("token", {"player": item.controller, "token": st.token}) for _ in range(st.amount)])  # type: ignore[attr-defined]
-
+    # ---- the continuations of primitives that ask a choice (engine/primitives.py)
     def _t_token(self, data: dict[str, Any]) -> None:
-        """A token enters only an open frontrow slot (18.7); with none it is not created."""
-        p = data["player"]
-        slots = self._open_slots(p, "f")  # type: ignore[attr-defined]
-        if not slots:
-            return
-        acts = [Action(Kind.SLOT, f"f{i}") for i in slots]
-        self._decide(p, DecisionKind.CHOOSE_SLOT, acts, "token_slot", prompt=f"slot for {data['token']}", task=data)  # type: ignore[attr-defined]
+        CreateToken.run_task(self, data)  # type: ignore[arg-type]
 
     def _on_token_slot(self, d: Decision, a: Action) -> None:
-        data = d.data["task"]
-        p = data["player"]
-        card = self.s.registry[data["token"]]
-        o = self._new_obj(card, p, p, "front", slot=int(a.arg[1:]), token=True, sick=True)  # type: ignore[attr-defined]
-        self._attach(o)  # type: ignore[attr-defined]
-        P = "AB"[p]
-        info = dict(player=p, subject=o.id, subject_name=card.name)
-        self._emit("Created", f"Created({P}, {card.name})", **info)  # type: ignore[attr-defined]
-        self._emit("EntersSlot", f"EntersSlot({P}, {card.name}, {a.arg})", **info)  # type: ignore[attr-defined]
-
-    def _do_return_to_hand(self, item: StackItem, st: Step, ids: list[int]) -> None:
-        for i in ids:
-            o = self.s.objs.get(i)
-            if o is not None:
-                self._move(o, "hand")  # type: ignore[attr-defined]
-
-    def _do_banish(self, item: StackItem, st: Step, ids: list[int]) -> None:
-        """Banished cards go to the banished zone (4.9, 4.9.1)."""
-        for i in ids:
-            o = self.s.objs.get(i)
-            if o is not None:
-                self._move(o, "banished")  # type: ignore[attr-defined]
-
-    def _do_move_slot(self, item: StackItem, st: Step, ids: list[int]) -> None:
-        for i in ids:
-            o = self.s.objs[i]
-            slots = [k for k in self._open_slots(o.controller, "f")]  # type: ignore[attr-defined]
-            if slots:
-                acts = [Action(Kind.SLOT, f"f{k}") for k in slots]
-                self._decide(item.controller, DecisionKind.CHOOSE_SLOT, acts, "move_slot",  # type: ignore[attr-defined]
-                             prompt=f"move {o.name} to", obj=i)
-                return
+        CreateToken.on_slot(self, d, a)  # type: ignore[arg-type]
 
     def _on_move_slot(self, d: Decision, a: Action) -> None:
-        self._move_slot(self.s.objs[d.data["obj"]], int(a.arg[1:]))  # type: ignore[attr-defined]
-
-    def _do_gain_control(self, item: StackItem, st: Step, ids: list[int]) -> None:
-        p = item.controller
-        for i in ids:
-            o = self.s.objs[i]
-            if o.controller == p:
-                continue
-            slots = self._open_slots(p, "f")  # type: ignore[attr-defined]
-            acts = [Action(Kind.SLOT, f"f{k}") for k in slots]
-            self._decide(p, DecisionKind.CHOOSE_SLOT, acts, "control_slot", prompt=f"slot for {o.name}", obj=i)  # type: ignore[attr-defined]
-            return
+        MoveSlot.on_slot(self, d, a)  # type: ignore[arg-type]
 
     def _on_control_slot(self, d: Decision, a: Action) -> None:
-        """A49d: gaining control moves the Entity to your slot, a zone change (a new object);
-        you are now its controller (37.2)."""
-        o = self.s.objs[d.data["obj"]]
-        p = d.player
-        new = self._move(o, "front", p, slot=int(a.arg[1:]))  # type: ignore[attr-defined]
-        if new is None:
-            return
-        new.sick = True
-        P = "AB"[p]
-        self._emit("ControlChanged", f"ControlChanged({o.name}, {P})", player=p, subject=new.id)  # type: ignore[attr-defined]
-        self._emit("EntersSlot", f"EntersSlot({P}, {o.name}, f{new.slot})", player=p, subject=new.id, subject_name=o.name)  # type: ignore[attr-defined]
-
-    def _do_equip(self, item: StackItem, st: Step, ids: list[int]) -> None:
-        """23.1, 23.3: the Equipment leaves its backrow slot and becomes a face-up marker
-        (24.1) attached to the permanent it equips."""
-        s = self.s
-        src = s.objs.get(item.source) if item.source is not None else None
-        if src is None or src.zone != "back" or not ids:
-            return
-        target = s.objs[ids[0]]
-        self._move(src, "marker", src.controller, attached_to=target.id)  # type: ignore[attr-defined]
-        self._emit("Equipped", f"Equipped({src.name}, {target.name})", subject=target.id)  # type: ignore[attr-defined]
-
-    def _do_search(self, item: StackItem, st: Step, ids: list[int]) -> None:
-        """41.3, A51: search your deck; a search with traits may find nothing; then shuffle.
-        The closed deck is shown to the searcher alone, as a choice (41.3.1)."""
-        s = self.s
-        p = item.controller
-        deck = s.players[p].deck
-        sel = st.filter
-        found = [oid for oid in deck if sel is None or matches(s, sel, s.objs[oid], p, None)]
-        self._emit("Search", f"Search({'AB'[p]})", player=p)  # type: ignore[attr-defined]
-        acts = [Action(Kind.CARD, f"d{i}") for i in range(len(found))]
-        if sel is not None or not found:
-            acts.append(PASS)
-        self._decide(p, DecisionKind.CHOOSE_CARD, acts, "search_pick",  # type: ignore[attr-defined]
-                     prompt="search: choose a card", cards=tuple(found), reveal=st.reveal)
+        GainControl.on_slot(self, d, a)  # type: ignore[arg-type]
 
     def _on_search_pick(self, d: Decision, a: Action) -> None:
-        """The found card goes to hand, shown to both players (as when it must match traits,
-        41.3.3) unless the step has reveal = false; then the deck is shuffled."""
-        s = self.s
-        p = d.player
-        P = "AB"[p]
-        if a.kind is Kind.CARD:
-            o = s.objs[d.cards[int(a.arg[1:])]]
-            if d.data["reveal"]:
-                self._emit("Reveal", f"Reveal({P}, card={o.name})", player=p)  # type: ignore[attr-defined]
-            self._move(o, "hand", p)  # type: ignore[attr-defined]
-        self._shuffle(p)
+        Search.on_pick(self, d, a)  # type: ignore[arg-type]
+
+    def _t_look_order(self, data: dict[str, Any]) -> None:
+        LookTop.run_task(self, data)  # type: ignore[arg-type]
+
+    def _on_look_pick(self, d: Decision, a: Action) -> None:
+        LookTop.on_pick(self, d, a)  # type: ignore[arg-type]
+
+    def _t_retarget(self, data: dict[str, Any]) -> None:
+        Retarget.run_task(self, data)  # type: ignore[arg-type]
+
+    def _on_retarget_pick(self, d: Decision, a: Action) -> None:
+        Retarget.on_pick(self, d, a)  # type: ignore[arg-type]
 
     def _shuffle(self, p: int) -> None:
         self.s.rng.shuffle(self.s.players[p].deck)
         self._emit("Shuffle", f"Shuffle({'AB'[p]})", player=p)  # type: ignore[attr-defined]
-
-    def _do_reveal_hand(self, item: StackItem, st: Step, ids: list[int]) -> None:
-        """Reveal (41.1): the hand is shown to both players, a public event (41.1.1)."""
-        s = self.s
-        for q in self._who(item, st.who):
-            names = ", ".join(s.objs[o].name for o in s.players[q].hand)
-            self._emit("Reveal", f"Reveal({'AB'[q]}, hand=[{names}])", player=q)  # type: ignore[attr-defined]
-
-    def _do_look_top(self, item: StackItem, st: Step, ids: list[int]) -> None:
-        s = self.s
-        p = item.controller
-        top = s.players[p].deck[: st.amount]
-        names = ", ".join(s.objs[o].name for o in top)
-        P = "AB"[p]
-        self._emit("Look", f"Look({P}, deck, {len(top)}, [{names}])", private=p,  # type: ignore[attr-defined]
-                   public=f"Look({P}, deck, {len(top)})", player=p)
-        self._push("look_order", player=p, left=list(top), done=[])  # type: ignore[attr-defined]
-
-    def _t_look_order(self, data: dict[str, Any]) -> None:
-        left = data["left"]
-        if len(left) <= 1:
-            # The looked-at cards go back on top in the chosen order. They are moved, not
-            # written over the top slots: in a game sampled from a player's view the deck's
-            # order is not the real one (4.1.1), and a card that left the deck meanwhile must
-            # not come back as a stale id.
-            deck = self.s.players[data["player"]].deck
-            inside = set(deck)
-            order = [o for o in data["done"] + left if o in inside]
-            chosen = set(order)
-            deck[:] = order + [o for o in deck if o not in chosen]
-            return
-        acts = [Action(Kind.CARD, f"d{i}") for i in range(len(left))]
-        self._decide(data["player"], DecisionKind.CHOOSE_CARD, acts, "look_pick",  # type: ignore[attr-defined]
-                     prompt="put back: choose the next card from the top", cards=tuple(left), task=data)
-
-    def _on_look_pick(self, d: Decision, a: Action) -> None:
-        data = d.data["task"]
-        oid = d.cards[int(a.arg[1:])]
-        data["left"].remove(oid)
-        data["done"].append(oid)
-        self._push("look_order", **data)  # type: ignore[attr-defined]
-
-    def _do_retarget(self, item: StackItem, st: Step, ids: list[int]) -> None:
-        """30.6, 30.6.1: new valid targets, the same number; if impossible nothing changes."""
-        s = self.s
-        for tid in ids:
-            target = next((x for x in s.stack if x.sid == -tid), None)
-            if target is None or target.kind == "card":
-                continue
-            ab = target.ability_def
-            old = {i for v in target.targets.values() for i in v}
-            plan = []
-            for name, sel in ab.targets:
-                n = len(target.targets.get(name, []))
-                cands = [c for c in candidates(s, sel, target.controller, target.source) if c not in old]
-                if len(cands) < n:
-                    self._emit("RetargetFailed", f"RetargetFailed({target.source_name})")  # type: ignore[attr-defined]
-                    return
-                plan.append((name, n))
-            self._push("retarget", player=item.controller, sid=target.sid, plan=plan, i=0, new={})  # type: ignore[attr-defined]
-
-    def _t_retarget(self, data: dict[str, Any]) -> None:
-        s = self.s
-        target = next((x for x in s.stack if x.sid == data["sid"]), None)
-        if target is None:
-            return
-        while data["i"] < len(data["plan"]):
-            name, n = data["plan"][data["i"]]
-            got = data["new"].setdefault(name, [])
-            if len(got) >= n:
-                data["i"] += 1
-                continue
-            sel = dict(target.ability_def.targets)[name]
-            old = {i for v in target.targets.values() for i in v}
-            cands = [c for c in candidates(s, sel, target.controller, target.source) if c not in old and c not in got]
-            acts = [Action(Kind.TARGET, self._place_of(c)) for c in cands]  # type: ignore[attr-defined]
-            self._decide(data["player"], DecisionKind.CHOOSE_TARGET, acts, "retarget_pick",  # type: ignore[attr-defined]
-                         prompt=f"new target for {target.source_name}", task=data)
-            return
-        target.targets = {k: list(v) for k, v in data["new"].items()}
-        self._emit("Retargeted", f"Retargeted({target.source_name})")  # type: ignore[attr-defined]
-
-    def _on_retarget_pick(self, d: Decision, a: Action) -> None:
-        data = d.data["task"]
-        name, _n = data["plan"][data["i"]]
-        data["new"].setdefault(name, []).append(self._resolve_place(a.arg))  # type: ignore[attr-defined]
-        self._push("retarget", **data)  # type: ignore[attr-defined]
 
     # ------------------------------------------------------------ 42.1 loops
     def _progress_key(self) -> tuple:
@@ -696,7 +392,7 @@ class EffectsMixin:
             ab = frontier.pop()
             events: set[str] = set()
             for st in ab.steps:
-                events |= PRIMITIVE_EVENTS.get(st.do, set())
+                events |= events_of(st)
             for name, i, other in listeners:
                 if other.when is not None and other.when.event in events:
                     if (name, i) == start:
@@ -758,18 +454,3 @@ class NoLoopHere(Exception):
 
 
 SIM_LIMIT = 400
-PRIMITIVE_EVENTS: dict[str, set[str]] = {
-    "damage": {"host_damaged", "destroyed", "destroys", "leaves_play"},
-    "destroy": {"destroyed", "destroys", "leaves_play"},
-    "heal": {"host_healed"},
-    "draw": {"draws"},
-    "discard": {"discards"},
-    "gain_resource": {"gains_resource"},
-    "modify": {"leaves_play"},
-    "set": {"leaves_play"},
-    "create_token": {"created", "enters_slot"},
-    "return_to_hand": {"leaves_play"},
-    "banish": {"leaves_play"},
-    "move_slot": {"moves_slot"},
-    "gain_control": {"leaves_play", "enters_slot"},
-}

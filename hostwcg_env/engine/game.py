@@ -8,7 +8,7 @@ so a game can be cloned at any decision and resumed.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from .actions import Action, Decision, DecisionKind, IllegalActionError, Kind
@@ -33,8 +33,6 @@ class Game(
 ):
     """One game of Host WCG. Create with :meth:`new` (a real game) or :meth:`from_state`."""
 
-    default_registry: Callable[[], dict[str, CardDef]] | None = None
-
     def __init__(self, state: GameState) -> None:
         self.s = state
         # A driver setting, not a rule: when True, priority with nothing to do but pass is
@@ -52,11 +50,12 @@ class Game(
         seed: int = 0,
         registry: dict[str, CardDef] | None = None,
     ) -> Game:
-        """Start a game (9.1) from two decks (objects with ``host`` and ``main`` names)."""
+        """Start a game (9.1) from two decks (objects with ``host`` and ``main`` names) with the
+        cards of ``registry``; ``Ruleset.new_game`` (``hostwcg_env.cards.default_ruleset()``
+        for the shipped cards) is the usual way in."""
         if registry is None:
-            if cls.default_registry is None:
-                raise ValueError("Game.new needs a card registry (import hostwcg_env first)")
-            registry = cls.default_registry()
+            raise ValueError("Game.new needs the card registry: use "
+                             "hostwcg_env.cards.default_ruleset(config).new_game(deck_a, deck_b, seed)")
         state = GameState(config=config or RuleConfig(), registry=registry, rng=random.Random(seed))
         game = cls(state)
         game._setup_new(deck_a, deck_b)

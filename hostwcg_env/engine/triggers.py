@@ -83,6 +83,8 @@ class TriggersMixin:
             return sid == src.id
         if subj == "other":
             return sid is not None and sid != src.id
+        if not isinstance(subj, Selector):
+            return False
         so = self.s.objs.get(sid) if sid is not None else None
         if so is None:
             so = d.get("lki")
