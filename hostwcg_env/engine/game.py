@@ -131,12 +131,12 @@ class Game(
 
     def _decision_taken(self) -> None:
         """Count a decision; a turn past ``max_decisions_per_turn`` is truncated (A52c: an
-        environment policy)."""
+        environment policy) with its own reason, ``decision_limit``."""
         s = self.s
         s.decisions_total += 1
         s.decisions_this_turn += 1
         if s.decisions_this_turn > s.config.max_decisions_per_turn and not s.over:
-            self._end_game(None, "turn_limit", truncated=True)
+            self._end_game(None, "decision_limit", truncated=True)
 
     def apply_text(self, line: str) -> Action:
         """Apply ``"<A|B> <action>"`` or a bare action; names may stand for places."""

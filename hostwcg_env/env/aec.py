@@ -6,7 +6,7 @@
 | action space | `Discrete(N)`: fixed blocks, see `docs/action_space.md` |
 | observation | `{"observation": Box(float32), "action_mask": Box(int8, (N,))}`, see `docs/observation.md` |
 | rewards | +1 / -1 to the winner / loser when the game ends, 0 for a draw or truncation |
-| truncation | the turn limit (`RuleConfig.turn_limit`) or the decisions-per-turn cap |
+| truncation | the turn limit (`RuleConfig.turn_limit`, reason `turn_limit`) or the decisions-per-turn cap (`max_decisions_per_turn`, reason `decision_limit`) |
 | versions | v0: first release |
 
 The agent to act is whoever holds the engine's current decision. With
