@@ -1092,7 +1092,10 @@ def test_state_conditions_no_entity_and_attacking():
     play(g, "A activate A.b0 0", "resolve", "A slot f0", "A slot f1")
     assert g.decision.player == 1 and "activate A.b0 0" not in legal(g)
     play(g, "B attack f0")
-    play(g, "B pass")
+    # A's face-down card could be an Ambush keyed to 'attacks' that A can pay for: A is asked
+    # in the window whatever the card is (6.2, A53), and passes
+    assert g.decision.player == 0 and g.decision.kind.value == "place_triggers"
+    play(g, "A pass", "B pass")
     assert "activate A.b1 0" in legal(g)  # B is attacking
     play(g, "A activate A.b1 0", "resolve", "A slot f2", "A slot f3")
     assert names(g, "A", "front") == ["Sapling", "Sapling", "Soldier", "Soldier"]

@@ -561,8 +561,11 @@ class EffectsMixin:
         acts = [Action(Kind.CARD, f"d{i}") for i in range(len(found))]
         if sel is not None or not found:
             acts.append(PASS)
+        # with traits, how many cards match is hidden in the closed deck (6.1.3.1): a driver
+        # must ask even when nothing matched (Game.forced_action)
         self._decide(p, DecisionKind.CHOOSE_CARD, acts, "search_pick",  # type: ignore[attr-defined]
-                     prompt="search: choose a card", cards=tuple(found), reveal=st.reveal)
+                     prompt="search: choose a card", cards=tuple(found), reveal=st.reveal,
+                     hidden=sel is not None)
 
     def _on_search_pick(self, d: Decision, a: Action) -> None:
         """The found card goes to hand, shown to both players (as when it must match traits,

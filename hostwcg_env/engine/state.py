@@ -191,9 +191,13 @@ class GameState:
     stack: list[StackItem] = field(default_factory=list)
     pending: list[PendingTrigger] = field(default_factory=list)
     ambush_ops: list[tuple[int, int, int, int | None, str]] = field(default_factory=list)
+    # public: (player, face-down card id, a pool card that card could be, its ability index)
+    # for each event of the window that such an Ambush would answer (see Game._window)
+    ambush_chances: list[tuple[int, int, CardDef, int]] = field(default_factory=list)
     window_done: list[bool] = field(default_factory=lambda: [False, False])
     window_active: bool = False
     window_base: int | None = None
+    window_placed: bool = False  # a trigger was due or an Ambush activated in this window
     tasks: list[tuple[str, dict]] = field(default_factory=list)
     decision: Decision | None = None
     battle: Battle | None = None
@@ -230,6 +234,7 @@ class GameState:
         new.stack = [it.clone() for it in self.stack]
         new.pending = list(self.pending)
         new.ambush_ops = list(self.ambush_ops)
+        new.ambush_chances = list(self.ambush_chances)
         new.window_done = list(self.window_done)
         new.tasks = _copy.deepcopy(self.tasks)
         new.decision = _copy.deepcopy(self.decision)
