@@ -36,8 +36,9 @@ class Game(
     def __init__(self, state: GameState) -> None:
         self.s = state
         # A driver setting, not a rule: when True, priority with nothing to do but pass is
-        # passed at once (still counted as a decision) instead of stopping for it. The env
-        # sets it with ``auto_single``; the game that results is the same.
+        # passed at once (still counted as a decision) instead of stopping for it, where that
+        # is plain from public facts (``forced_action``). The env sets it with
+        # ``auto_single``; the game that results is the same.
         self.auto_pass = False
 
     # ----------------------------------------------------------------- creation
@@ -98,6 +99,23 @@ class Game(
         d = self.s.decision
         return d.actions if d is not None and not self.s.over else ()
 
+    def forced_action(self) -> Action | None:
+        """The decision's only legal action, if a driver may take it without asking: when
+        that it is the only one follows from what both players can see. Otherwise None,
+        also for a decision with one legal action whose being alone depends on a hidden
+        card: priority where only the hidden hand or face-down cards decide that nothing can
+        be done (``_only_pass_publicly``), a trigger window offered because a face-down card
+        could be an Ambush for the event (``_window``), a search for cards with traits
+        (41.3). Skipping those stops and asking at the others would tell the other player
+        what is hidden; whether a player is asked must depend only on public facts."""
+        s = self.s
+        d = s.decision
+        if d is None or s.over or len(d.actions) != 1 or d.data.get("hidden"):
+            return None
+        if d.kind is DecisionKind.PRIORITY and not self._only_pass_publicly(d.player):
+            return None
+        return d.actions[0]
+
     def view(self, player: int) -> PlayerView:
         return PlayerView(self.s, player)
 
@@ -130,12 +148,12 @@ class Game(
 
     def _decision_taken(self) -> None:
         """Count a decision; a turn past ``max_decisions_per_turn`` is truncated (A52c: an
-        environment policy)."""
+        environment policy) with its own reason, ``decision_limit``."""
         s = self.s
         s.decisions_total += 1
         s.decisions_this_turn += 1
         if s.decisions_this_turn > s.config.max_decisions_per_turn and not s.over:
-            self._end_game(None, "turn_limit", truncated=True)
+            self._end_game(None, "decision_limit", truncated=True)
 
     def apply_text(self, line: str) -> Action:
         """Apply ``"<A|B> <action>"`` or a bare action; names may stand for places."""
@@ -263,9 +281,9 @@ class Game(
         s = self.s
         p = s.priority
         acts = self._priority_actions(p)
-        if self.auto_pass and len(acts) == 1:
-            # the only option is to pass (31.1.2): take it as ``apply`` would, decision counts
-            # and the per-turn cap included, without stopping
+        if self.auto_pass and len(acts) == 1 and self._only_pass_publicly(p):
+            # the only option is to pass (31.1.2), and both players can see it: take it as
+            # ``apply`` would, decision counts and the per-turn cap included, without stopping
             self._pass_priority(p)
             self._decision_taken()
             return

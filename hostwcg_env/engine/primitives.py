@@ -749,8 +749,10 @@ class Search(Primitive):
         acts = [Action(Kind.CARD, f"d{i}") for i in range(len(found))]
         if sel is not None or not found:
             acts.append(PASS)
+        # with traits, how many cards match is hidden in the closed deck (6.1.3.1): a driver
+        # must ask even when nothing matched (Game.forced_action)
         g._decide(p, DecisionKind.CHOOSE_CARD, acts, "search_pick", prompt="search: choose a card",
-                  cards=tuple(found), reveal=self.reveal)
+                  cards=tuple(found), reveal=self.reveal, hidden=sel is not None)
 
     @staticmethod
     def on_pick(g: Game, d: Decision, a: Action) -> None:

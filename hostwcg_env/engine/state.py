@@ -185,9 +185,13 @@ class GameState:
     stack: list[StackItem] = field(default_factory=list)
     pending: list[PendingTrigger] = field(default_factory=list)
     ambush_ops: list[tuple[int, int, int, int | None, str]] = field(default_factory=list)
+    # public: (player, face-down card id, a pool card that card could be, its ability index)
+    # for each event of the window that such an Ambush would answer (see Game._window)
+    ambush_chances: list[tuple[int, int, CardDef, int]] = field(default_factory=list)
     window_done: list[bool] = field(default_factory=lambda: [False, False])
     window_active: bool = False
     window_base: int | None = None
+    window_placed: bool = False  # a trigger was due or an Ambush activated in this window
     tasks: list[tuple[str, dict]] = field(default_factory=list)
     decision: Decision | None = None
     battle: Battle | None = None
@@ -221,26 +225,29 @@ class GameState:
             rng.setstate(self.rng.getstate())
         memo: dict[int, Any] = {}
         return GameState(
-            self.config, self.registry, rng,
-            [p.clone() for p in self.players],
-            {k: o.clone() for k, o in self.objs.items()},
-            self.next_id, self.next_sid, self.ts, self.turn, self.tp, self.first_player,
-            self.phase, self.step, self.priority, self.passes, self.quiet, self.started,
-            [it.clone() for it in self.stack],
-            list(self.pending), list(self.ambush_ops), list(self.window_done),
-            self.window_active, self.window_base,
-            [(name, _copy_data(data, memo)) for name, data in self.tasks],
-            None if self.decision is None else _copy_decision(self.decision),
-            None if self.battle is None else self.battle.clone(),
-            self.over, self.winner, self.reason, self.truncated,
-            list(self.events) if events else [],
-            self.resolving, self.decisions_this_turn, self.decisions_total, self.trigger_seq,
-            self.version, self.board, self.modv,
-            None, None, None,  # the caches are rebuilt on demand
-            self.loss_stamp, self.dmg, self.settled,
-            None if self.sim is None else [self.sim[0], list(self.sim[1])],
-            {k: list(v) for k, v in self.revealed.items()},
-        )
+            config=self.config, registry=self.registry, rng=rng,
+            players=[p.clone() for p in self.players],
+            objs={k: o.clone() for k, o in self.objs.items()},
+            next_id=self.next_id, next_sid=self.next_sid, ts=self.ts, turn=self.turn, tp=self.tp,
+            first_player=self.first_player, phase=self.phase, step=self.step,
+            priority=self.priority, passes=self.passes, quiet=self.quiet, started=self.started,
+            stack=[it.clone() for it in self.stack],
+            pending=list(self.pending), ambush_ops=list(self.ambush_ops),
+            ambush_chances=list(self.ambush_chances), window_done=list(self.window_done),
+            window_active=self.window_active, window_base=self.window_base,
+            window_placed=self.window_placed,
+            tasks=[(name, _copy_data(data, memo)) for name, data in self.tasks],
+            decision=None if self.decision is None else _copy_decision(self.decision),
+            battle=None if self.battle is None else self.battle.clone(),
+            over=self.over, winner=self.winner, reason=self.reason, truncated=self.truncated,
+            events=list(self.events) if events else [],
+            resolving=self.resolving, decisions_this_turn=self.decisions_this_turn,
+            decisions_total=self.decisions_total, trigger_seq=self.trigger_seq,
+            version=self.version, board=self.board, modv=self.modv,
+            loss_stamp=self.loss_stamp, dmg=self.dmg, settled=self.settled,
+            sim=None if self.sim is None else [self.sim[0], list(self.sim[1])],
+            revealed={k: list(v) for k, v in self.revealed.items()},
+        )  # the caches (ability, stat, hidden) start empty and are rebuilt on demand
 
     def obj(self, oid: int) -> Obj:
         return self.objs[oid]
