@@ -26,9 +26,6 @@ ENGINE = Path("hostwcg_env") / "engine"
 # Modules that stay Python in both builds: the package's __init__ and the build selector,
 # which must run before any compiled module is imported.
 NOT_COMPILED = {"__init__.py", "_build.py"}
-# Not compiled yet: the Game mixins (engine v2 replaces them with modules mypyc compiles).
-NOT_COMPILED |= {"game.py", "announce.py", "effects.py", "legal.py", "setup.py", "triggers.py",
-                 "turn.py", "zones.py", "view.py", "notation.py"}
 GROUP = "hostwcg_engine"
 
 

@@ -277,17 +277,13 @@ class HeuristicAgent(EngineAgent):
         return max(scored, key=lambda t: t[0])[1]
 
     def _source_of(self, view: PlayerView, d: Any) -> tuple[CardDef | None, int | None]:
-        task = d.data.get("task") if d is not None else None
-        if not isinstance(task, dict):
+        src = d.task.source() if d is not None and d.task is not None else None
+        if src is None:
             return None, None
-        if "trig" in task:
-            return task["trig"].card, task["trig"].ability
-        item = task.get("item")
-        if item is not None:
-            return item.card, item.ability
-        oid = task.get("obj")
-        o = view.game.objs.get(oid) if oid is not None else None
-        return (o.card if o is not None else None), task.get("ability")
+        if src.card is not None:
+            return src.card, src.ability
+        o = view.game.objs.get(src.obj) if src.obj is not None else None
+        return (o.card if o is not None else None), src.ability
 
     # ------------------------------------------------------------ cards
     def _card(self, view: PlayerView, actions: tuple[Action, ...], d: Any) -> Action:

@@ -13,6 +13,7 @@ import pytest
 from hostwcg_env.cards import default_ruleset
 from hostwcg_env.cards.decks import DECKS_DIR, load_deck
 from hostwcg_env.engine.actions import DecisionKind
+from hostwcg_env.engine.legal import only_pass_publicly
 
 DECKS = [load_deck(p) for p in sorted(glob.glob(str(DECKS_DIR / "*.toml")))]
 
@@ -31,7 +32,7 @@ def _play(seed: int, auto_pass: bool) -> tuple[list[str], tuple, int, int]:
         d = g.decision
         assert d is not None
         if d.kind is DecisionKind.PRIORITY and len(acts) == 1:
-            public = g._only_pass_publicly(d.player)
+            public = only_pass_publicly(g.state, d.player)
             assert (g.forced_action() is not None) == public
             if auto_pass:
                 assert not public, "stopped for a pass forced on public grounds"

@@ -65,11 +65,10 @@ def _stack_card_ids(s) -> list[int]:  # type: ignore[no-untyped-def]
     resolved while its controller chooses its slot (popped, held by the decision)."""
     out = [it.obj for it in s.stack if it.kind == "card" and it.obj is not None]
     d = s.decision
-    if d is not None and d.data:
-        for v in d.data.values():
-            if type(v).__name__ == "StackItem" and v.kind == "card" and v.obj is not None:
-                if all(v.sid != it.sid for it in s.stack):
-                    out.append(v.obj)
+    v = getattr(d.task, "item", None) if d is not None else None
+    if v is not None and v.kind == "card" and v.obj is not None:
+        if all(v.sid != it.sid for it in s.stack):
+            out.append(v.obj)
     return out
 
 

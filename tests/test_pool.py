@@ -763,8 +763,8 @@ def test_start_of_game():
     )
     # white-box: the event a real game emits at 9.1.8, then the engine loop runs on
     g.state.decision = None
-    g._emit("GameStarted", "GameStarted()")
-    g._run()
+    g.emit("GameStarted", "GameStarted()")
+    g.run()
     play(g, "resolve")
     assert len(pstate(g, "A").hand) == 1
 

@@ -203,7 +203,7 @@ def check_view(g: Game, p: int, where: str, k_rng: random.Random) -> None:
     if s.decision is not None and s.decision.player == q:
         d = vs.decision
         assert d is not None and d.player == q and d.kind is s.decision.kind
-        assert d.actions == () and not d.data and d.cards == ()
+        assert d.actions == () and d.task is None and d.cards == ()
         assert vs.tasks == []
     # what p sees is still there
     for oid, why in visible_to(s, p).items():
@@ -270,7 +270,7 @@ def check_view(g: Game, p: int, where: str, k_rng: random.Random) -> None:
 
 def _view_repr(vs: GameState) -> tuple:
     return (repr(vs.players), repr(vs.objs), repr(vs.stack), repr(vs.pending), repr(vs.tasks),
-            repr(vs.decision), repr(vs.battle), repr(vs.revealed), vs.phase, vs.step, vs.turn)
+            repr(vs.decision), repr(vs.battle), vs.phase, vs.step, vs.turn)
 
 
 def run_chunk(seeds: range) -> int:

@@ -207,7 +207,7 @@ class CardDef(_Shared):
         return "fast" in self.keywords
 
     def cost_text(self) -> str:
-        return "".join(r.value for r in self.cost)
+        return "".join(self.cost)
 
 
 def parse_cost(text: str) -> tuple[Res, ...]:

@@ -117,7 +117,8 @@ class EndReason(StrEnum):
     EMPTY_HAND = "empty_hand"
     DRAW = "draw"
     CONCEDE = "concede"
-    TURN_LIMIT = "turn_limit"
+    TURN_LIMIT = "turn_limit"  # a truncation: RuleConfig.turn_limit turns were played
+    DECISION_LIMIT = "decision_limit"  # a truncation: RuleConfig.max_decisions_per_turn (A52c)
 
 
 class Duration(StrEnum):

@@ -18,14 +18,20 @@ registered by being a subclass of :class:`Primitive` with its own ``spec``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
-from .actions import PASS, Action, Decision, DecisionKind, Kind
+from .actions import PASS, Action, Decision, DecisionKind, Kind, Resume
 from .carddef import Ref, Res, Selector, Step
-from .kinds import Duration, Link, ModKind, Who, Zone
+from .core import Core
+from .costs import symbol
+from .damage import damage_entity, heal_host, host_points
+from .hands import DiscardCards, draw, gain, shuffle
+from .kinds import Duration, ItemKind, Link, ModKind, Who, Zone
+from .legal import open_slots
 from .references import players_of, ref_ids
 from .state import Mod, StackItem
 from .targeting import candidates, matches
+from .tasks import Task
 from .wording import (
     KEYWORD_WORDS,
     RES_WORDS,
@@ -42,9 +48,7 @@ from .wording import (
     stat_changes,
     verb,
 )
-
-if TYPE_CHECKING:
-    from .game import Game
+from .zones import attach, destroy, move, move_slot, new_obj
 
 
 @dataclass
@@ -130,7 +134,7 @@ class Primitive(Step):
         return []
 
     # ------------------------------------------------------------ resolving
-    def feasible(self, g: Game, item: StackItem) -> bool:
+    def feasible(self, g: Core, item: StackItem) -> bool:
         """Can this part be performed now, in its entirety (34.2.2)? What it acts on must be
         there (a choice needs a candidate; declared targets must all still be named), and then
         whatever the primitive itself needs (``can_perform``)."""
@@ -149,10 +153,10 @@ class Primitive(Step):
                 return False
         return self.can_perform(g, item)
 
-    def can_perform(self, g: Game, item: StackItem) -> bool:
+    def can_perform(self, g: Core, item: StackItem) -> bool:
         return True
 
-    def resolve(self, g: Game, item: StackItem, ids: list[int]) -> None:
+    def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
         """Do it, to the objects ``ids`` its reference names now."""
         raise NotImplementedError(type(self).__name__)
 
@@ -193,7 +197,7 @@ class Damage(Primitive):
     def build(cls, f: StepFields) -> Primitive:
         return cls(link=f.link, to=f.to, amount=f.amount)
 
-    def resolve(self, g: Game, item: StackItem, ids: list[int]) -> None:
+    def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
         s = g.s
         if self.amount <= 0:
             return  # A03d: 0 damage is no damage
@@ -203,10 +207,9 @@ class Damage(Primitive):
             if o.zone == Zone.HOST:
                 hosts.append(o.owner)
             elif o.zone == Zone.FRONT:
-                g._damage_entity(o, self.amount, _source(item))
+                damage_entity(g, o, self.amount, _source(item))
         if hosts:
-            g._push_seq([("host_point", {"players": hosts, "chosen": {}, "source": item.source_name})
-                         for _ in range(self.amount)])
+            g.push_seq(host_points(hosts, self.amount, item.source_name))
 
     def text(self, tc: TextCtx) -> str:
         return f"deal {self.amount} damage to {ref_phrase(tc, self.to)}"
@@ -226,15 +229,15 @@ class Destroy(Primitive):
     def build(cls, f: StepFields) -> Primitive:
         return cls(link=f.link, to=f.to)
 
-    def can_perform(self, g: Game, item: StackItem) -> bool:
+    def can_perform(self, g: Core, item: StackItem) -> bool:
         ref = self.to
         return ref is None or ref.choose is not None or ref.all is not None or all(
             g.s.objs[i].zone == Zone.FRONT for i in ref_ids(g.s, item, ref))
 
-    def resolve(self, g: Game, item: StackItem, ids: list[int]) -> None:
+    def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
         objs = [g.s.objs[i] for i in ids if g.s.objs[i].zone == Zone.FRONT]
         if objs:
-            g._destroy(objs, _source(item))
+            destroy(g, objs, _source(item))
 
     def text(self, tc: TextCtx) -> str:
         return f"destroy {ref_phrase(tc, self.to)}"
@@ -255,12 +258,12 @@ class Heal(Primitive):
     def build(cls, f: StepFields) -> Primitive:
         return cls(link=f.link, to=f.to, amount=f.amount)
 
-    def resolve(self, g: Game, item: StackItem, ids: list[int]) -> None:
+    def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
         s = g.s
         for i in ids:
             o = s.objs[i]
             if o.zone == Zone.HOST:
-                g._heal_host(o.owner, self.amount)
+                heal_host(g, o.owner, self.amount)
             else:
                 o.damage = max(0, o.damage - self.amount)
                 s.dmg += 1
@@ -291,15 +294,15 @@ class Draw(Primitive):
     def build(cls, f: StepFields) -> Primitive:
         return cls(link=f.link, to=f.to, amount=f.amount, who=f.who)
 
-    def can_perform(self, g: Game, item: StackItem) -> bool:
+    def can_perform(self, g: Core, item: StackItem) -> bool:
         s = g.s
         if s.config.draw_shortfall == "fail_whole_effect":
             return all(len(s.players[q].deck) >= self.amount for q in players_of(s, item, self.who))
         return True
 
-    def resolve(self, g: Game, item: StackItem, ids: list[int]) -> None:
+    def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
         for q in players_of(g.s, item, self.who):
-            g._draw(q, self.amount)
+            draw(g, q, self.amount)
 
     def text(self, tc: TextCtx) -> str:
         n = cards(self.amount)
@@ -322,12 +325,12 @@ class Discard(Primitive):
     def build(cls, f: StepFields) -> Primitive:
         return cls(link=f.link, to=f.to, amount=f.amount, who=f.who)
 
-    def can_perform(self, g: Game, item: StackItem) -> bool:
+    def can_perform(self, g: Core, item: StackItem) -> bool:
         s = g.s
         return all(len(s.players[q].hand) >= self.amount for q in players_of(s, item, self.who))
 
-    def resolve(self, g: Game, item: StackItem, ids: list[int]) -> None:
-        g._push_seq([("discard", {"player": q, "left": self.amount}) for q in players_of(g.s, item, self.who)])
+    def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
+        g.push_seq([DiscardCards(q, self.amount) for q in players_of(g.s, item, self.who)])
 
     def text(self, tc: TextCtx) -> str:
         n = cards(self.amount)
@@ -352,7 +355,7 @@ class GainResource(Primitive):
         res = f.resource.value if isinstance(f.resource, Res) else f.resource
         return cls(link=f.link, to=f.to, amount=f.amount, resource=res or "$", who=f.who)
 
-    def resolve(self, g: Game, item: StackItem, ids: list[int]) -> None:
+    def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
         s = g.s
         for q in players_of(s, item, self.who):
             sym = self.resource
@@ -360,8 +363,8 @@ class GainResource(Primitive):
                 res = s.objs[s.players[q].host].card.resource
                 if res is Res.GENERIC:
                     continue  # A28: a Host with no type gives nothing
-                sym = res.value
-            g._gain(q, sym, self.amount)
+                sym = symbol(res)
+            gain(g, q, sym, self.amount)
 
     def text(self, tc: TextCtx) -> str:
         n = self.amount
@@ -409,17 +412,17 @@ class _StatChange(Primitive):
     def check(cls, site: StepSite) -> list[tuple[str, str]]:
         return _check_stats(cls.spec().do, site)
 
-    def resolve(self, g: Game, item: StackItem, ids: list[int]) -> None:
+    def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
         s = g.s
         eot = self.duration == Duration.END_OF_TURN
         for i in ids:
             o = s.objs[i]
-            ts = g._tick()
+            ts = g.tick()
             for stat, v in (("health", self.health), ("power", self.power), ("soul", self.soul)):
                 if v is not None:
-                    o.mods.append(Mod(self.mod_kind().value, stat, v, ts, eot))
+                    o.mods = (*o.mods, Mod(self.mod_kind(), stat, v, ts, eot))
                     s.modv += 1
-            g._emit("StatsChanged", f"StatsChanged({o.name})", subject=i)
+            g.emit("StatsChanged", f"StatsChanged({o.name})", subject=i)
 
 
 @dataclass(frozen=True)
@@ -482,10 +485,11 @@ class Grant(Primitive):
     def build(cls, f: StepFields) -> Primitive:
         return cls(link=f.link, to=f.to, keyword=f.keyword or "", duration=f.duration)
 
-    def resolve(self, g: Game, item: StackItem, ids: list[int]) -> None:
+    def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
         for i in ids:
-            g.s.objs[i].mods.append(Mod(ModKind.GRANT.value, self.keyword, 1, g._tick(),
-                                        self.duration == Duration.END_OF_TURN))
+            o = g.s.objs[i]
+            o.mods = (*o.mods, Mod(ModKind.GRANT, self.keyword, 1, g.tick(),
+                                   self.duration == Duration.END_OF_TURN))
             g.s.modv += 1
 
     def text(self, tc: TextCtx) -> str:
@@ -513,34 +517,35 @@ class CreateToken(Primitive):
     def build(cls, f: StepFields) -> Primitive:
         return cls(link=f.link, to=f.to, token=f.token or "", amount=f.amount)
 
-    def can_perform(self, g: Game, item: StackItem) -> bool:
-        return bool(g._open_slots(item.controller, "f"))
+    def can_perform(self, g: Core, item: StackItem) -> bool:
+        return bool(open_slots(g.s, item.controller, "f"))
 
-    def resolve(self, g: Game, item: StackItem, ids: list[int]) -> None:
-        g._push_seq([("token", {"player": item.controller, "token": self.token}) for _ in range(self.amount)])
+    def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
+        g.push_seq([PlaceToken(item.controller, self.token) for _ in range(self.amount)])
 
     @staticmethod
-    def run_task(g: Game, data: dict) -> None:  # type: ignore[type-arg]
+    def run_place_token(g: Core, t: PlaceToken) -> None:
         """One token: it enters only an open frontrow slot (18.7); with none it is not
         created."""
-        p = data["player"]
-        slots = g._open_slots(p, "f")
+        slots = open_slots(g.s, t.player, "f")
         if not slots:
             return
         acts = [Action(Kind.SLOT, f"f{i}") for i in slots]
-        g._decide(p, DecisionKind.CHOOSE_SLOT, acts, "token_slot", prompt=f"slot for {data['token']}", task=data)
+        g.decide(t.player, DecisionKind.CHOOSE_SLOT, acts, Resume.TOKEN_SLOT,
+                 prompt=f"slot for {t.token}", task=t)
 
     @staticmethod
-    def on_slot(g: Game, d: Decision, a: Action) -> None:
-        data = d.data["task"]
-        p = data["player"]
-        card = g.s.registry[data["token"]]
-        o = g._new_obj(card, p, p, "front", slot=int(a.arg[1:]), token=True, sick=True)
-        g._attach(o)
+    def on_slot(g: Core, d: Decision, a: Action) -> None:
+        t = d.task
+        assert isinstance(t, PlaceToken)
+        p = t.player
+        card = g.s.registry[t.token]
+        o = new_obj(g, card, p, p, Zone.FRONT, slot=int(a.arg[1:]), token=True, sick=True)
+        attach(g, o)
         P = "AB"[p]
-        info = dict(player=p, subject=o.id, subject_name=card.name)
-        g._emit("Created", f"Created({P}, {card.name})", **info)
-        g._emit("EntersSlot", f"EntersSlot({P}, {card.name}, {a.arg})", **info)
+        g.emit("Created", f"Created({P}, {card.name})", player=p, subject=o.id, subject_name=card.name)
+        g.emit("EntersSlot", f"EntersSlot({P}, {card.name}, {a.arg})", player=p, subject=o.id,
+               subject_name=card.name)
 
     def text(self, tc: TextCtx) -> str:
         token = self.token or "token"
@@ -563,11 +568,11 @@ class ReturnToHand(Primitive):
     def build(cls, f: StepFields) -> Primitive:
         return cls(link=f.link, to=f.to)
 
-    def resolve(self, g: Game, item: StackItem, ids: list[int]) -> None:
+    def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
         for i in ids:
             o = g.s.objs.get(i)
             if o is not None:
-                g._move(o, "hand")
+                move(g, o, Zone.HAND)
 
     def text(self, tc: TextCtx) -> str:
         target = ref_phrase(tc, self.to)
@@ -589,11 +594,11 @@ class Banish(Primitive):
     def build(cls, f: StepFields) -> Primitive:
         return cls(link=f.link, to=f.to)
 
-    def resolve(self, g: Game, item: StackItem, ids: list[int]) -> None:
+    def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
         for i in ids:
             o = g.s.objs.get(i)
             if o is not None:
-                g._move(o, "banished")
+                move(g, o, Zone.BANISHED)
 
     def text(self, tc: TextCtx) -> str:
         return f"banish {ref_phrase(tc, self.to)}"
@@ -613,22 +618,24 @@ class MoveSlot(Primitive):
     def build(cls, f: StepFields) -> Primitive:
         return cls(link=f.link, to=f.to)
 
-    def can_perform(self, g: Game, item: StackItem) -> bool:
-        return len(g._open_slots(item.controller, "f")) > 0
+    def can_perform(self, g: Core, item: StackItem) -> bool:
+        return len(open_slots(g.s, item.controller, "f")) > 0
 
-    def resolve(self, g: Game, item: StackItem, ids: list[int]) -> None:
+    def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
         for i in ids:
             o = g.s.objs[i]
-            slots = list(g._open_slots(o.controller, "f"))
+            slots = open_slots(g.s, o.controller, "f")
             if slots:
                 acts = [Action(Kind.SLOT, f"f{k}") for k in slots]
-                g._decide(item.controller, DecisionKind.CHOOSE_SLOT, acts, "move_slot",
-                          prompt=f"move {o.name} to", obj=i)
+                g.decide(item.controller, DecisionKind.CHOOSE_SLOT, acts, Resume.MOVE_SLOT,
+                         prompt=f"move {o.name} to", task=SlotFor(i))
                 return
 
     @staticmethod
-    def on_slot(g: Game, d: Decision, a: Action) -> None:
-        g._move_slot(g.s.objs[d.data["obj"]], int(a.arg[1:]))
+    def on_slot(g: Core, d: Decision, a: Action) -> None:
+        t = d.task
+        assert isinstance(t, SlotFor)
+        move_slot(g, g.s.objs[t.obj], int(a.arg[1:]))
 
     def text(self, tc: TextCtx) -> str:
         return f"move {ref_phrase(tc, self.to)} to another open frontrow slot you control"
@@ -648,33 +655,36 @@ class GainControl(Primitive):
     def build(cls, f: StepFields) -> Primitive:
         return cls(link=f.link, to=f.to)
 
-    def can_perform(self, g: Game, item: StackItem) -> bool:
-        return len(g._open_slots(item.controller, "f")) > 0
+    def can_perform(self, g: Core, item: StackItem) -> bool:
+        return len(open_slots(g.s, item.controller, "f")) > 0
 
-    def resolve(self, g: Game, item: StackItem, ids: list[int]) -> None:
+    def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
         p = item.controller
         for i in ids:
             o = g.s.objs[i]
             if o.controller == p:
                 continue
-            acts = [Action(Kind.SLOT, f"f{k}") for k in g._open_slots(p, "f")]
-            g._decide(p, DecisionKind.CHOOSE_SLOT, acts, "control_slot", prompt=f"slot for {o.name}", obj=i)
+            acts = [Action(Kind.SLOT, f"f{k}") for k in open_slots(g.s, p, "f")]
+            g.decide(p, DecisionKind.CHOOSE_SLOT, acts, Resume.CONTROL_SLOT, prompt=f"slot for {o.name}",
+                     task=SlotFor(i))
             return
 
     @staticmethod
-    def on_slot(g: Game, d: Decision, a: Action) -> None:
+    def on_slot(g: Core, d: Decision, a: Action) -> None:
         """A49d: gaining control moves the Entity to your slot, a zone change (a new object);
         you are now its controller (37.2)."""
-        o = g.s.objs[d.data["obj"]]
+        t = d.task
+        assert isinstance(t, SlotFor)
+        o = g.s.objs[t.obj]
         p = d.player
-        new = g._move(o, "front", p, slot=int(a.arg[1:]))
+        new = move(g, o, Zone.FRONT, p, slot=int(a.arg[1:]))
         if new is None:
             return
         new.sick = True
         P = "AB"[p]
-        g._emit("ControlChanged", f"ControlChanged({o.name}, {P})", player=p, subject=new.id)
-        g._emit("EntersSlot", f"EntersSlot({P}, {o.name}, f{new.slot})", player=p, subject=new.id,
-                subject_name=o.name)
+        g.emit("ControlChanged", f"ControlChanged({o.name}, {P})", player=p, subject=new.id)
+        g.emit("EntersSlot", f"EntersSlot({P}, {o.name}, f{new.slot})", player=p, subject=new.id,
+               subject_name=o.name)
 
     def text(self, tc: TextCtx) -> str:
         return f"gain control of {ref_phrase(tc, self.to)}"
@@ -704,18 +714,18 @@ class Equip(Primitive):
             out.append(("to", "equip needs a declared target (23.2)"))
         return out
 
-    def can_perform(self, g: Game, item: StackItem) -> bool:
+    def can_perform(self, g: Core, item: StackItem) -> bool:
         src = g.s.objs.get(item.source) if item.source is not None else None
         return src is not None and src.zone == Zone.BACK
 
-    def resolve(self, g: Game, item: StackItem, ids: list[int]) -> None:
+    def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
         s = g.s
         src = s.objs.get(item.source) if item.source is not None else None
         if src is None or src.zone != Zone.BACK or not ids:
             return
         target = s.objs[ids[0]]
-        g._move(src, "marker", src.controller, attached_to=target.id)
-        g._emit("Equipped", f"Equipped({src.name}, {target.name})", subject=target.id)
+        move(g, src, Zone.MARKER, src.controller, attached_to=target.id)
+        g.emit("Equipped", f"Equipped({src.name}, {target.name})", subject=target.id)
 
     def text(self, tc: TextCtx) -> str:
         return f"equip {ref_phrase(tc, self.to)}"
@@ -740,32 +750,34 @@ class Search(Primitive):
     def build(cls, f: StepFields) -> Primitive:
         return cls(link=f.link, to=f.to, filter=f.filter, reveal=f.reveal)
 
-    def resolve(self, g: Game, item: StackItem, ids: list[int]) -> None:
+    def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
         s = g.s
         p = item.controller
         sel = self.filter
         found = [oid for oid in s.players[p].deck if sel is None or matches(s, sel, s.objs[oid], p, None)]
-        g._emit("Search", f"Search({'AB'[p]})", player=p)
+        g.emit("Search", f"Search({'AB'[p]})", player=p)
         acts = [Action(Kind.CARD, f"d{i}") for i in range(len(found))]
         if sel is not None or not found:
             acts.append(PASS)
         # with traits, how many cards match is hidden in the closed deck (6.1.3.1): a driver
         # must ask even when nothing matched (Game.forced_action)
-        g._decide(p, DecisionKind.CHOOSE_CARD, acts, "search_pick", prompt="search: choose a card",
-                  cards=tuple(found), reveal=self.reveal, hidden=sel is not None)
+        g.decide(p, DecisionKind.CHOOSE_CARD, acts, Resume.SEARCH_PICK, prompt="search: choose a card",
+                 cards=tuple(found), task=SearchChoice(self.reveal), hidden=sel is not None)
 
     @staticmethod
-    def on_pick(g: Game, d: Decision, a: Action) -> None:
+    def on_pick(g: Core, d: Decision, a: Action) -> None:
         """The found card goes to hand, shown to both players (as when it must match traits,
         41.3.3) unless the step has reveal = false; then the deck is shuffled."""
         s = g.s
         p = d.player
+        t = d.task
+        assert isinstance(t, SearchChoice)
         if a.kind is Kind.CARD:
             o = s.objs[d.cards[int(a.arg[1:])]]
-            if d.data["reveal"]:
-                g._emit("Reveal", f"Reveal({'AB'[p]}, card={o.name})", player=p)
-            g._move(o, "hand", p)
-        g._shuffle(p)
+            if t.reveal:
+                g.emit("Reveal", f"Reveal({'AB'[p]}, card={o.name})", player=p)
+            move(g, o, Zone.HAND, p)
+        shuffle(g, p)
 
     def text(self, tc: TextCtx) -> str:
         noun = selector_noun(self.filter) if self.filter is not None else "card"
@@ -787,11 +799,11 @@ class RevealHand(Primitive):
     def build(cls, f: StepFields) -> Primitive:
         return cls(link=f.link, to=f.to, who=f.who)
 
-    def resolve(self, g: Game, item: StackItem, ids: list[int]) -> None:
+    def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
         s = g.s
         for q in players_of(s, item, self.who):
             names = ", ".join(s.objs[o].name for o in s.players[q].hand)
-            g._emit("Reveal", f"Reveal({'AB'[q]}, hand=[{names}])", player=q)
+            g.emit("Reveal", f"Reveal({'AB'[q]}, hand=[{names}])", player=q)
 
     def text(self, tc: TextCtx) -> str:
         return players(self.who, "reveal your hand", "your opponent reveals their hand",
@@ -812,44 +824,45 @@ class LookTop(Primitive):
     def build(cls, f: StepFields) -> Primitive:
         return cls(link=f.link, to=f.to, amount=f.amount)
 
-    def can_perform(self, g: Game, item: StackItem) -> bool:
+    def can_perform(self, g: Core, item: StackItem) -> bool:
         return len(g.s.players[item.controller].deck) > 0
 
-    def resolve(self, g: Game, item: StackItem, ids: list[int]) -> None:
+    def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
         s = g.s
         p = item.controller
         top = s.players[p].deck[: self.amount]
         names = ", ".join(s.objs[o].name for o in top)
         P = "AB"[p]
-        g._emit("Look", f"Look({P}, deck, {len(top)}, [{names}])", private=p,
-                public=f"Look({P}, deck, {len(top)})", player=p)
-        g._push("look_order", player=p, left=list(top), done=[])
+        g.emit("Look", f"Look({P}, deck, {len(top)}, [{names}])", private=p,
+               public=f"Look({P}, deck, {len(top)})", player=p)
+        g.push(LookOrder(p, list(top), []))
 
     @staticmethod
-    def run_task(g: Game, data: dict) -> None:  # type: ignore[type-arg]
-        left = data["left"]
+    def run_look_order(g: Core, t: LookOrder) -> None:
+        left = t.left
         if len(left) <= 1:
             # The looked-at cards go back on top in the chosen order. They are moved, not
             # written over the top slots: in a game sampled from a player's view the deck's
             # order is not the real one (4.1.1), and a card that left the deck meanwhile must
             # not come back as a stale id.
-            deck = g.s.players[data["player"]].deck
+            deck = g.s.players[t.player].deck
             inside = set(deck)
-            order = [o for o in data["done"] + left if o in inside]
+            order = [o for o in t.done + left if o in inside]
             chosen = set(order)
             deck[:] = order + [o for o in deck if o not in chosen]
             return
         acts = [Action(Kind.CARD, f"d{i}") for i in range(len(left))]
-        g._decide(data["player"], DecisionKind.CHOOSE_CARD, acts, "look_pick",
-                  prompt="put back: choose the next card from the top", cards=tuple(left), task=data)
+        g.decide(t.player, DecisionKind.CHOOSE_CARD, acts, Resume.LOOK_PICK,
+                 prompt="put back: choose the next card from the top", cards=tuple(left), task=t)
 
     @staticmethod
-    def on_pick(g: Game, d: Decision, a: Action) -> None:
-        data = d.data["task"]
+    def on_pick(g: Core, d: Decision, a: Action) -> None:
+        t = d.task
+        assert isinstance(t, LookOrder)
         oid = d.cards[int(a.arg[1:])]
-        data["left"].remove(oid)
-        data["done"].append(oid)
-        g._push("look_order", **data)
+        t.left.remove(oid)
+        t.done.append(oid)
+        g.push(t)
 
     def text(self, tc: TextCtx) -> str:
         n = self.amount
@@ -882,55 +895,122 @@ class Retarget(Primitive):
             return [("to", 'retarget needs a declared target of type "effect" (30.6)')]
         return []
 
-    def resolve(self, g: Game, item: StackItem, ids: list[int]) -> None:
+    def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
         s = g.s
         for tid in ids:
             target = next((x for x in s.stack if x.sid == -tid), None)
-            if target is None or target.kind == "card":
+            if target is None or target.kind is ItemKind.CARD:
                 continue
             ab = target.ability_def
             old = {i for v in target.targets.values() for i in v}
-            plan = []
+            plan: list[tuple[str, int]] = []
             for name, sel in ab.targets:
                 n = len(target.targets.get(name, []))
                 cands = [c for c in candidates(s, sel, target.controller, target.source) if c not in old]
                 if len(cands) < n:
-                    g._emit("RetargetFailed", f"RetargetFailed({target.source_name})")
+                    g.emit("RetargetFailed", f"RetargetFailed({target.source_name})")
                     return
                 plan.append((name, n))
-            g._push("retarget", player=item.controller, sid=target.sid, plan=plan, i=0, new={})
+            g.push(NewTargets(item.controller, target.sid, plan, 0, {}))
 
     @staticmethod
-    def run_task(g: Game, data: dict) -> None:  # type: ignore[type-arg]
+    def run_new_targets(g: Core, t: NewTargets) -> None:
         s = g.s
-        target = next((x for x in s.stack if x.sid == data["sid"]), None)
+        target = next((x for x in s.stack if x.sid == t.sid), None)
         if target is None:
             return
-        while data["i"] < len(data["plan"]):
-            name, n = data["plan"][data["i"]]
-            got = data["new"].setdefault(name, [])
+        while t.i < len(t.plan):
+            name, n = t.plan[t.i]
+            got = t.new.setdefault(name, [])
             if len(got) >= n:
-                data["i"] += 1
+                t.i += 1
                 continue
             sel = dict(target.ability_def.targets)[name]
             old = {i for v in target.targets.values() for i in v}
             cands = [c for c in candidates(s, sel, target.controller, target.source) if c not in old and c not in got]
-            acts = [Action(Kind.TARGET, g._place_of(c)) for c in cands]
-            g._decide(data["player"], DecisionKind.CHOOSE_TARGET, acts, "retarget_pick",
-                      prompt=f"new target for {target.source_name}", task=data)
+            acts = [Action(Kind.TARGET, g.place_of(c)) for c in cands]
+            g.decide(t.player, DecisionKind.CHOOSE_TARGET, acts, Resume.RETARGET_PICK,
+                     prompt=f"new target for {target.source_name}", task=t)
             return
-        target.targets = {k: list(v) for k, v in data["new"].items()}
-        g._emit("Retargeted", f"Retargeted({target.source_name})")
+        target.targets = {k: list(v) for k, v in t.new.items()}
+        g.emit("Retargeted", f"Retargeted({target.source_name})")
 
     @staticmethod
-    def on_pick(g: Game, d: Decision, a: Action) -> None:
-        data = d.data["task"]
-        name, _n = data["plan"][data["i"]]
-        data["new"].setdefault(name, []).append(g._resolve_place(a.arg))
-        g._push("retarget", **data)
+    def on_pick(g: Core, d: Decision, a: Action) -> None:
+        t = d.task
+        assert isinstance(t, NewTargets)
+        name, _n = t.plan[t.i]
+        tid = g.resolve_place(a.arg)
+        assert tid is not None  # one of the decision's own targets
+        t.new.setdefault(name, []).append(tid)
+        g.push(t)
 
     def text(self, tc: TextCtx) -> str:
         return f"change the targets of {ref_phrase(tc, self.to)}"
+
+
+# ============================================================================ the work they leave
+
+
+@dataclass
+class PlaceToken(Task):
+    """One token of ``token`` to put into an open frontrow slot of ``player`` (CreateToken)."""
+
+    player: int
+    token: str
+
+    def clone(self) -> PlaceToken:
+        return PlaceToken(self.player, self.token)
+
+
+@dataclass
+class SlotFor(Task):
+    """The object ``obj`` waits for the slot chosen for it (MoveSlot, GainControl)."""
+
+    obj: int
+
+    def clone(self) -> SlotFor:
+        return SlotFor(self.obj)
+
+
+@dataclass
+class SearchChoice(Task):
+    """A search waits for the card chosen; ``reveal``: whether it is shown (Search)."""
+
+    reveal: bool
+
+    def clone(self) -> SearchChoice:
+        return SearchChoice(self.reveal)
+
+
+@dataclass
+class LookOrder(Task):
+    """``player`` puts the looked-at cards back on top: ``done`` chosen so far, from the top;
+    ``left`` still to place (LookTop)."""
+
+    player: int
+    left: list[int]
+    done: list[int]
+
+    def clone(self) -> LookOrder:
+        return LookOrder(self.player, list(self.left), list(self.done))
+
+
+@dataclass
+class NewTargets(Task):
+    """``player`` chooses new targets for the stack item ``sid``: ``plan`` lists each target
+    name with how many it needs, ``i`` the one being chosen, ``new`` the choices so far
+    (Retarget)."""
+
+    player: int
+    sid: int
+    plan: list[tuple[str, int]]
+    i: int
+    new: dict[str, list[int]]
+
+    def clone(self) -> NewTargets:
+        return NewTargets(self.player, self.sid, list(self.plan), self.i,
+                          {k: list(v) for k, v in self.new.items()})
 
 
 # ============================================================================ the registry

@@ -10,22 +10,21 @@ the opponent's damage zone (2.1.1, A09), the opponent's Host before the game sta
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Final
 
-from .actions import Decision
+from .actions import Decision, DecisionKind, Resume
 from .carddef import CardDef, CardType
 from .events import Event
-from .state import GameState, Obj
+from .kinds import Zone
+from .legal import priority_actions
+from .state import GameState, HiddenCache, Obj, PendingTrigger, StackItem
 
-if TYPE_CHECKING:
-    from .game import Game
-
-UNKNOWN = CardDef(name="?", type=CardType.ENTITY)
-UNKNOWN_AMBUSH = CardDef(name="?", type=CardType.AMBUSH)
-UNKNOWN_HOST = CardDef(name="?", type=CardType.HOST)
+UNKNOWN: Final = CardDef(name="?", type=CardType.ENTITY)
+UNKNOWN_AMBUSH: Final = CardDef(name="?", type=CardType.AMBUSH)
+UNKNOWN_HOST: Final = CardDef(name="?", type=CardType.HOST)
+_SECRET_ZONES: Final = frozenset((Zone.BACK, Zone.MARKER, Zone.STACK))
 
 
 def hidden_ids(s: GameState, viewer: int) -> frozenset[int]:
@@ -34,19 +33,19 @@ def hidden_ids(s: GameState, viewer: int) -> frozenset[int]:
     shown = _shown(s, viewer)
     key = (s.version, s.started)
     cache = s.hidden_cache
-    if cache is None or cache[0] != key:
-        cache = (key, {})
+    if cache is None or cache.key != key:
+        cache = HiddenCache(key)
         s.hidden_cache = cache
-    hit = cache[1].get(viewer)
+    hit = cache.by_player.get(viewer)
     if hit is None or hit[0] != shown:
-        hit = cache[1][viewer] = (shown, frozenset(_hidden_ids(s, viewer)))
+        hit = cache.by_player[viewer] = (shown, frozenset(_hidden_ids(s, viewer)))
     return hit[1]
 
 
 def _face_down_hidden(o: Obj, viewer: int) -> bool:
     """6.2: a face-down card in a backrow, as a marker or on the stack is hidden from all but
     its controller."""
-    return o.face_down and o.controller != viewer and o.zone in ("back", "marker", "stack")
+    return o.face_down and o.controller != viewer and o.zone in _SECRET_ZONES
 
 
 def _shown(s: GameState, viewer: int) -> tuple[int, ...]:
@@ -86,10 +85,6 @@ class PlayerView:
         self._hidden: frozenset[int] | None = None
         self._state: GameState | None = None
 
-    @classmethod
-    def of(cls, game: Game, player: int) -> PlayerView:
-        return cls(game.state, player)
-
     # ------------------------------------------------------------ the redacted copy
     @property
     def hidden(self) -> frozenset[int]:
@@ -122,7 +117,17 @@ class PlayerView:
         return [self._s.objs[o] for o in self._s.players[self.player].hand]
 
     def count(self, p: int, zone: str) -> int:
-        return len(getattr(self._s.players[p], zone))
+        """How many cards p has in an owner zone (deck, hand, drop, damage, banished) or in
+        the Form zone (forms), or how many slots a row has (front, back); public (6)."""
+        pl = self._s.players[p]
+        if zone == "forms":
+            return len(pl.forms)
+        if zone == "front" or zone == "back":
+            return len(pl.front if zone == "front" else pl.back)
+        box = pl.owner_zone(Zone(zone))
+        if box is None:
+            raise ValueError(f"count: {zone!r} is not a zone that holds a list of cards")
+        return len(box)
 
     def row(self, p: int, row: str) -> list[Obj | None | str]:
         """Slots of a row; an opponent's face-down card is the string ``"face-down"`` (6.2).
@@ -131,7 +136,8 @@ class PlayerView:
         out: list[Obj | None | str] = []
         s = self._s
         objs = s.objs
-        for oid in getattr(s.players[p], row):
+        pl = s.players[p]
+        for oid in (pl.front if row == "front" else pl.back):
             if oid is None:
                 out.append(None)
                 continue
@@ -166,7 +172,7 @@ class PlayerView:
     def ap(self, p: int) -> int:
         return self._s.players[p].ap
 
-    def stack(self) -> list[tuple[Any, CardDef | None]]:
+    def stack(self) -> list[tuple[StackItem, CardDef | None]]:
         """Stack items bottom first, with the source card if visible (None if face down)."""
         out = []
         for it in self._s.stack:
@@ -180,7 +186,7 @@ class PlayerView:
             return None
         return d if d.player == self.player else _redact_decision(d, self.player)
 
-    def my_pending(self) -> list[Any]:
+    def my_pending(self) -> list[PendingTrigger]:
         return [t for t in self._s.pending if t.controller == self.player]
 
     def choice_cards(self) -> list[Obj]:
@@ -207,16 +213,17 @@ class PlayerView:
 
 
 def _redacted(s: GameState, player: int, hidden: frozenset[int]) -> GameState:
-    memo: dict[int, Any] = {id(s.rng): None, id(s.events): [], id(s.registry): s.registry,
-                            id(s.config): s.config, id(s.ability_cache): None,
-                            id(s.stat_cache): None, id(s.hidden_cache): None}
-    red = copy.deepcopy(s, memo)
-    red.rng = None  # type: ignore[assignment]
+    """The state with every hidden card replaced by a placeholder, the random generator and
+    the event log removed. Built on ``GameState.copy`` (every mutable part copied; card data,
+    config and registry shared)."""
+    red = s.copy(events=False)
+    red.rng = None
+    red.rng_shared = False
     red.sim = None
     for oid in hidden:
         o = red.objs[oid]
         o.card = _placeholder(o)
-        o.mods = []
+        o.mods = ()
     red.decision = _redact_decision(s.decision, player)
     if s.decision is None or s.decision.player != player:
         red.tasks = []
@@ -233,9 +240,9 @@ def _redacted(s: GameState, player: int, hidden: frozenset[int]) -> GameState:
 
 
 def _placeholder(o: Obj) -> CardDef:
-    if o.zone == "host":
+    if o.zone is Zone.HOST:
         return UNKNOWN_HOST
-    if o.face_down and o.zone in ("back", "stack"):
+    if o.face_down and (o.zone is Zone.BACK or o.zone is Zone.STACK):
         return UNKNOWN_AMBUSH
     return UNKNOWN
 
@@ -244,8 +251,8 @@ def _redact_decision(d: Decision | None, viewer: int) -> Decision | None:
     if d is None:
         return None
     if d.player == viewer:
-        return copy.deepcopy(d)
-    return Decision(d.player, d.kind, (), "", "", {}, ())
+        return d.clone()
+    return Decision(d.player, d.kind, (), "", Resume.PRIORITY, None, ())
 
 
 def determinize(view: PlayerView, rng: random.Random, opponent_cards: list[str] | None = None,
@@ -256,6 +263,7 @@ def determinize(view: PlayerView, rng: random.Random, opponent_cards: list[str] 
     s = view.state.copy(events=False)
     reg = registry if registry is not None else s.registry
     s.rng = random.Random(rng.getrandbits(64))
+    s.rng_shared = False
     s.events = []
     for p in (0, 1):
         pl = s.players[p]
@@ -280,11 +288,9 @@ def determinize(view: PlayerView, rng: random.Random, opponent_cards: list[str] 
             item.card = s.objs[item.obj].card
             item.source_name = item.card.name
     d = s.decision
-    if d is not None and not d.actions and d.kind.value == "priority":
-        from .game import Game
-
-        d.actions = tuple(Game(s)._priority_actions(d.player))
-        d.resume = "priority"
+    if d is not None and not d.actions and d.kind is DecisionKind.PRIORITY:
+        d.actions = tuple(priority_actions(s, d.player))
+        d.resume = Resume.PRIORITY
     return s
 
 

@@ -8,8 +8,9 @@ from typing import Any
 from hostwcg_env.engine import Game, IllegalActionError
 from hostwcg_env.engine.events import Event
 from hostwcg_env.engine.notation import resolve_line
+from hostwcg_env.engine.selectors import is_permanent
 from hostwcg_env.engine.state import GameState
-from hostwcg_env.engine.stats import host_health, host_soul, is_permanent, keywords, stat
+from hostwcg_env.engine.stats import host_health, host_soul, keywords, stat
 
 ORDERED = {"deck", "damage_zone", "front", "back"}
 ZONES = {"hand": "hand", "deck": "deck", "drop": "drop", "damage_zone": "damage",
@@ -104,7 +105,7 @@ def _same(path: str, expected: Any, actual: Any) -> bool:
 def is_legal_line(game: Game, line: str) -> bool:
     """Whether ``line`` (e.g. ``"A play Squire"``) is a legal action of the deciding player now."""
     try:
-        player, action = resolve_line(game, line)
+        player, action = resolve_line(game.state, line)
     except (ValueError, IllegalActionError, IndexError):
         return False
     d = game.decision

@@ -108,12 +108,12 @@ def test_rule_28_5_events_no_ability_waits_for_are_not_matched() -> None:
     in play, every event some Ambush of the card pool is keyed to, as the card could be any of
     them) and follow the board: Herald's 'created' joins when Herald enters play, and the
     trigger still happens."""
-    from hostwcg_env.engine.stats import registry_tables, trigger_events
+    from hostwcg_env.engine.stats import pool_tables, trigger_events
 
     g = make({"turn": 1, "phase": "action1",
               "A": {"hand": ["Herald"], "pool": {"&": 1}, "deck": ["Ogre"] + ["Squire"] * 5},
               "B": {"front": {0: "Mirror Scribe"}, "back": {0: "Backlash"}, "deck": 10}})
-    pool_ambush = set(registry_tables(g.state.registry)["event_ambush"])
+    pool_ambush = set(pool_tables(g.state.registry).event_ambush)
     assert "cast" in pool_ambush and "draws" not in pool_ambush
     assert trigger_events(g.state) == {"draws"} | pool_ambush
     play(g, "A play Herald", "resolve", "A slot f0")
