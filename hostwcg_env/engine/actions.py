@@ -80,13 +80,20 @@ _ALIASES: Final = {"done": "pass", "decline": "pass", "no": "pass", "second": "p
 _PLACE: Final = re.compile(r"^(?:[AB]\.(?:f\d+|b\d+|host|form\d+)(?:\.m\d+)?|stack\d+|f\d+|b\d+|auto|h\d+|d\d+|[&£!%$])$")
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, init=False)
 class Action:
     """One answer to a decision. ``arg`` is a place, index or resource; ``n`` an ability index."""
 
     kind: Kind
-    arg: str = ""
-    n: int = -1
+    arg: str
+    n: int
+
+    def __init__(self, kind: Kind, arg: str = "", n: int = -1) -> None:
+        # frozen: the fields are set once, past the dataclass's __setattr__ (a hand-written
+        # __init__ is several times faster than the generated one when compiled)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "arg", arg)
+        object.__setattr__(self, "n", n)
 
     def __copy__(self) -> Action:
         return self  # immutable: copies share it

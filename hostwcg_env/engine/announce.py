@@ -7,7 +7,7 @@ changes in the game until it commits, so an abandoned or illegal choice loses no
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Final
 
 from .actions import PASS, Action, Decision, DecisionKind, Kind, Resume
@@ -36,7 +36,7 @@ TRIGGER: Final = "trigger"
 _ITEM_KIND: Final = {ACTIVATE: ItemKind.ABILITY, DURING: ItemKind.DURING, AMBUSH: ItemKind.AMBUSH}
 
 
-@dataclass
+@dataclass(init=False)
 class Announce(Task):
     """An announcement in progress (see the module docstring): ``what`` is announced by
     ``player`` for the object ``obj`` (ability ``ability``, -1 for a card played), or for the
@@ -50,12 +50,40 @@ class Announce(Task):
     ability: int
     specs: list[tuple[int, str]]
     cost: Cost
-    spec_i: int = 0
-    chosen: dict[str, list[int]] = field(default_factory=dict)
-    picked: list[str] = field(default_factory=list)
-    subject: int | None = None
-    subject_name: str = ""
-    trig: PendingTrigger | None = None
+    spec_i: int
+    chosen: dict[str, list[int]]
+    picked: list[str]
+    subject: int | None
+    subject_name: str
+    trig: PendingTrigger | None
+
+    def __init__(
+        self,
+        what: str,
+        player: int,
+        obj: int | None,
+        ability: int,
+        specs: list[tuple[int, str]],
+        cost: Cost,
+        spec_i: int = 0,
+        chosen: dict[str, list[int]] | None = None,
+        picked: list[str] | None = None,
+        subject: int | None = None,
+        subject_name: str = "",
+        trig: PendingTrigger | None = None,
+    ) -> None:
+        self.what = what
+        self.player = player
+        self.obj = obj
+        self.ability = ability
+        self.specs = specs
+        self.cost = cost
+        self.spec_i = spec_i
+        self.chosen = {} if chosen is None else chosen
+        self.picked = [] if picked is None else picked
+        self.subject = subject
+        self.subject_name = subject_name
+        self.trig = trig
 
     def clone(self) -> Announce:
         return Announce(self.what, self.player, self.obj, self.ability, list(self.specs), self.cost,

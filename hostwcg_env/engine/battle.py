@@ -22,21 +22,27 @@ from .targeting import cannot_block
 from .tasks import Task
 
 
-@dataclass
+@dataclass(init=False)
 class CombatDamage(Task):
     """The combat damage of one damage step: First Strike's (``first_strike``) or the rest."""
 
     first_strike: bool
 
+    def __init__(self, first_strike: bool) -> None:
+        self.first_strike = first_strike
+
     def clone(self) -> CombatDamage:
         return CombatDamage(self.first_strike)
 
 
-@dataclass
+@dataclass(init=False)
 class NextStep(Task):
     """Begin the battle step ``step`` (after the game actions of a damage step, 35.4)."""
 
     step: PhaseStep
+
+    def __init__(self, step: PhaseStep) -> None:
+        self.step = step
 
     def clone(self) -> NextStep:
         return NextStep(self.step)

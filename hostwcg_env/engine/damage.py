@@ -29,7 +29,7 @@ def damage_entity(g: Core, o: Obj, n: int, src: Source) -> None:
         o.lethal = src  # 38.1, 38.2: the final damage decides the source
 
 
-@dataclass
+@dataclass(init=False)
 class HostPoint(Task):
     """One point of Host damage to each of ``players`` at once, from the card named
     ``source_name``; ``chosen`` holds the card each damaged player has put up so far (None:
@@ -38,6 +38,11 @@ class HostPoint(Task):
     players: list[int]
     chosen: dict[int, int | None]
     source_name: str
+
+    def __init__(self, players: list[int], chosen: dict[int, int | None], source_name: str) -> None:
+        self.players = players
+        self.chosen = chosen
+        self.source_name = source_name
 
     def clone(self) -> HostPoint:
         return HostPoint(list(self.players), dict(self.chosen), self.source_name)

@@ -33,13 +33,17 @@ def discard(g: Core, p: int, oid: int) -> None:
     g.emit("Discard", f"Discard({'AB'[p]}, {o.name})", player=p, subject=new.id if new else None)
 
 
-@dataclass
+@dataclass(init=False)
 class DiscardCards(Task):
     """``player`` discards ``left`` more cards of their choice (an effect, or the End Phase
     discard, 10.6.2); with no more cards than that, the whole hand."""
 
     player: int
     left: int
+
+    def __init__(self, player: int, left: int) -> None:
+        self.player = player
+        self.left = left
 
     def clone(self) -> DiscardCards:
         return DiscardCards(self.player, self.left)

@@ -952,38 +952,48 @@ class Retarget(Primitive):
 # ============================================================================ the work they leave
 
 
-@dataclass
+@dataclass(init=False)
 class PlaceToken(Task):
     """One token of ``token`` to put into an open frontrow slot of ``player`` (CreateToken)."""
 
     player: int
     token: str
 
+    def __init__(self, player: int, token: str) -> None:
+        self.player = player
+        self.token = token
+
     def clone(self) -> PlaceToken:
         return PlaceToken(self.player, self.token)
 
 
-@dataclass
+@dataclass(init=False)
 class SlotFor(Task):
     """The object ``obj`` waits for the slot chosen for it (MoveSlot, GainControl)."""
 
     obj: int
 
+    def __init__(self, obj: int) -> None:
+        self.obj = obj
+
     def clone(self) -> SlotFor:
         return SlotFor(self.obj)
 
 
-@dataclass
+@dataclass(init=False)
 class SearchChoice(Task):
     """A search waits for the card chosen; ``reveal``: whether it is shown (Search)."""
 
     reveal: bool
 
+    def __init__(self, reveal: bool) -> None:
+        self.reveal = reveal
+
     def clone(self) -> SearchChoice:
         return SearchChoice(self.reveal)
 
 
-@dataclass
+@dataclass(init=False)
 class LookOrder(Task):
     """``player`` puts the looked-at cards back on top: ``done`` chosen so far, from the top;
     ``left`` still to place (LookTop)."""
@@ -992,11 +1002,16 @@ class LookOrder(Task):
     left: list[int]
     done: list[int]
 
+    def __init__(self, player: int, left: list[int], done: list[int]) -> None:
+        self.player = player
+        self.left = left
+        self.done = done
+
     def clone(self) -> LookOrder:
         return LookOrder(self.player, list(self.left), list(self.done))
 
 
-@dataclass
+@dataclass(init=False)
 class NewTargets(Task):
     """``player`` chooses new targets for the stack item ``sid``: ``plan`` lists each target
     name with how many it needs, ``i`` the one being chosen, ``new`` the choices so far
@@ -1007,6 +1022,20 @@ class NewTargets(Task):
     plan: list[tuple[str, int]]
     i: int
     new: dict[str, list[int]]
+
+    def __init__(
+        self,
+        player: int,
+        sid: int,
+        plan: list[tuple[str, int]],
+        i: int,
+        new: dict[str, list[int]],
+    ) -> None:
+        self.player = player
+        self.sid = sid
+        self.plan = plan
+        self.i = i
+        self.new = new
 
     def clone(self) -> NewTargets:
         return NewTargets(self.player, self.sid, list(self.plan), self.i,

@@ -30,44 +30,57 @@ VERB_EVENT: Final = {CardType.ENTITY: "Created", CardType.SORCERY: "Cast", CardT
 
 
 # ------------------------------------------------------------ the work
-@dataclass
+@dataclass(init=False)
 class ResolveTop(Task):
     """Resolve the top item of the stack (32.4)."""
+
+    def __init__(self) -> None:
+        pass
 
     def clone(self) -> ResolveTop:
         return ResolveTop()
 
 
-@dataclass
+@dataclass(init=False)
 class RunGameActions(Task):
     """The game actions, between the 'then' parts of an effect (40.3)."""
+
+    def __init__(self) -> None:
+        pass
 
     def clone(self) -> RunGameActions:
         return RunGameActions()
 
 
-@dataclass
+@dataclass(init=False)
 class ItemWork(Task):
     """Work on a resolving item (off the stack by now)."""
 
     item: StackItem
 
+    def __init__(self, item: StackItem) -> None:
+        self.item = item
+
     def source(self) -> Source | None:
         return Source(self.item.card, self.item.ability)
 
 
-@dataclass
+@dataclass(init=False)
 class Group(ItemWork):
     """The parts ``steps`` of ``item``'s effect linked by 'and': performable together or not
     at all (40.3.2, 40.4.2)."""
 
     steps: list[int]
 
+    def __init__(self, item: StackItem, steps: list[int]) -> None:
+        self.item = item
+        self.steps = steps
+
     def clone(self) -> Group:
         return Group(self.item.clone(), list(self.steps))
 
 
-@dataclass
+@dataclass(init=False)
 class ExecStep(ItemWork):
     """Part ``step`` of ``item``'s effect, done to ``ids`` (None: what its reference names
     when it runs; a choice on resolution, 30.2, is asked first)."""
@@ -75,22 +88,33 @@ class ExecStep(ItemWork):
     step: int
     ids: list[int] | None
 
+    def __init__(self, item: StackItem, step: int, ids: list[int] | None) -> None:
+        self.item = item
+        self.step = step
+        self.ids = ids
+
     def clone(self) -> ExecStep:
         return ExecStep(self.item.clone(), self.step, None if self.ids is None else list(self.ids))
 
 
-@dataclass
+@dataclass(init=False)
 class ItemDone(ItemWork):
     """``item`` has fully resolved (34.5)."""
+
+    def __init__(self, item: StackItem) -> None:
+        self.item = item
 
     def clone(self) -> ItemDone:
         return ItemDone(self.item.clone())
 
 
-@dataclass
+@dataclass(init=False)
 class ItemChoice(ItemWork):
     """``item`` waits for its controller's choice: a slot for a card, or whether to use an
     optional effect."""
+
+    def __init__(self, item: StackItem) -> None:
+        self.item = item
 
     def clone(self) -> ItemChoice:
         return ItemChoice(self.item.clone())

@@ -25,20 +25,27 @@ def deck_parts(deck: Any) -> tuple[str, list[str]]:
     return deck.host, list(deck.main)
 
 
-@dataclass
+@dataclass(init=False)
 class Mulligan(Task):
     """``player`` may put cards on the bottom of their deck; ``back`` went so far (9.1.7)."""
 
     player: int
     back: int
 
+    def __init__(self, player: int, back: int) -> None:
+        self.player = player
+        self.back = back
+
     def clone(self) -> Mulligan:
         return Mulligan(self.player, self.back)
 
 
-@dataclass
+@dataclass(init=False)
 class StartGame(Task):
     """Hosts flip and turn 1 follows (9.1.8)."""
+
+    def __init__(self) -> None:
+        pass
 
     def clone(self) -> StartGame:
         return StartGame()

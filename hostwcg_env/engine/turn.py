@@ -20,25 +20,34 @@ from .tasks import Task
 from .zones import game_actions
 
 
-@dataclass
+@dataclass(init=False)
 class Advance(Task):
     """Both players passed on an empty stack: move on (``advance``)."""
+
+    def __init__(self) -> None:
+        pass
 
     def clone(self) -> Advance:
         return Advance()
 
 
-@dataclass
+@dataclass(init=False)
 class EndDiscard(Task):
     """The End Phase discard (10.6.2)."""
+
+    def __init__(self) -> None:
+        pass
 
     def clone(self) -> EndDiscard:
         return EndDiscard()
 
 
-@dataclass
+@dataclass(init=False)
 class EndAfterDiscard(Task):
     """After the End Phase discard: effects expire, unless triggers wait (10.6, A21)."""
+
+    def __init__(self) -> None:
+        pass
 
     def clone(self) -> EndAfterDiscard:
         return EndAfterDiscard()
