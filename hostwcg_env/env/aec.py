@@ -17,7 +17,6 @@ not deciding is all zeros. Observations are built only from that agent's PlayerV
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -102,11 +101,11 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
         self.game: Game | None = None
 
     # ------------------------------------------------------------ spaces
-    @functools.cache  # noqa: B019  (the same object every call, as api_test wants)
+    # The same objects on every call (api_test wants that), built once in __init__ and held
+    # by the env itself: a cache on the method would hold every env ever made.
     def observation_space(self, agent: str) -> spaces.Space:
         return self._obs_space
 
-    @functools.cache  # noqa: B019
     def action_space(self, agent: str) -> spaces.Space:
         return self._act_space
 

@@ -7,7 +7,6 @@ observation every step.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from gymnasium import spaces
@@ -25,11 +24,9 @@ class HostParallelEnv(ParallelEnv):
         self.agents: list[str] = []
         self.render_mode = self.aec.render_mode
 
-    @functools.cache  # noqa: B019
     def observation_space(self, agent: str) -> spaces.Space:
-        return self.aec.observation_space(agent)
+        return self.aec.observation_space(agent)  # the same object every call
 
-    @functools.cache  # noqa: B019
     def action_space(self, agent: str) -> spaces.Space:
         return self.aec.action_space(agent)
 
