@@ -244,3 +244,32 @@ def test_seeded_resets_alternate_the_seat_and_repeat() -> None:
     # unseeded resets after a seeded one keep alternating
     s.reset(seed=0)
     assert [s.reset()[1]["seat"] for _ in range(3)] == ["player_1", "player_0", "player_1"]
+
+
+# ---------------------------------------------------------------------------- constructors
+
+
+@pytest.mark.parametrize(("kw", "error", "needle"), [
+    ({"decks": ["a.toml", "b.toml"]}, TypeError, "a deck is a Deck"),
+    ({"deck_pools": [[], []]}, ValueError, r"deck_pools\[0\] is empty"),
+    ({"deck_pools": [[("Test Host", ["Squire"] * 50)]]}, ValueError, "two pools of decks"),
+    ({"config": {"damage_draws": True}}, TypeError, "config must be a RuleConfig"),
+], ids=["deck names", "empty pool", "one pool", "config dict"])
+def test_env_constructor_refuses_bad_arguments(kw: dict[str, Any], error: type, needle: str) -> None:
+    with pytest.raises(error, match=needle):
+        hostwcg_v0.raw_env(**kw)
+
+
+def test_env_takes_host_and_main_pairs_as_decks() -> None:
+    pair = ("Test Host", ["Squire"] * 50)
+    e = hostwcg_v0.raw_env(decks=[pair, pair])
+    e.reset(seed=0)
+    assert e.agents
+
+
+@pytest.mark.parametrize(("kw", "needle"), [({"seat": 2}, "seat must be 'alternate', 0 or 1"),
+                                            ({"seat": "player_1"}, "seat must be"),
+                                            ({"opponent": []}, "the pool is empty")])
+def test_single_agent_constructor_refuses_bad_arguments(kw: dict[str, Any], needle: str) -> None:
+    with pytest.raises(ValueError, match=needle):
+        SingleAgentEnv(**kw)

@@ -57,6 +57,20 @@ def action_index(action: Any, n: int) -> int:
     return action
 
 
+def _check_pools(pools: list[list[Any]]) -> None:
+    """Two non-empty pools of decks: a Deck (``hostwcg_env.cards.load_deck``) or a pair
+    (Host name, main-deck names), as ``Game.new`` takes them."""
+    if len(pools) != 2:
+        raise ValueError(f"deck_pools: give two pools of decks (one per seat), got {len(pools)}")
+    for seat, pool in enumerate(pools):
+        if not pool:
+            raise ValueError(f"deck_pools[{seat}] is empty: give at least one deck per seat")
+        for d in pool:
+            if not ((isinstance(d, tuple) and len(d) == 2) or (hasattr(d, "host") and hasattr(d, "main"))):
+                raise TypeError("a deck is a Deck (hostwcg_env.cards.load_deck(path)) or a pair (Host "
+                                f"name, main-deck card names), got {type(d).__name__} {d!r}"[:300])
+
+
 def _not_reset(what: str) -> RuntimeError:
     return RuntimeError(f"{what} before reset(): call env.reset() first")
 
@@ -92,6 +106,9 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
         render_view: int | str = 0,
     ) -> None:
         super().__init__()
+        if config is not None and not isinstance(config, RuleConfig):
+            raise TypeError(f"config must be a RuleConfig (e.g. RuleConfig(damage_draws=True)), "
+                            f"got {type(config).__name__}")
         cfg = config or RuleConfig()
         if turn_limit is not None:
             cfg = cfg.with_overrides({"turn_limit": turn_limit})
@@ -103,6 +120,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
             if len(pair) != 2:
                 raise ValueError("decks: give exactly two decks (one per seat), or deck_pools")
             self.deck_pools = [[pair[0]], [pair[1]]]
+        _check_pools(self.deck_pools)
         if render_mode is not None and render_mode not in ("ansi", "human"):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         if render_view not in (0, 1, "spectator") or type(render_view) is bool:

@@ -75,7 +75,11 @@ class SingleAgentEnv(gym.Env):
         self.render_mode = render_mode
         self._follow_learner = "render_view" not in env_kwargs  # render from the learner's seat
         self._done: bool | None = None  # None before the first reset
+        if seat not in ("alternate", 0, 1) or type(seat) is bool:
+            raise ValueError(f"seat must be 'alternate', 0 or 1, got {seat!r}")
         pool = list(opponent) if isinstance(opponent, Sequence) and not isinstance(opponent, str) else [opponent]
+        if not pool:
+            raise ValueError("opponent: the pool is empty; give at least one opponent (e.g. 'random')")
         self._specs = pool
         self._opponents = [_as_policy(o, seed) for o in pool]
         self.seat = seat
