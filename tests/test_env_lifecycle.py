@@ -132,3 +132,20 @@ def test_spaces_stay_the_same_objects(make: Callable[[], Any]) -> None:
     p = hostwcg_v0.parallel_env()
     assert p.observation_space(AGENTS[0]) is p.observation_space(AGENTS[1])
     assert p.action_space(AGENTS[0]) is p.action_space(AGENTS[0])
+
+
+def test_encoder_does_not_keep_every_buffer_it_was_given() -> None:
+    """Encoding into a fresh buffer each time (a caller's choice) leaves the buffers free."""
+    from hostwcg_env.env.observation import ObservationEncoder
+
+    e = hostwcg_v0.raw_env()
+    e.reset(seed=0)
+    enc = ObservationEncoder(e.config)
+    refs = []
+    for _ in range(50):
+        buf = np.zeros(enc.size, dtype=np.float32)
+        enc.encode(e.game.view(0), buf)
+        refs.append(weakref.ref(buf))
+        del buf
+    gc.collect()
+    assert sum(r() is not None for r in refs) < 10

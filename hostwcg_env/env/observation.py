@@ -149,6 +149,8 @@ class ObservationEncoder:
         """Section views of a persistent buffer and what each section (or row) last showed."""
         hit = self._buf_views.get(id(buf))
         if hit is None or hit[0] is not buf:
+            if len(self._buf_views) >= 8:  # the env and agents keep one buffer per player; a
+                self._buf_views.clear()  # caller passing fresh buffers must not grow this table
             hit = (buf, {name: self.view_of(buf, name) for name in self.offsets}, {})
             self._buf_views[id(buf)] = hit
         return hit[1], hit[2]
