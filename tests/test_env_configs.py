@@ -95,3 +95,24 @@ def test_random_games_play_to_the_end_on_every_table(overrides: dict[str, Any]) 
             assert len(legal) == len(game.legal_actions()), "every legal action has its own index"
             e.step(int(rng.choice(legal)))
         assert e.unwrapped.game.is_over
+
+
+def test_section_needs_the_table_of_the_observation() -> None:
+    cfg = RuleConfig(starting_hand=31)
+    e = hostwcg_v0.raw_env(config=cfg)
+    e.reset(seed=0)
+    obs = e.observe(e.agent_selection)["observation"]
+    assert section(obs, "my_hand", cfg).shape[0] == hand_slots(cfg)
+    with pytest.raises(ValueError, match="pass the env's RuleConfig as config"):
+        section(obs, "my_hand")
+
+
+def test_a_policy_trained_on_another_table_says_so() -> None:
+    from agents.ppo import NumpyPolicy
+
+    policy = NumpyPolicy.load()
+    e = hostwcg_v0.raw_env(config=RuleConfig(frontrow_slots=3))
+    e.reset(seed=0)
+    obs = e.observe(e.agent_selection)
+    with pytest.raises(ValueError, match="this policy reads observations of 11,964 values"):
+        policy.act(obs["observation"], obs["action_mask"])

@@ -402,4 +402,7 @@ def section(obs: np.ndarray, name: str, config: RuleConfig | None = None) -> np.
     enc = ObservationEncoder(config or RuleConfig())
     if name not in enc.offsets:
         raise KeyError(f"unknown section {name!r} (sections: {', '.join(enc.offsets)})")
+    if obs.shape[-1] != enc.size:
+        raise ValueError(f"the observation has {obs.shape[-1]:,} values; this table's have {enc.size:,}: "
+                         "pass the env's RuleConfig as config")
     return enc.view_of(obs, name)
