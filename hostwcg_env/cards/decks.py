@@ -137,6 +137,12 @@ def load_deck(path: str | Path, pool: Mapping[str, CardDef] | None = None) -> De
         raise DeckError(
             source, [DeckProblem("FORMAT", f"FORMAT: cannot read the file: {exc.strerror or exc}")]
         ) from None
+    except UnicodeDecodeError as exc:
+        from hostwcg_env.cards.loader import not_utf8
+
+        raise DeckError(
+            source, [DeckProblem("FORMAT", f"FORMAT: not a text file: {not_utf8(exc)}")]
+        ) from None
     except tomllib.TOMLDecodeError as exc:
         raise DeckError(
             source, [DeckProblem("FORMAT", f"FORMAT: TOML syntax error: {exc}")]

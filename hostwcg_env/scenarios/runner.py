@@ -13,6 +13,7 @@ from hostwcg_env.engine.actions import PASS
 
 from .builder import ScenarioError, setup_game
 from .checks import check_expect
+from .shape import check_shape
 
 STEP_FIELDS = {"do", "expect"}
 TOP_FIELDS = {"id", "title", "rules", "config", "cards", "setup", "step", "notes"}
@@ -97,6 +98,14 @@ def run_doc(doc: dict[str, Any], path: str) -> Result:
         if key not in TOP_FIELDS:
             res.mismatches.append(f"{path}: unknown top-level field {key!r}")
             return res
+    if not doc.get("step"):
+        res.mismatches.append(f"{path}: no [[step]]: a scenario without steps checks nothing (docs/scenarios.md)")
+        return res
+    try:
+        check_shape(doc, path)
+    except ScenarioError as e:
+        res.mismatches.append(str(e))
+        return res
     try:
         game = setup_game(doc, path)
     except (ScenarioError, CardError, ValueError) as e:
@@ -146,6 +155,10 @@ def run_file(path: str | Path) -> Result:
             doc = tomllib.load(f)
     except (OSError, tomllib.TOMLDecodeError) as e:
         return Result(str(p), p.stem, "", [f"{p}: cannot read: {e}"])
+    except UnicodeDecodeError as e:
+        from hostwcg_env.cards.loader import not_utf8
+
+        return Result(str(p), p.stem, "", [f"{p}: not a text file: {not_utf8(e)}"])
     return run_doc(doc, str(p))
 
 
