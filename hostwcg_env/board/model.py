@@ -98,6 +98,12 @@ class CardFace:
             parts.append(self.text)
         return " | ".join(p for p in parts if p)
 
+    def short_type(self) -> str:
+        """The type line for a small box: an Entity's subtypes (its stats say it is one)."""
+        if self.type == "entity" and self.subtypes:
+            return " ".join(self.subtypes)
+        return self.type_line()
+
     def type_line(self) -> str:
         line = self.type.capitalize()
         if self.subtypes:
