@@ -78,7 +78,7 @@ font:700 9px/1 "DejaVu Sans",sans-serif;color:#fff;background:var(--rc);flex-shr
 .hwb-stats{display:flex;justify-content:space-between;align-items:center;margin-top:auto;white-space:nowrap}
 .hwb-at{font-size:9.5px;color:var(--muted)}
 .hwb-pw,.hwb-hp{font-weight:700;font-size:11.5px;border-radius:9px;padding:0 4px;border:1px solid var(--line);background:var(--chip)}
-.hwb-hp.hwb-hurt{color:#fff;background:var(--dmg);border-color:var(--dmg)}
+.hwb-hp.hwb-hurt{color:#fff;background:var(--hurt);border-color:var(--hurt)}
 .hwb-up{color:var(--good)}.hwb-down{color:var(--warn)}
 .hwb-back{height:116px;border-radius:7px;border:2px solid var(--back2);color:var(--backfg);
 background:repeating-linear-gradient(45deg,var(--back1) 0 7px,var(--back2) 7px 14px);
@@ -342,7 +342,7 @@ def _item(it: StackEntry) -> str:
     title = _e(it.card.tooltip()) if it.card is not None else ""
     cost = "".join(f"<span class='hwb-r' style='--rc:{RES_COLORS.get(r, '#888')}'>{_e(r)}</span>"
                    for r in (it.card.cost if it.card is not None and it.kind == "card" else ""))
-    targets = "".join(f"<div class='hwb-targets'>&rarr; {_e(t.name.split(':')[-1])}: "
+    targets = "".join(f"<div class='hwb-targets'>&rarr; {_e(t.name)}: "
                       f"{_e(', '.join(t.what) or 'none')}</div>" for t in it.targets)
     return (f"<div class='hwb-item' style='--pc:{pc}' title='{title}'>{head}"
             f"<div class='hwb-top'><span class='hwb-itemname'>{_e(it.title())}</span>"

@@ -112,9 +112,16 @@ def board_image(board: Board, theme: str = "light") -> np.ndarray:
 
 
 def board_image_pil(board: Board, theme: str = "light") -> Image.Image:
+    return draw_board(board, theme)[0]
+
+
+def draw_board(board: Board, theme: str = "light") -> tuple[Image.Image, dict[str, tuple[int, int, int, int]]]:
+    """The image and where each slot and card was drawn: place (``A.f0``, ``B.h2``) ->
+    (x, y, width, height)."""
     if theme not in PALETTES:
         raise ValueError(f"theme must be one of {sorted(PALETTES)}, got {theme!r}")
-    return _Painter(board, PALETTES[theme]).draw()
+    painter = _Painter(board, PALETTES[theme])
+    return painter.draw(), painter.boxes
 
 
 # ============================================================================ drawing
@@ -227,6 +234,7 @@ class _Painter(_Canvas):
         nb = max(len(s.back) for s in board.sides)
         self.h, self.w = frame_size(nf, nb, board.top.hand is not None)
         self.field_w = _field_w(nf, nb)
+        self.boxes: dict[str, tuple[int, int, int, int]] = {}
         super().__init__(Image.new("RGB", (self.w, self.h), _rgb(palette["bg"])), palette)
 
     # -------------------------------------------------------------- the board
@@ -397,6 +405,7 @@ class _Painter(_Canvas):
         for i, c in enumerate(slots):
             cx = x + i * SW
             if c is None:
+                self.boxes[f"{label[0]}.{label[2]}{i}"] = (cx, y, CW, CH)
                 self.box(cx, y, CW, CH, "slot", "line", 1)
                 self.text((cx + CW / 2, y + CH / 2), f"{label[2]}{i}", 12, "muted", anchor="mm")
             else:
@@ -437,6 +446,7 @@ class _Painter(_Canvas):
 
     # -------------------------------------------------------------- a card
     def card(self, x: int, y: int, c: CardFace) -> None:
+        self.boxes[c.place] = (int(x), int(y), CW, CH)
         self.img.paste(_card_tile(c, _theme_of(self.p)), (int(x), int(y)))
 
     # -------------------------------------------------------------- the middle and the stack
@@ -471,7 +481,7 @@ class _Painter(_Canvas):
     def entry_lines(self, it: StackEntry, w: int) -> list[str]:
         out: list[str] = []
         for t in it.targets:
-            out += self.wrap(f"→ {t.name.split(':')[-1]}: {', '.join(t.what) or 'none'}", 10, w)
+            out += self.wrap(f"→ {t.name}: {', '.join(t.what) or 'none'}", 10, w)
         return out[:4]
 
     def entry(self, x: int, y: int, w: int, h: int, it: StackEntry, lines: list[str]) -> None:
@@ -573,7 +583,7 @@ class _CardCanvas(_Canvas):
         w2 = _length(hp, 11, True) + 8
         hx = x + CW - 4 - w2
         if c.damage:
-            self.box(hx, y, w2, 15, "dmg", "dmg", 1, r=7)
+            self.box(hx, y, w2, 15, "hurt", "hurt", 1, r=7)
             self.text((hx + 4, y + 1), hp, 11, "#ffffff", bold=True)
         else:
             self.box(hx, y, w2, 15, "chip", "line", 1, r=7)

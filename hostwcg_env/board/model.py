@@ -151,7 +151,7 @@ class Side:
 
 @dataclass(frozen=True)
 class Target:
-    name: str  # the target's name on the effect (``t1``)
+    name: str  # the target's name on the effect's text (``t``)
     what: tuple[str, ...]  # each chosen object: ``B.f0 Squire``, ``stack1 Bolt``, ``A.host``
 
 
@@ -172,8 +172,7 @@ class StackEntry:
         return self.name if self.kind == "card" else f"{self.name} [{self.kind}]"
 
     def targets_text(self) -> str:
-        return "; ".join(f"{t.name.split(':')[-1]}={', '.join(t.what) or 'none'}"
-                         for t in self.targets)
+        return "; ".join(f"{t.name}={', '.join(t.what) or 'none'}" for t in self.targets)
 
 
 @dataclass(frozen=True)
@@ -620,8 +619,8 @@ class _Builder:
             if card is None or card.name == "?":
                 out.append(StackEntry(i, it.controller, None, it.kind, True, ()))
                 continue
-            targets = tuple(Target(name, tuple(self.describe(t) for t in ids))
-                            for name, ids in it.targets.items())
+            targets = tuple(Target(name.split(":")[-1], tuple(self.describe(t) for t in ids))
+                            for name, ids in it.targets.items())  # "0:t": ability 0's t
             face = CardFace(f"stack{i}", card.name, card.type.value, card.cost_text(),
                             card.resource.value, tuple(card.subtypes), card.text,
                             power=card.power, health=card.health, printed_power=card.power,
