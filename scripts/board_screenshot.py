@@ -6,9 +6,12 @@ sees it to HTML, and screenshots it with Chromium (Debian: ``apt-get install -y 
 
     python scripts/board_screenshot.py                      # docs/img/board.png
     python scripts/board_screenshot.py --seed 3 --agents heuristic,random --out /tmp/b.png
+    python scripts/board_screenshot.py --theme dark --seat spectator --out /tmp/dark.png
     python scripts/board_screenshot.py --html-only /tmp/board.html
 
-Also writes the rgb_array frame of the same position next to the PNG with ``--frame``.
+The screenshot (a 1400x1000 window) is cropped to the board and, if it is over 300 KB,
+re-saved with a palette (Pillow). ``--frame`` also writes the rgb_array image of the same
+position (``board-frame.png``).
 """
 
 from __future__ import annotations
@@ -64,8 +67,8 @@ def _score(game: Game, viewer: int) -> int:
     return score if d is not None and d.player == viewer and len(d.actions) >= 3 else -1
 
 
-def pick_position(seed: int = 4, agents: tuple[str, str] = ("heuristic", "heuristic"),
-                  viewer: int = 0, min_turn: int = 5, max_turn: int = 14) -> Game:
+def pick_position(seed: int = 14, agents: tuple[str, str] = ("ppo", "heuristic"),
+                  viewer: int = 0, min_turn: int = 4, max_turn: int = 14) -> Game:
     """Replay a seeded game between two agents and return it at the busiest position (between
     ``min_turn`` and ``max_turn``) where ``viewer`` decides."""
     deck_a, deck_b = load_decks(None)
@@ -91,8 +94,11 @@ def pick_position(seed: int = 4, agents: tuple[str, str] = ("heuristic", "heuris
     return replay
 
 
+PAGE_BG = {"light": "#ffffff", "dark": "#111418"}
+
+
 def write_html(game: Game, path: Path, seat: Any = 0, theme: str = "light") -> Path:
-    bg = "#ffffff" if theme == "light" else "#111418"
+    bg = PAGE_BG[theme]
     path.write_text(PAGE.format(bg=bg, board=board_html(board_of(game, seat), theme=theme)),
                     encoding="utf-8")
     return path
@@ -115,8 +121,23 @@ def screenshot(html: Path, png: Path, chromium: str, window: tuple[int, int] = W
     return png
 
 
+def crop_to_board(png: Path, page_bg: str, pad: int = 6) -> tuple[int, int]:
+    """Cut the page around the board away; returns the new (width, height)."""
+    from PIL import Image, ImageChops
+
+    with Image.open(png) as im:
+        rgb = im.convert("RGB")
+    bg = Image.new("RGB", rgb.size, tuple(int(page_bg[i:i + 2], 16) for i in (1, 3, 5)))
+    box = ImageChops.difference(rgb, bg).getbbox()
+    if box is not None:
+        x0, y0, x1, y1 = box
+        rgb = rgb.crop((max(0, x0 - pad), max(0, y0 - pad), min(rgb.width, x1 + pad), min(rgb.height, y1 + pad)))
+    rgb.save(png, optimize=True)
+    return rgb.size
+
+
 def shrink(png: Path, limit: int = 300_000) -> None:
-    """Re-save the PNG with a palette if it is over ``limit`` bytes (needs Pillow)."""
+    """Re-save the PNG with a palette if it is over ``limit`` bytes."""
     if png.stat().st_size <= limit:
         return
     from PIL import Image
@@ -128,8 +149,8 @@ def shrink(png: Path, limit: int = 300_000) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seed", type=int, default=4)
-    ap.add_argument("--agents", default="heuristic,heuristic", help="two agent names (agents.make_agent)")
+    ap.add_argument("--seed", type=int, default=14)
+    ap.add_argument("--agents", default="ppo,heuristic", help="two agent names (agents.make_agent)")
     ap.add_argument("--seat", default="0", help="0, 1 or spectator")
     ap.add_argument("--theme", default="light", choices=("light", "dark"))
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "img" / "board.png")
@@ -152,8 +173,9 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="hostwcg-board-") as tmp:
         html = write_html(game, Path(tmp) / "board.html", seat, args.theme)
         screenshot(html, args.out, chromium)
+    w, h = crop_to_board(args.out, PAGE_BG[args.theme])
     shrink(args.out)
-    print(f"{args.out} ({args.out.stat().st_size // 1024} KB), turn {game.state.turn}, "
+    print(f"{args.out} ({w}x{h}, {args.out.stat().st_size // 1024} KB), turn {game.state.turn}, "
           f"decision {game.decision}")
     if args.frame:
         from hostwcg_env.board.image import board_image_pil

@@ -235,14 +235,17 @@ def _row(label: str, slots: tuple[CardFace | None, ...], extra: str = "") -> str
                          f"{place.split('.')[1]}</div></div>")
         else:
             cells.append(_slot(c))
-    return (f"<div><div class='hwb-rowlabel'>{_e(label)}</div>"
-            f"<div class='hwb-row'>{''.join(cells)}{extra}</div></div>")
+    row = (f"<div><div class='hwb-rowlabel'>{_e(label)}</div>"
+           f"<div class='hwb-row'>{''.join(cells)}</div></div>")
+    if not extra:
+        return row
+    return f"<div class='hwb-row' style='column-gap:16px'>{row}{extra}</div>"
 
 
 def _forms(side: Side) -> str:
     if not side.forms:
         return ""
-    return ("<div style='margin-left:10px'><div class='hwb-rowlabel'>forms</div>"
+    return ("<div><div class='hwb-rowlabel'>forms</div>"
             f"<div class='hwb-row'>{''.join(_slot(c) for c in side.forms)}</div></div>")
 
 
