@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Rules coverage: which numbered rule is implemented where, and which tests check it.
 
-Reads every numbered rule of the comprehensive rules (the seed file), finds the engine code
-that cites each rule and the tests that cover it, and writes ``docs/rules-coverage.md``.
+Reads every numbered rule from the rules index (``docs/rules-index.toml``, built from the
+comprehensive rules by ``scripts/build_rules_index.py``), finds the engine code that cites each
+rule and the tests that cover it, and writes ``docs/rules-coverage.md``.
 
     python scripts/rules_coverage.py            # regenerate docs/rules-coverage.md
     python scripts/rules_coverage.py --check    # exit 1 if the file on disk is stale
@@ -30,7 +31,6 @@ import argparse
 import ast
 import difflib
 import io
-import os
 import re
 import sys
 import tokenize
@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-SEED_NAME = "000_d0b57b2411933223.txt"
+INDEX = REPO / "docs" / "rules-index.toml"
 OUTPUT = REPO / "docs" / "rules-coverage.md"
 CODE_DIR = REPO / "hostwcg_env"
 TESTS_DIR = REPO / "tests"
@@ -48,10 +48,9 @@ SCENARIO_DIR = TESTS_DIR / "scenarios"
 TEXT_WIDTH = 60
 MAX_TESTS = 4
 MAX_PLACES = 3
-# RULINGS.md A01: the win conditions printed 1.1.1-1.1.3 under 1.2 may be cited as 1.2.1-1.2.3.
+# docs/rulings.md A01: the win conditions printed 1.1.1-1.1.3 under 1.2 may be cited as 1.2.1-1.2.3.
 ALIASES = {"1.2.1": "1.1.1", "1.2.2": "1.1.2", "1.2.3": "1.1.3"}
 
-_RULE_LINE = re.compile(r"^\s*(?:-\s+)?(\d+(?:\.\d+)*)\.\s+(\S.*?)\s*$")
 _DOTTED = re.compile(
     r"(?<![\w.])(\d+(?:\.\d+)+)(?!\d|\.\d)(?:\s*[-–]\s*(\d+(?:\.\d+)+)(?!\d|\.\d))?"
 )
@@ -78,7 +77,6 @@ class Coverage:
     rules: list[Rule]
     cited: dict[str, list[str]]  # rule -> code places that cite it exactly
     tests: dict[str, list[str]]  # rule -> test names
-    seed: str = SEED_NAME
 
     def by_number(self) -> dict[str, Rule]:
         return {r.number: r for r in self.rules}
@@ -111,39 +109,26 @@ class Coverage:
 
 
 # --------------------------------------------------------------------------- the rules
-def find_seed(explicit: str | None = None) -> Path:
-    """The seed file: ``--rules``, $HOSTWCG_RULES, or the shared folder beside the repo."""
-    candidates = [explicit, os.environ.get("HOSTWCG_RULES")]
-    candidates += [str(REPO / "shared" / "seeds" / SEED_NAME), str(REPO.parent / "shared" / "seeds" / SEED_NAME)]
-    for c in candidates:
-        if c and Path(c).is_file():
-            return Path(c)
-    raise FileNotFoundError(f"comprehensive rules {SEED_NAME} not found (pass --rules PATH or set HOSTWCG_RULES)")
-
-
-def parse_rules(text: str) -> list[Rule]:
-    """Every numbered rule, in file order. A rule's parent is the nearest rule before it with
-    one number fewer, so 1.1.1-1.1.3 (printed under 1.2, RULINGS.md A01) belong to 1.2."""
+def load_index(path: Path = INDEX) -> list[Rule]:
+    """Every numbered rule of the rules index, in printed order, with its children."""
+    with open(path, "rb") as f:
+        doc = tomllib.load(f)
     rules: list[Rule] = []
-    seen: set[str] = set()
-    last_at_depth: dict[int, Rule] = {}
-    for i, line in enumerate(text.splitlines(), 1):
-        m = _RULE_LINE.match(line)
-        if not m:
-            continue
-        number, body = m.group(1), m.group(2)
-        if number in seen:
-            raise ValueError(f"line {i}: rule {number} appears twice")
-        seen.add(number)
-        depth = number.count(".") + 1
-        parent = last_at_depth.get(depth - 1)
-        rule = Rule(number, body, parent.number if parent and depth > 1 else None, i)
-        if parent is not None and depth > 1:
-            parent.children.append(number)
-        last_at_depth[depth] = rule
-        for d in [d for d in last_at_depth if d > depth]:
-            del last_at_depth[d]
+    by_number: dict[str, Rule] = {}
+    for i, entry in enumerate(doc.get("rule", []), 1):
+        number = str(entry["number"])
+        if number in by_number:
+            raise ValueError(f"{path}: rule {number} appears twice")
+        parent = entry.get("parent")
+        rule = Rule(number, str(entry["title"]), parent, i)
+        if parent is not None:
+            if parent not in by_number:
+                raise ValueError(f"{path}: rule {number}: parent {parent} is not listed before it")
+            by_number[parent].children.append(number)
+        by_number[number] = rule
         rules.append(rule)
+    if doc.get("count") != len(rules):
+        raise ValueError(f"{path}: count = {doc.get('count')} but {len(rules)} rules are listed")
     return rules
 
 
@@ -300,8 +285,8 @@ def scan_python_tests(folder: Path, known: set[str]) -> dict[str, list[str]]:
     return out
 
 
-def collect(seed: Path, repo: Path = REPO) -> Coverage:
-    rules = parse_rules(seed.read_text(encoding="utf-8"))
+def collect(index: Path = INDEX, repo: Path = REPO) -> Coverage:
+    rules = load_index(index)
     known = {r.number for r in rules}
     cited = scan_code(repo / "hostwcg_env", known)
     tests: dict[str, list[str]] = {}
@@ -310,7 +295,7 @@ def collect(seed: Path, repo: Path = REPO) -> Coverage:
             tests.setdefault(r, []).extend(n for n in names if n not in tests.get(r, []))
     for names in tests.values():
         names.sort()
-    return Coverage(rules, cited, tests, seed.name)
+    return Coverage(rules, cited, tests)
 
 
 # --------------------------------------------------------------------------- the report
@@ -339,7 +324,8 @@ def render(cov: Coverage) -> str:
         "",
         "<!-- Generated by scripts/rules_coverage.py: do not edit by hand. -->",
         "",
-        f"Generated by `scripts/rules_coverage.py` from the comprehensive rules (`seeds/{cov.seed}`).",
+        "Generated by `scripts/rules_coverage.py` from the rules index `docs/rules-index.toml` (every",
+        "numbered rule of the comprehensive rules), the code and the tests.",
         "Regenerate with `python scripts/rules_coverage.py`; `python scripts/rules_coverage.py --check`",
         "(run by `tests/test_rules_coverage.py`) fails when this file is out of date.",
         "",
@@ -349,7 +335,7 @@ def render(cov: Coverage) -> str:
         "* **tested by**: scenario files in `tests/scenarios/` listing the rule in `rules`",
         "  (test `test_<file stem>`), and `test_*` functions whose name (`test_rule_26_2_2_…`) or",
         "  docstring cites it.",
-        "* Rules 1.1.1–1.1.3 are printed under 1.2 (RULINGS.md A01); `1.2.1`–`1.2.3` are read as them.",
+        "* Rules 1.1.1–1.1.3 are printed under 1.2 (docs/rulings.md A01); `1.2.1`–`1.2.3` are read as them.",
         "",
         f"**{n} rules, {implemented} implemented ({direct} cited directly, {implemented - direct} via sub-rules), "
         f"{tested} tested.**",
@@ -394,10 +380,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true", help="do not write; exit 1 if the file is out of date")
     ap.add_argument("--strict", action="store_true", help="with --check: also exit 1 if a rule lacks code or tests")
-    ap.add_argument("--rules", help=f"path of the comprehensive rules ({SEED_NAME})")
+    ap.add_argument("--index", default=str(INDEX), help="the rules index (default docs/rules-index.toml)")
     ap.add_argument("--output", default=str(OUTPUT), help="the Markdown file (default docs/rules-coverage.md)")
     args = ap.parse_args(argv)
-    cov = collect(find_seed(args.rules))
+    cov = collect(Path(args.index))
     text = render(cov)
     out = Path(args.output)
     if not args.check:
