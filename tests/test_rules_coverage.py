@@ -133,3 +133,71 @@ def test_citations_match_whole_numbers_only() -> None:
     assert rc.citations("1.2.1 is an alias", known) == {"1.1.1"}
     assert rc.name_citation("test_rule_14_7_1_occupied_slot", known) == {"14.7.1"}
     assert rc.name_citation("test_rule_25_battle_in_2_steps", known) == {"25"}
+
+
+def test_every_tag_names_a_rule(coverage) -> None:  # type: ignore[no-untyped-def]
+    """A rules mark or scenario ``rules`` entry that names no rule (a typo) is an error."""
+    assert not coverage.unknown_tags, "\n".join(coverage.unknown_tags)
+
+
+def _tiny_repo(root: Path) -> Path:
+    """A repository with a three-rule index, code in and out of engine/cards, and tests."""
+    (root / "docs").mkdir()
+    index = root / "docs" / "rules-index.toml"
+    index.write_text('count = 4\n[[rule]]\nnumber = "1"\ntitle = "One"\n'
+                     '[[rule]]\nnumber = "1.1"\nparent = "1"\ntitle = "One one"\n'
+                     '[[rule]]\nnumber = "1.2"\nparent = "1"\ntitle = "One two"\n'
+                     '[[rule]]\nnumber = "2"\ntitle = "Two"\n', encoding="utf-8")
+    for part, text in (("engine", '"""Implements 1.1."""\n'), ("cards", "X = 1  # rule 2\n"),
+                       ("analysis", '"""Cites 1.2 and 1.2e-7, which is no implementation."""\n')):
+        (root / "hostwcg_env" / part).mkdir(parents=True)
+        (root / "hostwcg_env" / part / "m.py").write_text(text, encoding="utf-8")
+    (root / "tests" / "scenarios").mkdir(parents=True)
+    (root / "tests" / "scenarios" / "s900_x.toml").write_text('rules = ["1.1", "7.7"]\n', encoding="utf-8")
+    (root / "tests" / "test_x.py").write_text('''
+import pytest
+
+pytestmark = [pytest.mark.rules("1")]
+
+
+def test_docstring_only():
+    """Exercises 1.2 and 2 (a docstring is no tag)."""
+    # 1.2 in a comment is no tag either
+
+
+@pytest.mark.rules("1.2")
+def test_marked():
+    pass
+
+
+@pytest.mark.rules("2")
+class TestGroup:
+    def test_in_class(self):
+        pass
+
+
+def test_rule_1_1_named():
+    pass
+
+
+@pytest.mark.rules("1.9")
+def test_typo():
+    pass
+''', encoding="utf-8")
+    return index
+
+
+def test_only_engine_and_card_code_implements_and_only_tags_test(tmp_path: Path) -> None:
+    """A rule is implemented where engine or card code cites it (not analysis code), and tested
+    only by tagged tests: scenario ``rules``, a rules mark on the function, its class or the
+    module, or the test's name; never by a docstring or a comment."""
+    cov = rc.collect(_tiny_repo(tmp_path), repo=tmp_path)
+    assert cov.cited == {"1.1": ["engine/m.py"], "2": ["cards/m.py"]}
+    assert cov.uncited() == ["1.2"]
+    assert cov.tests["1.1"] == ["test_rule_1_1_named", "test_s900_x"]
+    assert cov.tests["1.2"] == ["test_marked"]
+    assert cov.tests["2"] == ["test_in_class"]
+    assert "test_docstring_only" in cov.tests["1"]  # by the module's pytestmark only
+    assert not any("test_docstring_only" in names for r, names in cov.tests.items() if r != "1")
+    assert cov.unknown_tags == ["tests/scenarios/s900_x.toml: rules: '7.7' is not a rule number",
+                                "tests/test_x.py::test_typo: rules mark '1.9' is not a rule number"]
