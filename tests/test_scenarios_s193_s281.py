@@ -175,7 +175,7 @@ def test_s217_retarget_without_new_target_changes_nothing() -> None:
         game,
         {
             "B.f0": "empty",
-            "B.drop": ["Squire", "Redirect"],
+            "B.drop": ["Redirect", "Squire"],
             "A.drop": ["Spark"],
             "events": ["DamageDealt(Squire, 2, source=Spark, kind=effect)"],
             "stack": [],

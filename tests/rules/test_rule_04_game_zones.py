@@ -41,8 +41,8 @@ def test_rule_4_2_1_destroyed_used_and_discarded_cards_go_to_the_drop_zone() -> 
     play(g, "A play Spark", "A target B.f0", "resolve", "A slot b0", "resolve")
     expect(g, {"B.drop": ["Squire"], "A.drop": ["Spark"], "B.f0": "empty"})
     play(g, "A play Rummage", "resolve", "A slot b0", "A pass", "B pass")
-    expect(g, {"A.drop": ["Spark", "Rummage", "Ogre", "Wall"]})
-    expect(g, {"view": {"B": {"A.drop": ["Spark", "Rummage", "Ogre", "Wall"],
+    expect(g, {"A.drop": ["Spark", "Ogre", "Wall", "Rummage"]})  # discards, then the used Rummage
+    expect(g, {"view": {"B": {"A.drop": ["Spark", "Ogre", "Wall", "Rummage"],
                               "contains": ["Rummage", "Ogre", "Wall"]}}})
 
 
