@@ -1,0 +1,113 @@
+"""The docs say what the code does: docs/rulings.md has an entry for every ruling id the
+repository cites, its flags table is RuleConfig's fields and defaults, and the code it points
+at exists."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+from hostwcg_env.engine import RuleConfig
+
+ROOT = Path(__file__).resolve().parent.parent
+RULINGS = ROOT / "docs" / "rulings.md"
+_RULING_ID = re.compile(r"(?<![\w.])A(\d{2})[a-z]?\b")
+
+
+def _rulings_text() -> str:
+    return RULINGS.read_text(encoding="utf-8")
+
+
+def _entries() -> dict[str, str]:
+    """Ruling id -> the text of its entry."""
+    parts = re.split(r"^### (A\d\d) ", _rulings_text(), flags=re.M)
+    return {parts[i]: parts[i + 1] for i in range(1, len(parts), 2)}
+
+
+def _cited_files() -> list[Path]:
+    files = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    for folder in ("hostwcg_env", "agents", "scripts", "tests"):
+        files += sorted((ROOT / folder).rglob("*.py"))
+    files += sorted((ROOT / "tests" / "scenarios").glob("*.toml"))
+    return [f for f in files if f != RULINGS]
+
+
+def test_every_ruling_has_one_entry_in_order() -> None:
+    assert list(_entries()) == [f"A{i:02d}" for i in range(1, 56)]
+
+
+def test_every_ruling_id_the_repository_cites_is_in_rulings_md() -> None:
+    entries = _entries()
+    missing = []
+    for path in _cited_files():
+        for m in _RULING_ID.finditer(path.read_text(encoding="utf-8")):
+            if f"A{m.group(1)}" not in entries:
+                missing.append(f"{path.relative_to(ROOT)}: {m.group(0)}")
+    assert not missing, missing
+
+
+def test_every_entry_gives_question_or_reading_rules_flag_and_where() -> None:
+    for rid, text in _entries().items():
+        assert "**Reading:**" in text, rid
+        assert "**Rules:**" in text and "**Flag:**" in text, rid
+        assert "**Where:**" in text, rid
+
+
+def _toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return str(value)
+
+
+def test_the_flags_table_is_rule_configs_fields_and_defaults() -> None:
+    """Each row names fields in its first cell and their defaults, in the same order, in the
+    second; together the rows name every RuleConfig field once."""
+    table = _rulings_text().split("## The flags", 1)[1].split("\n## ", 1)[0]
+    defaults = {f.name: _toml_value(getattr(RuleConfig(), f.name)) for f in dataclasses.fields(RuleConfig)}
+    seen: list[str] = []
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) < 4 or not cells[0].startswith("`") or cells[1] == "default":
+            continue
+        names = re.findall(r"`(\w+)`", cells[0])
+        values = re.findall(r"`([^`]+)`", cells[1])
+        assert len(names) == len(values), line
+        for name, value in zip(names, values, strict=True):
+            assert name in defaults, f"{name} is not a RuleConfig field"
+            assert value == defaults[name], f"{name}: the table says {value}, RuleConfig says {defaults[name]}"
+            seen.append(name)
+    assert sorted(seen) == sorted(defaults)
+
+
+def test_the_flag_of_each_entry_has_the_right_default() -> None:
+    """'**Flag:** `name = value` (default)' in an entry agrees with RuleConfig."""
+    config = RuleConfig()
+    for rid, text in _entries().items():
+        flag = text.split("**Flag:**", 1)[1].split("* **", 1)[0]
+        for name, value in re.findall(r"`(\w+) = ([^`]+)`", flag):
+            assert value == _toml_value(getattr(config, name)), f"{rid}: {name} = {value}"
+
+
+def test_the_code_each_entry_points_at_exists() -> None:
+    """Every `engine/x.py` or `cards/x.py` named under 'Where' exists, and every
+    `Class.method` named after it is defined in that file."""
+    problems = []
+    for rid, text in _entries().items():
+        where = text.split("**Where:**", 1)[1].split("* **", 1)[0]
+        source = ""
+        for token in re.findall(r"`([^`]+)`", where):
+            if re.fullmatch(r"(engine|cards)/\w+\.py", token):
+                path = ROOT / "hostwcg_env" / token
+                if not path.is_file():
+                    problems.append(f"{rid}: {token} does not exist")
+                    source = ""
+                    continue
+                source = path.read_text(encoding="utf-8")
+            elif re.fullmatch(r"[A-Z]\w*\.\w+", token) and source:
+                cls, meth = token.split(".")
+                if f"class {cls}" not in source or not re.search(rf"def {meth}\b", source):
+                    problems.append(f"{rid}: {token} is not defined there")
+    assert not problems, problems
