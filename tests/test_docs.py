@@ -111,3 +111,43 @@ def test_the_code_each_entry_points_at_exists() -> None:
                 if f"class {cls}" not in source or not re.search(rf"def {meth}\b", source):
                     problems.append(f"{rid}: {token} is not defined there")
     assert not problems, problems
+
+
+# --------------------------------------------------------------------------- how-to-play.md
+
+HOW_TO_PLAY = ROOT / "docs" / "how-to-play.md"
+
+
+def _example_section() -> str:
+    text = HOW_TO_PLAY.read_text(encoding="utf-8")
+    return text.split("## An annotated example game", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_annotated_game_is_the_game_the_engine_plays() -> None:
+    """docs/how-to-play.md annotates `hostwcg demo --agents heuristic,heuristic --seed 3`:
+    every log line it quotes is in the demo's output, in order, and the game ends as told."""
+    from hostwcg_env.demo import run_demo
+
+    section = _example_section()
+    assert "hostwcg demo --agents heuristic,heuristic --seed 3" in section
+    lines: list[str] = []
+    game = run_demo(seed=3, agents=("heuristic", "heuristic"), out=lines.append)
+    printed = " ".join(" ".join(lines).split())
+    events = [e.text for e in game.events]
+    quotes = [q for q in re.findall(r"`([^`]+)`", " ".join(section.split()))
+              if len(q) > 12 and not q.startswith(("python", "hostwcg"))]
+    assert len(quotes) >= 10
+    at = 0
+    for quote in quotes:
+        for piece in [p.strip(" ;") for p in quote.split("...")]:
+            if piece in events:  # an event of the log (PhaseBegan(end))
+                continue
+            found = printed.find(piece, at)
+            assert found >= 0, f"{piece!r} is not in the demo's output (after what came before)"
+            at = found
+    s = game.state
+    assert (s.winner, s.reason, s.turn) == (1, "empty_hand", 8)
+    assert [s.objs[o].name for o in s.players[0].damage] == ["Oath of Steel"]
+    from hostwcg_env.engine.stats import host_health
+
+    assert host_health(s, 0) == 7
