@@ -1,5 +1,5 @@
 """Baseline agents: interface, legality, ISMCTS reads no hidden state, numpy PPO = torch PPO,
-the ladder and the terminal player (issue: agents)."""
+the ladder and the terminal player (docs/agents.md)."""
 
 from __future__ import annotations
 

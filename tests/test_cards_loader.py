@@ -1,4 +1,4 @@
-"""The card loader: test_cards.toml loads as RULINGS.md Part 0.3 says, and bad files are refused
+"""The card loader: test_cards.toml loads the stand-in cards the scenarios use, and bad files are refused
 with every problem named by file, card and field (docs/cards.md)."""
 
 from __future__ import annotations

@@ -11,12 +11,12 @@ from pathlib import Path
 from hostwcg_env.engine import RuleConfig
 
 ROOT = Path(__file__).resolve().parent.parent
-RULINGS = ROOT / "docs" / "rulings.md"
+RULINGS_DOC = ROOT / "docs" / "rulings.md"
 _RULING_ID = re.compile(r"(?<![\w.])A(\d{2})[a-z]?\b")
 
 
 def _rulings_text() -> str:
-    return RULINGS.read_text(encoding="utf-8")
+    return RULINGS_DOC.read_text(encoding="utf-8")
 
 
 def _entries() -> dict[str, str]:
@@ -30,7 +30,7 @@ def _cited_files() -> list[Path]:
     for folder in ("hostwcg_env", "agents", "scripts", "tests"):
         files += sorted((ROOT / folder).rglob("*.py"))
     files += sorted((ROOT / "tests" / "scenarios").glob("*.toml"))
-    return [f for f in files if f != RULINGS]
+    return [f for f in files if f != RULINGS_DOC]
 
 
 def test_every_ruling_has_one_entry_in_order() -> None:
@@ -151,3 +151,60 @@ def test_the_annotated_game_is_the_game_the_engine_plays() -> None:
     from hostwcg_env.engine.stats import host_health
 
     assert host_health(s, 0) == 7
+
+
+# --------------------------------------------------------------------------- citations
+
+# Documents that are not part of the repository: the project's working notes (design, style,
+# rulings and scenario lists), the rules text files they came with, and tracker issues. The
+# repository cites rule numbers and its own docs instead (docs/rulings.md, docs/how-to-play.md,
+# docs/scenarios.md ...).
+_OUTSIDE = [
+    (re.compile(r"\b(RULINGS|DESIGN|STYLE|SCENARIOS)\.md\b"), "a working note outside the repository"),
+    (re.compile(r"\bRULINGS\s+(A\d|\d|Part)|\b(DESIGN|STYLE)\s*[:\"(]"), "a working note outside the repository"),
+    (re.compile(r"\bseeds?/|\bseed 0\d\d\b|\bseed file\b|\bSeed example\b"), "the rules text files outside the repository"),
+    (re.compile(r"\bengine-lessons\b|\bFaB-|\bMTG-"), "a document outside the repository"),
+    (re.compile(r"\bissues?\s*(#\s*)?\d+|\bissue\s*[:\"“(]|\(issue\b|\bthe issue (asks|says|wants)"),
+     "a tracker issue"),
+]
+_SCANNED = ("*.py", "*.md", "*.toml", "*.ipynb", "*.sh", "*.cfg", "*.txt", "Makefile")
+_SKIPPED = {".git", ".venv", ".venv-bench", "runs", "node_modules", "__pycache__"}
+
+
+def _repository_files() -> list[Path]:
+    out = []
+    for pattern in _SCANNED:
+        for path in ROOT.rglob(pattern):
+            rel = path.relative_to(ROOT)
+            if rel.parts[0] in _SKIPPED or any(p.startswith(".venv") for p in rel.parts):
+                continue
+            if path == Path(__file__).resolve() or not path.is_file():
+                continue
+            out.append(path)
+    return sorted(set(out))
+
+
+def outside_citations(text: str) -> list[str]:
+    """What in ``text`` cites a document outside the repository."""
+    return [f"{m.group(0)!r} ({why})" for pattern, why in _OUTSIDE for m in pattern.finditer(text)]
+
+
+def test_no_citation_of_documents_outside_the_repository() -> None:
+    """Code, docs, notebooks, data and tests cite rule numbers and the repository's own docs,
+    never notes, rules files or issues that a user of the repository does not have."""
+    found = []
+    for path in _repository_files():
+        for i, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            found += [f"{path.relative_to(ROOT)}:{i}: {c}" for c in outside_citations(line)]
+    assert not found, "\n".join(found)
+
+
+def test_the_citation_guard_catches_each_kind() -> None:
+    for text in ('(see RU' + 'LINGS.md A26)', 'RU' + 'LINGS A06', '(DE' + 'SIGN.md "Layers")',
+                 'STY' + 'LE.md', '(STY' + 'LE: state is data)', 'SCEN' + 'ARIOS.md S001', 'se' + 'eds/000_x.txt', 'se' + 'ed 000',
+                 'iss' + 'ue 5', '(iss' + 'ue: agents)', 'the iss' + 'ue asks for'):
+        assert outside_citations(text), text
+    for text in ("docs/rulings.md A26", "A26", "S001", "--seed 7", "seeds from 500,000",
+                 "an issue with the layout", "RULINGS_DOC", "test_s239_rules_example",
+                 'STYLE = "<style>"'):
+        assert not outside_citations(text), text

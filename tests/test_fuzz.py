@@ -1,4 +1,4 @@
-"""Seeded random-play fuzz of the engine (DESIGN.md "Engine contract").
+"""Seeded random-play fuzz of the engine (README.md "Rules fidelity").
 
 Thousands of complete games between every ordered pair of shipped decks (both seatings and the
 mirrors), each played by a seeded ``random.Random`` that picks uniformly among the legal

@@ -1,4 +1,4 @@
-"""Hidden information is provably hidden (DESIGN.md "Env contract").
+"""Hidden information is provably hidden (README.md "Rules fidelity", docs/rulings.md A09).
 
 Over hundreds of random states we resample everything the observing agent cannot see
 (``determinize`` from its own view: the opponent's hand, both decks, the opponent's face-down

@@ -1,6 +1,6 @@
 """Illegal actions are refused, name the rule they break, and change nothing
-(DESIGN.md "Engine contract": "An illegal action raises IllegalActionError naming the rule it
-breaks ... nothing is ever silently substituted"; docs/scenarios.md: "... and leaves the game
+(README.md "Rules fidelity": an illegal action raises IllegalActionError naming the rule it
+breaks, nothing is ever silently substituted; docs/scenarios.md: "... and leaves the game
 exactly as it was").
 
 Two parts:

@@ -1,4 +1,4 @@
-"""Scenarios from SCENARIOS.md S001-S110 that a scenario file cannot express.
+"""Rules scenarios S001-S110 (docs/scenarios.md "Scenario ids") that a scenario file cannot express.
 
 They all run the real game setup (9.1, ``new_game = true``): who wins the 2D6 roll depends on
 the seed, and some checks compare two runs. The position is built with ``setup_game`` from the
@@ -7,7 +7,7 @@ with the keys of docs/scenarios.md.
 
 Each deck holds 50 hypothetical cards with distinct names (Ka00-Ka49 for A, Kb00-Kb49 for B),
 so a card's name identifies it. The roll winner always lets A go first, so A is the first
-player as in RULINGS.md 0.1. A's Host is Test Host and B's is Strife Host, so a Host's name
+player, as the scenarios assume (docs/scenarios.md "Scenario ids"). A's Host is Test Host and B's is Strife Host, so a Host's name
 in the other player's view means the Host zone is open.
 """
 

@@ -1,4 +1,4 @@
-"""Rules scenarios S193-S281 (SCENARIOS.md §26-§42) that the TOML scenario format cannot express.
+"""Rules scenarios S193-S281 (rules 26-42; docs/scenarios.md "Scenario ids") that the TOML format cannot express.
 
 The other scenarios of these sections are files in tests/scenarios/. The ones here inspect
 stack-item bookkeeping (in_response_to, controllers), object identities, or need a second board

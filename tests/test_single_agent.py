@@ -1,4 +1,4 @@
-"""The single-agent gymnasium view for Stable-Baselines3 (issue: env item 6)."""
+"""The single-agent gymnasium view for Stable-Baselines3 (docs/env.md)."""
 
 from __future__ import annotations
 

@@ -35,7 +35,7 @@ def test_rule_3_1_deck_must_follow_the_constraints() -> None:
 
 
 def test_rule_3_1_1_fifty_main_deck_cards_and_one_host() -> None:
-    """3.1.1: exactly 50 main-deck cards and exactly 1 Host (RULINGS A10)."""
+    """3.1.1: exactly 50 main-deck cards and exactly 1 Host (A10)."""
     assert codes(deck()) == []
     assert codes(deck(Pinger=1)) == ["DECK_SIZE"]  # 49 cards
     assert codes(deck(Pinger=3)) == ["DECK_SIZE"]  # 51 cards

@@ -66,7 +66,7 @@ def test_rule_4_5_1_sorceries_and_ambushes_go_to_backrow_slots() -> None:
 @pytest.mark.rules("4.8")
 def test_rule_4_8_1_damage_zone_cards_are_face_down_and_hidden() -> None:
     """4.8 Damage Zone, 4.8.1: Host damage puts cards face down into the damage zone; the
-    opponent sees only how many there are (RULINGS A09: the owner may look)."""
+    opponent sees only how many there are (A09: the owner may look)."""
     g = make({"turn": 1, "phase": "action1",
               "A": {"hand": ["Blast"], "pool": {"£": 2}},
               "B": {"hand": ["Ogre", "Wall"], "damage_zone": ["Herald"]}})
