@@ -49,6 +49,7 @@ def _make() -> SingleAgentEnv:
     return SingleAgentEnv(seed=7)
 
 
+@pytest.mark.slow
 def test_subproc_vec_env_and_maskable_ppo_trains() -> None:
     sb3 = pytest.importorskip("sb3_contrib")
     from stable_baselines3.common.env_util import make_vec_env
