@@ -1,5 +1,5 @@
 """Baseline agents: interface, legality, ISMCTS reads no hidden state, numpy PPO = torch PPO,
-the ladder and the terminal player (issue: agents)."""
+the ladder and the terminal player (docs/agents.md)."""
 
 from __future__ import annotations
 
@@ -120,6 +120,7 @@ def test_ismcts_plays_legal_actions_within_a_time_budget() -> None:
         g.apply(a)
 
 
+@pytest.mark.slow
 def test_numpy_policy_matches_torch_policy_and_masks() -> None:
     sb3 = pytest.importorskip("sb3_contrib")
     import torch
@@ -154,6 +155,7 @@ def test_numpy_policy_matches_torch_policy_and_masks() -> None:
         path.with_suffix(".json").unlink(missing_ok=True)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not DEFAULT.exists(), reason="no shipped checkpoint")
 def test_shipped_ppo_checkpoint_plays_legal_full_games_without_torch() -> None:
     pol = make_agent("ppo", seed=0)
@@ -460,6 +462,7 @@ def test_observer_encodes_incrementally_what_a_fresh_encoding_shows() -> None:
         assert seen > 5
 
 
+@pytest.mark.slow
 def test_demonstrations_from_ladder_records_are_what_the_agent_saw_and_chose(tmp_path: Path) -> None:
     """agents.demos.from_ladder replays ladder games and keeps one agent's choices: the greedy
     PPO policy, run on the replayed observations and masks, picks every recorded action."""

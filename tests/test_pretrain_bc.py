@@ -22,6 +22,7 @@ def _load(name: str):  # type: ignore[no-untyped-def]
     return mod
 
 
+@pytest.mark.slow
 def test_demonstrations_are_the_heuristics_legal_choices() -> None:
     bc = _load("pretrain_bc")
     data = bc.generate(3, seed=1, vs_random=0.5, progress=False)
@@ -37,6 +38,7 @@ def test_demonstrations_are_the_heuristics_legal_choices() -> None:
     assert x.shape == (5, int(data["obs_size"])) and (x != 0).any()
 
 
+@pytest.mark.slow
 def test_pretrain_bc_writes_a_maskable_ppo_zip_that_plays_legally(tmp_path: Path) -> None:
     sb3 = pytest.importorskip("sb3_contrib")
     bc = _load("pretrain_bc")
@@ -116,6 +118,7 @@ def test_train_ppo_resume_saves_at_the_next_multiple(tmp_path: Path) -> None:
     assert sorted(p.name for p in second.glob("step_*.zip")) == ["step_192.zip", "step_256.zip"]
 
 
+@pytest.mark.slow
 def test_train_ppo_init_from_npz_freezes_the_actor_during_critic_warmup(tmp_path: Path) -> None:
     """--init PATH.npz loads an exported (actor-only) policy; during --critic-warmup the actor
     stays exactly as exported while the critic learns, and afterwards the actor learns too."""
@@ -226,6 +229,7 @@ def test_pretrain_bc_overrides_only_relabels_with_the_initial_policy(tmp_path: P
                  "--out", str(tmp_path / "e.zip"), "--no-progress"])
 
 
+@pytest.mark.slow
 def test_train_ppo_smoke_run_of_a_few_thousand_steps(tmp_path: Path) -> None:
     """The whole training script for a few thousand steps: two env processes, snapshots of
     itself joining the opponent pool, a periodic evaluation, TensorBoard logs, the saved

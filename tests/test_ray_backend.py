@@ -24,6 +24,7 @@ def test_missing_ray_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
         make_backend("ray")
 
 
+@pytest.mark.slow
 def test_ray_cluster_gives_the_same_records(tmp_path: Path) -> None:
     ray = pytest.importorskip("ray")
     study = Study.make(decks=["brae", "karsh", "lior"], games=2, seed=7)  # 6 games

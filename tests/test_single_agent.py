@@ -1,4 +1,4 @@
-"""The single-agent gymnasium view for Stable-Baselines3 (issue: env item 6)."""
+"""The single-agent gymnasium view for Stable-Baselines3 (docs/env.md)."""
 
 from __future__ import annotations
 
@@ -49,6 +49,7 @@ def _make() -> SingleAgentEnv:
     return SingleAgentEnv(seed=7)
 
 
+@pytest.mark.slow
 def test_subproc_vec_env_and_maskable_ppo_trains() -> None:
     sb3 = pytest.importorskip("sb3_contrib")
     from stable_baselines3.common.env_util import make_vec_env
