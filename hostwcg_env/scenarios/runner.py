@@ -102,9 +102,6 @@ def run_doc(doc: dict[str, Any], path: str) -> Result:
         if key not in TOP_FIELDS:
             res.mismatches.append(f"{path}: unknown top-level field {key!r}")
             return res
-    if not doc.get("step"):
-        res.mismatches.append(f"{path}: no [[step]]: a scenario without steps checks nothing (docs/scenarios.md)")
-        return res
     try:
         check_shape(doc, path)
     except ScenarioError as e:
@@ -115,6 +112,9 @@ def run_doc(doc: dict[str, Any], path: str) -> Result:
         game = setup_game(doc, path, labels)
     except (ScenarioError, CardError, ValueError) as e:
         res.mismatches.append(f"setup: {e}")
+        return res
+    if not doc.get("step"):
+        res.mismatches.append(f"{path}: no [[step]]: a scenario without steps checks nothing (docs/scenarios.md)")
         return res
     for i, step in enumerate(doc.get("step", [])):
         where = f"step {i + 1}"
