@@ -1,19 +1,22 @@
 """Where games are played: in this process, in a multiprocessing pool, or on a Ray cluster.
 
-Every backend maps :func:`play_game` over game specs and yields the records as they finish
-(in any order); since a game is a pure function of its spec, the records are the same on
-every backend (tested). Ray is optional (``pip install 'hostwcg[distributed]'``) and imported
-only when the Ray backend is made.
+Every backend maps the game runner (``runner.run_game``) over game specs and yields the
+records as they finish (in any order); since a game is a pure function of its spec, the records
+are the same on every backend (tested). The ladder and balance studies both play through them.
+Ray is optional (``pip install 'hostwcg[distributed]'``) and imported only when the Ray backend
+is made.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from .records import GameSpec
-from .simulate import play_game
+from .runner import GameSpec, run_game
 
 
 class BackendError(RuntimeError):
@@ -24,12 +27,32 @@ def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
+def _exit_on_sigterm(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
+@contextlib.contextmanager
+def sigterm_unwinds() -> Iterator[None]:
+    """Within the block, SIGTERM (``kill``, a job scheduler) unwinds like Ctrl-C: ``finally``
+    blocks run, so a pool stops its workers instead of leaving them playing on as orphans and
+    the records file is closed; the process then exits with status 143. (In the main thread
+    only: elsewhere signals cannot be handled.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 class SerialBackend:
     name = "serial"
 
     def imap_unordered(self, specs: Sequence[GameSpec]) -> Iterator[dict[str, Any]]:
         for s in specs:
-            yield play_game(s)
+            yield run_game(s)
 
     def close(self) -> None:
         pass
@@ -55,7 +78,7 @@ class ProcessBackend(SerialBackend):
             from multiprocessing import get_context
 
             self._pool = get_context("spawn").Pool(self.workers)
-        yield from self._pool.imap_unordered(play_game, specs, chunksize=1)
+        yield from self._pool.imap_unordered(run_game, specs, chunksize=1)
 
     def close(self) -> None:
         if self._pool is not None:
@@ -65,7 +88,7 @@ class ProcessBackend(SerialBackend):
 
 
 def _play_batch(specs: list[GameSpec]) -> list[dict[str, Any]]:
-    return [play_game(s) for s in specs]
+    return [run_game(s) for s in specs]
 
 
 def import_ray() -> Any:
