@@ -299,16 +299,22 @@ def _scan(data: bytes) -> Iterator[bytes | _Member]:
         buf = b""
         i = pos
         ok = True
-        try:
-            while i < len(data) and not d.eof:
-                buf += d.decompress(data[i : i + step])
-                i = min(i + step, len(data))
-                k = buf.rfind(b"\n")
-                if k >= 0:
-                    yield from buf[: k + 1].splitlines(keepends=True)
-                    buf = buf[k + 1 :]
-        except zlib.error:
-            ok = False
+        while ok and i < len(data) and not d.eof:
+            chunk = data[i : i + step]
+            backup = d.copy()
+            try:
+                buf += d.decompress(chunk)
+            except zlib.error:  # decode this chunk again byte by byte, up to the damage
+                ok = False
+                d = backup
+                with contextlib.suppress(zlib.error):
+                    for j in range(len(chunk)):
+                        buf += d.decompress(chunk[j : j + 1])
+            i = min(i + step, len(data))
+            k = buf.rfind(b"\n")
+            if k >= 0:
+                yield from buf[: k + 1].splitlines(keepends=True)
+                buf = buf[k + 1 :]
         if ok and d.eof:
             end = i - len(d.unused_data)
             yield _Member(pos, end, True, buf)
