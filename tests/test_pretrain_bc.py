@@ -46,11 +46,12 @@ def test_pretrain_bc_writes_a_maskable_ppo_zip_that_plays_legally(tmp_path: Path
     meta = json.loads(out.with_suffix(".json").read_text())
     assert meta["data"]["decisions"] > 0 and 0 <= meta["history"][-1]["holdout_accuracy"] <= 1
     model = sb3.MaskablePPO.load(out, device="cpu")
+    from agents import make_agent
     from hostwcg_env.env import shipped_decks
     from hostwcg_env.env.single import SingleAgentEnv
 
     pool = shipped_decks()
-    env = SingleAgentEnv(opponent="heuristic", seed=4, deck_pools=[pool, pool])
+    env = SingleAgentEnv(opponent=make_agent("heuristic", seed=4), seed=4, deck_pools=[pool, pool])
     obs, _ = env.reset(seed=4)
     for _ in range(60):
         mask = env.action_masks()
