@@ -1,9 +1,10 @@
-"""Exact replays of recorded games (hostwcg_env.analysis.records).
+"""Exact replays of recorded games (the record format: records.py).
 
-A record is replayed by starting the same game (decks in order, rule overrides, seed) and
-applying its actions, each of which must be legal at that point. A replay that does not
-reproduce the record (an action not legal, the game ending early or late, another result)
-raises :class:`ReplayError` saying where it diverged.
+A record is replayed by the game runner (runner.py) from the same spec (decks in order, rule
+overrides, seed), its actions played as a script, each of which must be legal at that point. A
+replay that does not reproduce the record (an action not legal, the game ending early or late,
+another result) raises :class:`ReplayError` saying where it diverged. Records of every layout
+replay (the ladder's older lines too, once they kept their actions).
 
     hostwcg replay runs/balance/shards/shard-....jsonl --index 3 --side A --step
     hostwcg replay agents/ladder_results/ismcts045_vs_heuristic.jsonl --index 0 --side B --step
