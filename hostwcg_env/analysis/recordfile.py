@@ -118,9 +118,21 @@ class RecordWriter:
         self.gz = is_gzip(p)
         self.count = 0
         self._fd = self._open()
+        try:
+            self._prepare(warn)
+        except BaseException:
+            if self._fd >= 0:
+                os.close(self._fd)
+            raise
+        self._z = zlib.compressobj(6, zlib.DEFLATED, 31) if self.gz else None
+
+    def _prepare(self, warn: bool) -> None:
+        """Lock the file and mend its end (``repair``) when no other run is writing it."""
+        p = self.path
         if _lock(self._fd, exclusive=True):
             if repair(p, warn=warn, locked=True):
                 os.close(self._fd)  # the repair renamed a new file over the old one
+                self._fd = -1
                 self._fd = self._open()
                 if not _lock(self._fd, exclusive=True):
                     self._busy()
@@ -130,13 +142,13 @@ class RecordWriter:
             self._busy()
         else:
             _lock(self._fd, exclusive=False, wait=True)
-        self._z = zlib.compressobj(6, zlib.DEFLATED, 31) if self.gz else None
 
     def _open(self) -> int:
         return os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
 
     def _busy(self) -> None:
         os.close(self._fd)
+        self._fd = -1
         raise RecordFileError(f"{self.path} is being written by another run (a gzip file takes one "
                               "run at a time: give each run its own file and concatenate them)")
 
