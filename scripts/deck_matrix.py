@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from hostwcg_env.cards.selfplay import deck_matrix, format_matrix, pool_decks, worst  # noqa: E402
+from hostwcg_env.analysis.selfplay import deck_matrix, format_matrix, pool_decks, worst  # noqa: E402
 
 TARGET = 0.25
 

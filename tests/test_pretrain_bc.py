@@ -48,11 +48,12 @@ def test_pretrain_bc_writes_a_maskable_ppo_zip_that_plays_legally(tmp_path: Path
     meta = json.loads(out.with_suffix(".json").read_text())
     assert meta["data"]["decisions"] > 0 and 0 <= meta["history"][-1]["holdout_accuracy"] <= 1
     model = sb3.MaskablePPO.load(out, device="cpu")
+    from agents import make_agent
     from hostwcg_env.env import shipped_decks
     from hostwcg_env.env.single import SingleAgentEnv
 
     pool = shipped_decks()
-    env = SingleAgentEnv(opponent="heuristic", seed=4, deck_pools=[pool, pool])
+    env = SingleAgentEnv(opponent=make_agent("heuristic", seed=4), seed=4, deck_pools=[pool, pool])
     obs, _ = env.reset(seed=4)
     for _ in range(60):
         mask = env.action_masks()
@@ -183,8 +184,8 @@ def test_pretrain_bc_distils_ladder_choices_into_the_shipped_actor(tmp_path: Pat
     """--ladder FILE --ladder-agent NAME trains on that agent's replayed ladder choices, and
     --init takes the exported numpy actor (the shipped checkpoint's format)."""
     pytest.importorskip("sb3_contrib")
-    from agents.ladder import run_ladder
     from agents.ppo import NumpyPolicy, export_sb3
+    from hostwcg_env.analysis.ladder import run_ladder
 
     bc = _load("pretrain_bc")
     results = tmp_path / "ladder.jsonl"
@@ -210,8 +211,8 @@ def test_pretrain_bc_overrides_only_relabels_with_the_initial_policy(tmp_path: P
     every label is the --init policy's choice (the data records how many differ from the
     heuristic's); without an .npz --init the option is refused with the reason."""
     pytest.importorskip("sb3_contrib")
-    from agents.ladder import run_ladder
     from agents.ppo import export_sb3
+    from hostwcg_env.analysis.ladder import run_ladder
 
     bc = _load("pretrain_bc")
     results = tmp_path / "ladder.jsonl"
@@ -235,8 +236,8 @@ def test_train_ppo_smoke_run_of_a_few_thousand_steps(tmp_path: Path) -> None:
     itself joining the opponent pool, a periodic evaluation, TensorBoard logs, the saved
     snapshots and the numpy export with its facts, which then plays a full ladder game."""
     pytest.importorskip("sb3_contrib")
-    from agents.ladder import GameSpec, play_game
     from agents.ppo import NumpyPolicy
+    from hostwcg_env.analysis.ladder import play_game, schedule
 
     tp = _load("train_ppo")
     out, export = tmp_path / "run", tmp_path / "policy.npz"
@@ -255,5 +256,5 @@ def test_train_ppo_smoke_run_of_a_few_thousand_steps(tmp_path: Path) -> None:
     from hostwcg_env.env.observation import ObservationEncoder
 
     assert NumpyPolicy.load(export).layers[0][0].shape == (32, ObservationEncoder(RuleConfig()).size)
-    rec = play_game(GameSpec(f"ppo:{export}", "random", 3, 0, 1))
-    assert len(rec.actions) == rec.decisions > 0  # a whole game, legal actions only (the engine checks)
+    rec = play_game(schedule([f"ppo:{export}", "random"], 1, seed=3)[0])
+    assert len(rec["actions"]) == rec["decisions"] > 0  # a whole game, legal actions only (the engine checks)
