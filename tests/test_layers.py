@@ -22,7 +22,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("env", ("hostwcg_env.env", "hostwcg_env.render", "hostwcg_env.hostwcg_v0", "hostwcg_env.scenarios")),
     ("agents", ("agents",)),
     ("analysis", ("hostwcg_env.analysis",)),
-    ("top", ("hostwcg_env.cli", "hostwcg_env.demo", "hostwcg_env.play", "hostwcg_env.__main__", "scripts")),
+    ("top", ("hostwcg_env.cli", "hostwcg_env.cli_input", "hostwcg_env.demo", "hostwcg_env.play", "hostwcg_env.__main__", "scripts")),
 ]
 RANK = {name: i for i, (name, _) in enumerate(LAYERS)}
 
