@@ -2,9 +2,9 @@
 
 The board is drawn from ``hostwcg_env.board.board_of``, the one model of what a seat sees
 (the HTML and image boards draw the same model). A player's board is built only from
-``game.view(player)``: the PlayerView is the only door from hidden state to a renderer, so
-nothing the player may not see can reach the text. The spectator board (``viewer=None``)
-shows everything; ``viewer="spectator"`` shows only what is public.
+``game.view(player)``: the PlayerView is the only door from hidden state to a renderer
+(docs/rulings.md A09), so nothing the player may not see can reach the text. The spectator
+board (``viewer=None``) shows everything; ``viewer="spectator"`` shows only what is public.
 
     render_text(game, viewer=0)            # A's board, A at the bottom
     render_text(game, None, color=True)    # everything, ANSI colours

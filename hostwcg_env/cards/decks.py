@@ -258,3 +258,13 @@ def _unknown(name: str, pool: Mapping[str, CardDef]) -> DeckProblem:
     close = difflib.get_close_matches(base, list(pool), n=3, cutoff=0.6)
     hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
     return DeckProblem("UNKNOWN_CARD", f"UNKNOWN_CARD {base!r}: no such card{hint}")
+
+
+def pool_decks(include_test: bool = False, directory: Path = DECKS_DIR) -> dict[str, Deck]:
+    """The shipped preconstructed decks by file stem, in file order (the stand-in test decks
+    only if asked)."""
+    out = {}
+    for path in sorted(directory.glob("*.toml")):
+        if include_test or not path.stem.startswith("test_"):
+            out[path.stem] = load_deck(path)
+    return out
