@@ -325,13 +325,15 @@ def test_image_is_a_board_of_the_documented_size() -> None:
     assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
     assert img.shape[:2] == frame_size(5, 4)
     assert img.shape[0] % 16 == 0 and img.shape[1] % 16 == 0
-    assert len(np.unique(img.reshape(-1, 3), axis=0)) > 100  # a picture, not a blank
-    colours = {tuple(c) for c in img.reshape(-1, 3)[:: 7].tolist()}
-    bg = tuple(int(PALETTES["light"]["bg"][i:i + 2], 16) for i in (1, 3, 5))
-    assert bg in colours
+    packed = (img[..., 0].astype(np.int32) << 16) | (img[..., 1].astype(np.int32) << 8) | img[..., 2]
+    assert len(np.unique(packed)) > 100  # a picture, not a blank
+
+    def count(color: str) -> int:
+        return int((packed == int(color[1:], 16)).sum())
+
+    assert count(PALETTES["light"]["bg"]) > img.shape[0] * img.shape[1] // 10
     for sym in ("&", "£"):  # the resource colours of the cards on the table
-        rgb = tuple(int(RES_COLORS[sym][i:i + 2], 16) for i in (1, 3, 5))
-        assert (np.abs(img.astype(int) - rgb).sum(axis=2) == 0).sum() > 50, sym
+        assert count(RES_COLORS[sym]) > 50, sym
     dark = board_image(board_of(game, 0), "dark")
     assert dark.shape == img.shape and not np.array_equal(dark, img)
     with pytest.raises(ValueError, match="theme must be one of"):
@@ -373,13 +375,14 @@ def test_the_image_size_depends_on_the_table_and_not_the_position() -> None:
 # ============================================================================ hidden information
 
 
+@pytest.mark.slow
 def test_resampling_hidden_cards_changes_no_board_html_or_image() -> None:
     """What a seat may not see (the opponent's hand, both decks, the opponent's face-down cards
     and damage zone) is resampled from its own view: its board, HTML and image stay the same.
     The spectator's board stays the same whichever player's view the hidden cards are
     resampled from. (The HTML and the image are drawn from the board alone; they are compared
-    on every third state, the board on all of them.)"""
-    states = [position(), *(g for g in _states(n_games=8, every=11, seed0=100))]
+    on every fourth state, the board on all of them.)"""
+    states = [position(), *(g for g in _states(n_games=6, every=13, seed0=100))]
     checked = changed = 0
     face_down = [0, 0]
     for k, g in enumerate(states):
@@ -388,12 +391,12 @@ def test_resampling_hidden_cards_changes_no_board_html_or_image() -> None:
             g2 = Game(determinize(g.view(p), random.Random(k)))
             for seat in (p, SPECTATOR):
                 assert board_of(g2, seat) == board_of(g, seat), f"{seat}'s board depends on hidden cards"
-                if k % 3 == 0:
+                if k % 4 == 0:
                     assert render_html(g2, seat) == render_html(g, seat), "the HTML depends on hidden cards"
                     assert np.array_equal(render_rgb(g2, seat), render_rgb(g, seat)), "the image depends on hidden cards"
             changed += board_of(g2, None) != board_of(g, None)  # the resampling is not vacuous
             checked += 1
-    assert checked >= 150 and changed > checked // 2
+    assert checked >= 80 and changed > checked // 2
     assert min(face_down) >= 5, face_down  # face-down cards on both sides were resampled
 
 

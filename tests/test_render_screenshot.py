@@ -61,12 +61,14 @@ def _check_board_picture(png: Path) -> None:
         assert _share(img, p[key], tol=30) > 0.0001, key
 
 
+@pytest.mark.slow
 def test_committed_screenshot_is_small_and_shows_the_board() -> None:
     assert COMMITTED.exists(), "run: python scripts/board_screenshot.py"
     assert COMMITTED.stat().st_size < 300_000
     _check_board_picture(COMMITTED)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(board_screenshot.find_chromium() is None,
                     reason="Chromium is not installed (Debian: apt-get install -y chromium); "
                            "the screenshot needs a real headless browser")
