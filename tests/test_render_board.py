@@ -176,6 +176,32 @@ def test_text_board_draws_the_same_model() -> None:
     assert "b0 face-down" in text and "hand: 2 cards" in text and "legal:" not in text
 
 
+def test_a_search_shows_its_list_to_the_searcher_only() -> None:
+    """41.3.1: while A searches its deck, A's board lists the cards ``card d<i>`` picks from; B's
+    and the spectator's boards show only that A decides."""
+    from hostwcg_env.scenarios import run_line
+
+    deck = ["Ogre", "Herald", "Wall", "Squire"]  # Herald and Squire are Human Entities
+    g = setup_game({"setup": {"turn": 1, "phase": "action1",
+                              "A": {"hand": ["Tutor"], "pool": {"&": 1}, "deck": deck}}}, "<test>")
+    for line in ["A play Tutor", "resolve", "A slot b0", "A pass", "B pass"]:
+        run_line(g, line)
+    mine = board_of(g, 0)
+    assert mine.decision is not None and mine.decision.kind == "choose_card"
+    assert [(c.place, c.name) for c in mine.decision.cards] == [("d0", "Herald"), ("d1", "Squire")]
+    words = _text(render_html(g, 0))
+    assert "choosing from (2)" in words and "d0 Herald" in words and "card d1" in words
+    for seat in (1, SPECTATOR):
+        b = board_of(g, seat)
+        assert b.decision is not None and b.decision.cards == () and b.decision.actions == ()
+        html = render_html(g, seat)
+        assert "choosing from" not in html and "Herald" not in html and "Squire" not in html
+    from dataclasses import replace
+
+    without = replace(mine, decision=replace(mine.decision, cards=()))
+    assert not np.array_equal(board_image(mine), board_image(without))
+
+
 # ============================================================================ HTML
 
 

@@ -103,6 +103,7 @@ padding:6px;display:flex;flex-direction:column;gap:5px}
 .hwb-hidden .hwb-itemhead{color:var(--backfg)}
 .hwb-itemname{font-weight:700}
 .hwb-targets{font-size:11px}
+.hwb-choice{font-size:11px;border-bottom:1px dotted var(--line);white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .hwb-h{font-size:11px;font-weight:700;text-transform:uppercase;letter-spacing:.08em;color:var(--muted)}
 """
 CSS = _CSS.replace("@LIGHT@", _vars(PALETTES["light"])).replace("@DARK@", _vars(PALETTES["dark"]))
@@ -275,7 +276,7 @@ def _slot(c: CardFace) -> str:
 
 
 def _card(c: CardFace) -> str:
-    at = f"<span class='hwb-at'>{_e(c.place.split('.', 1)[1])}</span>"
+    at = f"<span class='hwb-at'>{_e(c.place.split('.', 1)[-1])}</span>"
     if c.name is None:
         return f"<div class='hwb-back' title='face-down card'><span>face-down</span>{at}</div>"
     rc = RES_COLORS.get(c.resource, "#8a8f98")
@@ -332,7 +333,17 @@ def _middle(b: Board) -> str:
 def _stack_column(b: Board) -> str:
     items = "".join(_item(it) for it in b.stack_top_first) or "<div class='hwb-muted'>empty</div>"
     return (f"<div class='hwb-stackcol'><div class='hwb-h'>stack ({len(b.stack)}, top first)</div>"
-            f"{items}</div>")
+            f"{items}{_choices(b)}</div>")
+
+
+def _choices(b: Board) -> str:
+    """The list a ``card d<i>`` action picks from (a search or a look), for its decider."""
+    d = b.decision
+    if d is None or not d.cards or not b.mine():
+        return ""
+    rows = "".join(f"<div class='hwb-choice' title='{_e(c.tooltip())}'><span class='hwb-at'>{_e(c.place)}</span> "
+                   f"{_e(c.name or 'hidden card')}</div>" for c in d.cards)
+    return f"<div class='hwb-h' style='margin-top:8px'>choosing from ({len(d.cards)})</div>{rows}"
 
 
 def _item(it: StackEntry) -> str:

@@ -465,18 +465,34 @@ class _Painter(_Canvas):
         self.box(x, y, w, h, "panel")
         self.text((x + 7, y + 6), f"STACK ({len(b.stack)}, TOP FIRST)", 10, "muted", bold=True)
         yy = y + 24
+        d = b.decision
+        choices = d.cards if d is not None and b.mine() else ()
+        room = y + h - (min(len(choices), 12) * 15 + 40 if choices else 0)
         entries = b.stack_top_first
         if not entries:
             self.text((x + 7, yy), "empty", 12, "muted")
-            return
         for k, it in enumerate(entries):
             lines = self.entry_lines(it, w - 20)
             eh = 34 + 13 * len(lines)
-            if yy + eh > y + h - 22 and k < len(entries) - 1:
+            if yy + eh > room - 22 and k < len(entries) - 1:
                 self.text((x + 7, yy), f"+{len(entries) - k} more", 11, "muted")
-                return
+                break
             self.entry(x + 6, yy, w - 12, eh, it, lines)
             yy += eh + 5
+        if choices:
+            self.choices(x, yy + (10 if entries else 24), w, y + h, choices)
+
+    def choices(self, x: int, y: int, w: int, bottom: int, cards: tuple[CardFace, ...]) -> None:
+        """The list a ``card d<i>`` action picks from (a search or a look)."""
+        self.text((x + 7, y), f"CHOOSING FROM ({len(cards)})", 10, "muted", bold=True)
+        y += 18
+        for k, c in enumerate(cards):
+            if y + 30 > bottom and k < len(cards) - 1:
+                self.text((x + 7, y), f"+{len(cards) - k} more", 11, "muted")
+                return
+            self.text((x + 7, y), c.place, 10, "muted")
+            self.text((x + 32, y), c.name or "hidden card", 11, maxw=w - 40)
+            y += 15
 
     def entry_lines(self, it: StackEntry, w: int) -> list[str]:
         out: list[str] = []

@@ -197,6 +197,7 @@ class DecisionView:
     kind: str  # the DecisionKind value
     prompt: str  # "" when this seat may not read it
     actions: tuple[str, ...]  # legal actions in the notation; () when not this seat's to see
+    cards: tuple[CardFace, ...] = ()  # the list ``card d<i>`` picks from (a search, a look, 41)
 
     def kind_text(self) -> str:
         return self.kind.replace("_", " ")
@@ -299,6 +300,7 @@ class _Eyes(Protocol):
     def ap(self, p: int) -> int: ...
     def stack(self) -> list[tuple[StackItem, CardDef | None]]: ...
     def decision(self) -> Decision | None: ...
+    def choices(self) -> list[Obj]: ...  # the cards the deciding seat's own decision shows it
     def obj(self, oid: int) -> Obj | None: ...  # None: not there, or not visible
 
 
@@ -389,6 +391,9 @@ class _PlayerEyes:
     def decision(self) -> Decision | None:
         return self.v.decision()
 
+    def choices(self) -> list[Obj]:
+        return self.v.choice_cards()
+
     def obj(self, oid: int) -> Obj | None:
         try:
             return self.v.public(oid)
@@ -446,6 +451,9 @@ class _SpectatorEyes:
             return None
         return self.v[1 - d.player].decision()  # as the player not deciding sees it: the kind
 
+    def choices(self) -> list[Obj]:
+        return []
+
     def obj(self, oid: int) -> Obj | None:
         try:
             a, b = self.v[0].public(oid), self.v[1].public(oid)
@@ -497,6 +505,10 @@ class _AllEyes:
     def decision(self) -> Decision | None:
         return self.s.decision
 
+    def choices(self) -> list[Obj]:
+        d = self.s.decision
+        return [] if d is None else [self.s.objs[o] for o in d.cards if o in self.s.objs]
+
     def obj(self, oid: int) -> Obj | None:
         return self.s.objs.get(oid)
 
@@ -531,8 +543,9 @@ class _Builder:
         d = self.e.decision()
         decision = None
         if d is not None:
+            cards = tuple(self.face(o, f"d{i}") for i, o in enumerate(self.e.choices()))
             decision = DecisionView(d.player, d.kind.value, d.prompt,
-                                    tuple(str(a) for a in d.actions))
+                                    tuple(str(a) for a in d.actions), cards)
         return Board(seat=self.e.seat, decision=decision, battle=self.battle(),
                      stack=self.stack(), sides=(self.side(0), self.side(1)), **sc)
 
