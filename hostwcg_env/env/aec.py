@@ -36,6 +36,8 @@ from .layout import action_layout
 from .observation import LIMIT, ObservationEncoder
 
 AGENTS = ["player_0", "player_1"]
+RENDER_MODES = ("ansi", "human", "rgb_array")
+RENDER_FPS = 2  # frames a second of a recorded video (gymnasium's RecordVideo reads it)
 
 
 def action_index(action: Any, n: int) -> int:
@@ -93,7 +95,8 @@ def _default_decks() -> list[Deck]:
 class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
     """The AEC env without wrappers; an illegal action raises IllegalActionError."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "hostwcg_v0", "is_parallelizable": True}
+    metadata = {"render_modes": list(RENDER_MODES), "name": "hostwcg_v0", "is_parallelizable": True,
+                "render_fps": RENDER_FPS}
 
     def __init__(
         self,
@@ -121,10 +124,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
                 raise ValueError("decks: give exactly two decks (one per seat), or deck_pools")
             self.deck_pools = [[pair[0]], [pair[1]]]
         _check_pools(self.deck_pools)
-        if render_mode is not None and render_mode not in ("ansi", "human"):
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
-        if render_view not in (0, 1, "spectator") or type(render_view) is bool:
-            raise ValueError(f"render_view must be 0, 1 or 'spectator', got {render_view!r}")
+        check_render(render_mode, render_view)
         self.render_mode = render_mode
         self.render_view = render_view
         self.auto_single = auto_single
@@ -243,31 +243,52 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
             return self._zero_mask.copy()
         return self.codec.mask(g).copy()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """The board from ``render_view``'s seat: text (``"ansi"``; ``"human"`` prints it) or an
+        (H, W, 3) uint8 image (``"rgb_array"``, the same board as the HTML one)."""
         if self.render_mode is None:
             return None
-        from hostwcg_env.render import render_text
-
         g = self.game
         if g is None:
             raise _not_reset("render()")
+        if self.render_mode == "rgb_array":
+            from hostwcg_env.board.image import render_rgb
+
+            return render_rgb(g, board_seat(self.render_view))
+        from hostwcg_env.render import render_text
+
         viewer = None if self.render_view == "spectator" else int(self.render_view)
-        text = render_text(g, viewer)
+        text = render_text(g, viewer)  # the text spectator board shows everything
         if self.render_mode == "human":
             print(text)
             return None
         return text
 
     def _repr_html_(self) -> str:
+        """The board as HTML (notebooks): ``render_view``'s seat; a spectator sees what is public."""
         from hostwcg_env.env.html import render_html
 
         if self.game is None:
             return "<pre>hostwcg_v0: call reset() to start a game</pre>"
-        viewer = None if self.render_view == "spectator" else int(self.render_view)
-        return render_html(self.game, viewer)
+        return render_html(self.game, board_seat(self.render_view))
 
     def close(self) -> None:
         pass
+
+
+def check_render(render_mode: str | None, render_view: Any) -> None:
+    """Refuse a render mode or view the env does not have; ``"rgb_array"`` needs Pillow."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be one of {list(RENDER_MODES)} or None, got {render_mode!r}")
+    if render_view not in (0, 1, "spectator") or type(render_view) is bool:
+        raise ValueError(f"render_view must be 0, 1 or 'spectator', got {render_view!r}")
+    if render_mode == "rgb_array":
+        import hostwcg_env.board.image  # noqa: F401  (ImportError naming the extra, now rather than at render)
+
+
+def board_seat(render_view: int | str) -> int | str:
+    """The board's seat for a ``render_view``: a player, or the public spectator."""
+    return "spectator" if render_view == "spectator" else int(render_view)
 
 
 def _seat(agent: str) -> int:
@@ -326,6 +347,10 @@ class StandardWrappers(wrappers.OrderEnforcingWrapper):
 
     def __str__(self) -> str:
         return str(self.env)  # as the three-wrapper stack prints: hostwcg_v0
+
+    def _repr_html_(self) -> str:
+        """The board as HTML in a notebook (PettingZoo's wrappers refuse private names)."""
+        return self.env._repr_html_()
 
     @property
     def num_agents(self) -> int:
@@ -399,4 +424,4 @@ def pettingzoo_wrapped_env(**kwargs: Any) -> AECEnv:
     return e
 
 
-__all__ = ["LayoutError", "StandardWrappers", "env", "pettingzoo_wrapped_env", "raw_env", "shipped_decks"]
+__all__ = ["RENDER_FPS", "RENDER_MODES", "LayoutError", "StandardWrappers", "env", "pettingzoo_wrapped_env", "raw_env", "shipped_decks"]

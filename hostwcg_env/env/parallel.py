@@ -12,11 +12,11 @@ from typing import Any
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from .aec import AGENTS, raw_env
+from .aec import AGENTS, RENDER_FPS, RENDER_MODES, raw_env
 
 
 class HostParallelEnv(ParallelEnv):
-    metadata = {"render_modes": ["ansi", "human"], "name": "hostwcg_v0"}
+    metadata = {"render_modes": list(RENDER_MODES), "name": "hostwcg_v0", "render_fps": RENDER_FPS}
 
     def __init__(self, **kwargs: Any) -> None:
         self.aec = raw_env(**kwargs)
@@ -59,8 +59,11 @@ class HostParallelEnv(ParallelEnv):
             self.agents = []
         return obs, rew, term, trunc, info
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
         return self.aec.render()
+
+    def _repr_html_(self) -> str:
+        return self.aec._repr_html_()
 
     def close(self) -> None:
         self.aec.close()

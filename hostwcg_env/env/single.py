@@ -22,7 +22,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from .aec import AGENTS, action_index, raw_env
+from .aec import AGENTS, RENDER_FPS, RENDER_MODES, action_index, raw_env
 from .codec import encode
 
 Policy = Callable[[np.ndarray, np.ndarray], int]
@@ -62,7 +62,7 @@ def _as_policy(spec: Any, seed: int | None) -> Any:
 
 
 class SingleAgentEnv(gym.Env):
-    metadata = {"render_modes": ["ansi", "human"]}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}
 
     def __init__(
         self,
@@ -199,6 +199,12 @@ class SingleAgentEnv(gym.Env):
             raise RuntimeError("action_masks() before reset(): call env.reset() first")
         return self.aec.action_mask(self.learner).astype(bool)
 
-    def render(self) -> str | None:
-        """The board from the learner's seat (or the env's ``render_view``, where given)."""
+    def render(self) -> Any:
+        """The board from the learner's seat (or the env's ``render_view``, where given): text
+        (``"ansi"``), printed (``"human"``) or an (H, W, 3) uint8 image (``"rgb_array"``, for
+        gymnasium's ``RecordVideo`` and ``RenderCollection``)."""
         return self.aec.render()
+
+    def _repr_html_(self) -> str:
+        """The board from the learner's seat as HTML (notebooks)."""
+        return self.aec._repr_html_()
