@@ -230,7 +230,7 @@ def test_single_agent_renders_from_the_learners_seat() -> None:
 def test_single_agent_render_view_given_is_kept() -> None:
     s = SingleAgentEnv(seed=0, render_mode="ansi", render_view="spectator")
     s.reset(seed=1)
-    assert s.render() == render_text(s.aec.game, None)
+    assert s.render() == render_text(s.aec.game, "spectator")  # public cards only, as HTML and images
 
 
 def test_seeded_resets_alternate_the_seat_and_repeat() -> None:

@@ -257,8 +257,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
             return render_rgb(g, board_seat(self.render_view))
         from hostwcg_env.render import render_text
 
-        viewer = None if self.render_view == "spectator" else int(self.render_view)
-        text = render_text(g, viewer)  # the text spectator board shows everything
+        text = render_text(g, board_seat(self.render_view))  # a spectator sees what is public
         if self.render_mode == "human":
             print(text)
             return None
