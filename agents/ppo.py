@@ -44,6 +44,11 @@ class NumpyPolicy:
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
         x = np.asarray(observation, dtype=np.float32).reshape(-1)
+        want = (self.layers[0][0] if self.layers else self.head[0]).shape[1]
+        if x.shape[0] != want:
+            raise ValueError(f"this policy reads observations of {want:,} values; this game's have "
+                             f"{x.shape[0]:,} (a RuleConfig with other slot counts or a larger "
+                             "starting hand changes the observation: train a policy on that table)")
         for w, b in self.layers:
             x = w @ x + b
             x = np.tanh(x) if self.activation == "tanh" else np.maximum(x, 0)

@@ -10,7 +10,9 @@
                     [--compare F=V] [--sequential] [--out DIR] [--workers N] [--backend ray]
     hostwcg replay FILE [--index N] [--side A|B|spectator] [--step] [--all]
 
-Exit status: 0 ok, 1 when something checked is wrong, 2 on a usage error.
+Exit status: 0 ok, 1 when something checked is wrong, 2 on a usage error. A bad value or file
+is refused with one line on stderr that names it (``hostwcg_env/cli_input.py`` checks them);
+an unexpected failure still shows its traceback.
 """
 
 from __future__ import annotations
@@ -22,6 +24,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from hostwcg_env.cli_input import (
+    SEED_HELP,
+    CLIError,
+    Parser,
+    agent_list,
+    agent_spec,
+    at_least,
+    card_error_line,
+    deck_error_line,
+    fraction,
+    out_file,
+    positive,
+    rule_flag,
+)
 from hostwcg_env.engine.carddef import RES_LETTERS, RES_NAMES, CardDef, CardType, Res
 
 TYPE_ORDER = {t: i for i, t in enumerate(CardType)}
@@ -34,6 +50,8 @@ def cmd_scenario_run(args: argparse.Namespace) -> int:
     from hostwcg_env.scenarios import run_file
 
     paths = _expand(args.files)
+    if not paths:
+        raise CLIError(f"no scenario files (*.toml) in {', '.join(args.files)}")
     failed = 0
     for path in paths:
         result = run_file(path)
@@ -65,8 +83,7 @@ def cmd_cards_validate(args: argparse.Namespace) -> int:
 
     files = _expand(args.files) if args.files else sorted(DATA_DIR.glob("*.toml"))
     if not files:
-        print("no card files given")
-        return 1
+        raise CLIError(f"no card files (*.toml) in {', '.join(args.files)}")
     try:
         cards = load_cards(files)
     except CardError as e:
@@ -120,9 +137,8 @@ def cmd_cards_list(args: argparse.Namespace) -> int:
         try:
             args.resource = _resource(args.resource)
         except ValueError:
-            print(f"unknown resource {args.resource!r} (authority strife emotion amity generic, "
-                  "or & £ ! % $)", file=sys.stderr)
-            return 2
+            raise CLIError(f"unknown resource {args.resource!r} (authority strife emotion amity generic, "
+                           "or & £ ! % $)") from None
     cards = [c for c in _pool().values() if _matches(c, args)]
     cards.sort(key=lambda c: (TYPE_ORDER[c.type], len(c.cost), c.name))
     rows = [("name", "type", "resource", "cost", "stats", "keywords")]
@@ -209,16 +225,13 @@ def cmd_deck_check(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from hostwcg_env.cards import DeckError
     from hostwcg_env.demo import run_demo
 
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
-    try:
-        run_demo(seed=args.seed, decks=args.decks, quiet=args.quiet, color=color,
-                 agents=(args.agents.split(",") + ["random"])[:2] if args.agents else ("random", "random"))
-    except DeckError as e:
-        print(f"cannot load the decks:\n{e}", file=sys.stderr)
-        return 1
+    # a deck file that is refused raises DeckError: main prints its first problem on one line
+    run_demo(seed=args.seed, decks=args.decks, quiet=args.quiet, color=color,
+             agents=([a.strip() for a in args.agents.split(",")] + ["random"])[:2] if args.agents
+             else ("random", "random"))
     return 0
 
 
@@ -226,7 +239,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="hostwcg", description="Host WCG rules engine tools.")
+    p = Parser(prog="hostwcg", description="Host WCG rules engine tools.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     sc = sub.add_parser("scenario", help="scenario files (docs/scenarios.md)")
@@ -243,7 +256,7 @@ def build_parser() -> argparse.ArgumentParser:
     ls = cs.add_parser("list", help="a table of the card pool")
     ls.add_argument("--type", choices=[t.value for t in CardType])
     ls.add_argument("--resource", help="authority, strife, emotion, amity, generic (or a symbol)")
-    ls.add_argument("--cost", type=int, metavar="N", help="number of cost symbols")
+    ls.add_argument("--cost", type=at_least(0), metavar="N", help="number of cost symbols (0 or more)")
     ls.add_argument("--search", metavar="TEXT", help="in name, text, subtypes, keywords")
     ls.set_defaults(func=cmd_cards_list)
     show = cs.add_parser("show", help="one card in full")
@@ -257,48 +270,49 @@ def build_parser() -> argparse.ArgumentParser:
     chk.set_defaults(func=cmd_deck_check)
 
     demo = sub.add_parser("demo", help="a seeded game between two random agents, rendered")
-    demo.add_argument("--seed", type=int, default=0)
+    demo.add_argument("--seed", type=at_least(0), default=0, help=SEED_HELP)
     demo.add_argument("--decks", nargs=2, metavar=("A.toml", "B.toml"))
     demo.add_argument("--quiet", action="store_true", help="print only the result")
     demo.add_argument("--color", choices=("auto", "always", "never"), default="auto")
-    demo.add_argument("--agents", default="", metavar="A,B",
+    demo.add_argument("--agents", type=agent_list(1, 2), metavar="A,B",
                       help="agents for seats A and B: random, heuristic, ismcts, ppo (default random,random)")
     demo.set_defaults(func=cmd_demo)
 
     ev = sub.add_parser("evaluate", help="round-robin ladder between agents (win rates, ratings)")
-    ev.add_argument("--agents", default="random,heuristic", help="comma-separated: random,heuristic,ismcts,ppo")
-    ev.add_argument("--games", type=int, default=100, help="games per pair (seats swapped on paired seeds)")
-    ev.add_argument("--workers", type=int, default=1)
-    ev.add_argument("--seed", type=int, default=0)
-    ev.add_argument("--csv", metavar="FILE", help="also write the pairwise table as CSV")
+    ev.add_argument("--agents", type=agent_list(2, None), default="random,heuristic",
+                    help="comma-separated: random,heuristic,ismcts,ppo")
+    ev.add_argument("--games", type=at_least(1), default=100, help="games per pair (seats swapped on paired seeds)")
+    ev.add_argument("--workers", type=at_least(1), default=1)
+    ev.add_argument("--seed", type=at_least(0), default=0, help=SEED_HELP)
+    ev.add_argument("--csv", type=out_file, metavar="FILE", help="also write the pairwise table as CSV")
     ev.add_argument("--results", metavar="FILE.jsonl",
                     help="append every finished game here and skip the games already in it (resume, merge)")
     ev.add_argument("--shard", metavar="K/N", help="play only the games whose place in the schedule is K "
                     "modulo N (split one schedule over N runs; with --results)")
-    ev.add_argument("--markdown", metavar="FILE", help="also write the report as markdown")
+    ev.add_argument("--markdown", type=out_file, metavar="FILE", help="also write the report as markdown")
     ev.add_argument("--quiet", action="store_true", help="no progress bar")
     ev.set_defaults(func=cmd_evaluate)
 
     lad = sub.add_parser("ladder", help="the ladder of games already played: win rates and ratings from "
                          "results files (evaluate --results), playing nothing")
     lad.add_argument("files", nargs="+", metavar="FILE.jsonl", help="results files (.jsonl or .jsonl.gz)")
-    lad.add_argument("--csv", metavar="FILE", help="also write the pairwise table as CSV")
-    lad.add_argument("--markdown", metavar="FILE", help="also write the report as markdown")
+    lad.add_argument("--csv", type=out_file, metavar="FILE", help="also write the pairwise table as CSV")
+    lad.add_argument("--markdown", type=out_file, metavar="FILE", help="also write the report as markdown")
     lad.set_defaults(func=cmd_ladder)
 
     add_balance_parsers(sub)
 
     pl = sub.add_parser("play", help="play a game against an agent in the terminal")
-    pl.add_argument("--vs", default="heuristic", help="random, heuristic, ismcts, ppo")
+    pl.add_argument("--vs", type=agent_spec, default="heuristic", help="random, heuristic, ismcts, ppo")
     pl.add_argument("--seat", choices=("A", "B"), default="A")
-    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--seed", type=at_least(0), default=0, help=SEED_HELP)
     pl.add_argument("--decks", nargs=2, metavar=("A.toml", "B.toml"))
     pl.set_defaults(func=cmd_play)
     return p
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    from agents.ladder import run_ladder
+    from hostwcg_env.analysis.ladder import run_ladder
 
     names = [a.strip() for a in args.agents.split(",") if a.strip()]
     if len(names) < 2:
@@ -332,7 +346,7 @@ def _print_ladder(result: Any, args: argparse.Namespace) -> int:
 
 
 def cmd_ladder(args: argparse.Namespace) -> int:
-    from agents.ladder import LadderResult
+    from hostwcg_env.analysis.ladder import LadderResult
 
     try:
         result = LadderResult.from_results(args.files)
@@ -365,44 +379,46 @@ def add_balance_parsers(sub: Any) -> None:
                           "(default: every shipped preconstructed deck)")
     bal.add_argument("--include-test", action="store_true", help="add the two stand-in test decks")
     bal.add_argument("--mirrors", action="store_true", help="also play each deck against itself")
-    bal.add_argument("--games", type=int, default=100, metavar="N",
+    bal.add_argument("--games", type=at_least(1), default=100, metavar="N",
                      help="games per deck pair, seats swapped on paired seeds (default 100)")
     bal.add_argument("--agent", default="random", help="the agent for both seats (default random)")
     bal.add_argument("--agents", metavar="A,B", help="agents for seat A and seat B (overrides --agent)")
-    bal.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
-    bal.add_argument("--rule", action="append", default=[], metavar="FLAG=VALUE",
+    bal.add_argument("--seed", type=at_least(0), default=0, help="base seed, 0 or more (default 0)")
+    bal.add_argument("--rule", type=rule_flag, action="append", default=[], metavar="FLAG=VALUE",
                      help="a RuleConfig flag for the study (repeatable), e.g. damage_draws=true")
-    bal.add_argument("--compare", action="append", default=[], metavar="FLAG=VALUE",
+    bal.add_argument("--compare", type=rule_flag, action="append", default=[], metavar="FLAG=VALUE",
                      help="compare mode: configuration B = the study's rules plus these (repeatable)")
     bal.add_argument("--sequential", action="store_true",
                      help="compare: stop early when a group-sequential test on --metric is decided")
-    bal.add_argument("--look-every", type=int, default=50, metavar="K",
+    bal.add_argument("--look-every", type=at_least(1), default=50, metavar="K",
                      help="sequential: paired games between looks (default 50)")
     bal.add_argument("--metric", default="first_player",
                      help="sequential: first_player, seat_a, draws, turns, decisions, deck:ID, "
                           "matchup:ID:ID (default first_player)")
-    bal.add_argument("--alpha", type=float, default=0.05, help="sequential: two-sided alpha (default 0.05)")
+    bal.add_argument("--alpha", type=fraction, default=0.05,
+                     help="sequential: two-sided alpha, between 0 and 1 (default 0.05)")
     bal.add_argument("--spending", choices=("pocock", "obf"), default="pocock",
                      help="sequential: alpha-spending function, Pocock- or O'Brien-Fleming-type")
     bal.add_argument("--out", metavar="DIR", help="output folder (default runs/balance, runs/compare)")
     bal.add_argument("--fresh", action="store_true", help="discard the games already in --out")
-    bal.add_argument("--workers", type=int, default=None, metavar="N",
+    bal.add_argument("--workers", type=at_least(1), default=None, metavar="N",
                      help="processes (local) or CPUs of a local Ray cluster (default: all cores)")
     bal.add_argument("--backend", choices=("local", "ray"), default="local",
                      help="local: multiprocessing (default); ray: a Ray cluster")
     bal.add_argument("--address", metavar="ADDR", help="ray: cluster address (auto, HOST:6379, ray://HOST:10001)")
     bal.add_argument("--ship-code", action="store_true",
                      help="ray: upload this checkout's packages to the cluster's workers")
-    bal.add_argument("--max-width", type=float, default=0.2, metavar="W",
-                     help="flag results whose 95%% interval is wider than W (default 0.2)")
-    bal.add_argument("--stop-after", type=int, metavar="N", help="play at most N new games, then stop")
+    bal.add_argument("--max-width", type=positive, default=0.2, metavar="W",
+                     help="flag results whose 95%% interval is wider than W, above 0 (default 0.2)")
+    bal.add_argument("--stop-after", type=at_least(1), metavar="N", help="play at most N new games, then stop")
     bal.add_argument("--no-plots", action="store_true", help="no PNG plots")
     bal.add_argument("--quiet", action="store_true", help="no progress bar")
     bal.set_defaults(func=cmd_balance)
 
     rp = sub.add_parser("replay", help="replay a recorded game (a balance shard or a ladder results file) in the terminal")
     rp.add_argument("file", metavar="FILE", help="a JSONL file of game records or ladder results, or a folder of shards")
-    rp.add_argument("--index", type=int, default=0, metavar="N", help="the record to replay (0-based, default 0)")
+    rp.add_argument("--index", type=at_least(0), default=0, metavar="N",
+                    help="the record to replay (0-based, default 0)")
     rp.add_argument("--key", help="the record with this key (DECK_A|DECK_B|SEED) instead of --index")
     rp.add_argument("--side", choices=("A", "B", "spectator"), default="spectator",
                     help="whose view to show (default spectator: everything)")
@@ -495,26 +511,26 @@ def _balance_compare(args: argparse.Namespace, a: Any, b: Any, out: Path) -> int
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from hostwcg_env.analysis.records import iter_records, record_key
-    from hostwcg_env.analysis.replay import load_record, step_through, verify
+    from hostwcg_env.analysis.records import record_key
+    from hostwcg_env.analysis.replay import load_record, replayable, step_through, verify
 
     if not Path(args.file).exists():
         print(f"replay: no such file {args.file}", file=sys.stderr)
         return 2
-    if args.all:
-        ok = bad = 0
-        for rec in iter_records(args.file, ladder=True):
-            msg = verify(rec)
-            if msg is None:
-                ok += 1
-            else:
-                bad += 1
-                print(f"FAIL {record_key(rec)}: {msg}")
-        print(f"{ok} passed, {bad} failed")
-        return 1 if bad or not ok else 0
     try:
+        if args.all:
+            ok = bad = 0
+            for rec in replayable(args.file):
+                msg = verify(rec)
+                if msg is None:
+                    ok += 1
+                else:
+                    bad += 1
+                    print(f"FAIL {record_key(rec)}: {msg}")
+            print(f"{ok} passed, {bad} failed")
+            return 1 if bad or not ok else 0
         rec = load_record(args.file, index=args.index, key=args.key)
-    except LookupError as e:
+    except (LookupError, ValueError) as e:  # ValueError: a line that is not a game record
         print(f"replay: {e}", file=sys.stderr)
         return 2
     viewer = {"A": 0, "B": 1, "spectator": None}[args.side]
@@ -528,7 +544,16 @@ def _no_input(prompt: str) -> str:
     return ""  # not a terminal: show every step without waiting
 
 
+def _refuse(args: argparse.Namespace, message: str, code: int) -> int:
+    """Bad input: one line on stderr, ``hostwcg COMMAND: message``, and a non-zero exit."""
+    words = [w for w in ("hostwcg", args.command, getattr(args, "action", None)) if isinstance(w, str)]
+    print(f"{' '.join(words)}: {message}", file=sys.stderr)
+    return code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    from hostwcg_env.cards import CardError, DeckError
+
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -544,6 +569,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return int(func(args))
+    except CLIError as e:
+        return _refuse(args, str(e), e.code)
+    except DeckError as e:  # a deck file given on the command line was refused
+        return _refuse(args, deck_error_line(e), 1)
+    except CardError as e:
+        return _refuse(args, card_error_line(e), 1)
     except BrokenPipeError:  # e.g. piped into head: stop quietly
         import os
 

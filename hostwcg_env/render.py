@@ -1,8 +1,10 @@
 """Terminal rendering of a game: the board as one player (or a spectator) sees it, and events.
 
-A player's board is drawn only from ``game.view(player)``: the PlayerView is the only door from
-hidden state to a renderer (DESIGN.md "Engine contract"), so nothing the player may not see can
-reach the text. The spectator board (``viewer=None``) reads ``game.state`` and shows everything.
+The board is drawn from ``hostwcg_env.board.board_of``, the one model of what a seat sees
+(the HTML and image boards draw the same model). A player's board is built only from
+``game.view(player)``: the PlayerView is the only door from hidden state to a renderer
+(docs/rulings.md A09), so nothing the player may not see can reach the text. The spectator
+board (``viewer=None``) shows everything; ``viewer="spectator"`` shows only what is public.
 
     render_text(game, viewer=0)            # A's board, A at the bottom
     render_text(game, None, color=True)    # everything, ANSI colours
@@ -13,14 +15,11 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
-from hostwcg_env.engine.places import place_of
-from hostwcg_env.engine.state import GameState, Obj, StackItem
-from hostwcg_env.engine.stats import health, host_health, host_soul, keywords, power
+from hostwcg_env.board.model import SIDES, Board, CardFace, Seat, Side, StackEntry, board_of, names
 
-SIDES = "AB"
 WIDTH = 100
 HIDDEN = "?"  # the name PlayerView gives every card its viewer may not see
 
@@ -50,66 +49,65 @@ class _Paint:
 # ============================================================================ the board
 
 
-def render_text(game: Any, viewer: int | None = None, color: bool = False,
+def render_text(game: Any, viewer: Seat = None, color: bool = False,
                 actions: bool = False, width: int = WIDTH) -> str:
-    """The board as ``viewer`` (0 = A, 1 = B) sees it, or everything when ``viewer`` is None.
+    """The board as ``viewer`` (0 = A, 1 = B) sees it, or everything when ``viewer`` is None
+    (``"spectator"``: what is public only).
 
     The viewer sits at the bottom, the opponent on top (the spectator sees B on top, A below).
     ``actions=True`` also lists the legal actions when the viewer (or, for the spectator,
     anyone) is deciding.
     """
-    if viewer is None:
-        s = game.state
-    else:
-        s = game.view(viewer).state  # only the PlayerView: never the hidden state
-    return _Board(s, viewer, _Paint(color), width).draw(actions)
+    return _Board(board_of(game, viewer), _Paint(color), width).draw(actions)
 
 
 class _Board:
-    def __init__(self, s: GameState, viewer: int | None, paint: _Paint, width: int) -> None:
-        self.s = s
-        self.viewer = viewer
+    def __init__(self, board: Board, paint: _Paint, width: int) -> None:
+        self.b = board
         self.c = paint
         self.width = width
 
     # -------------------------------------------------------------- layout
     def draw(self, actions: bool) -> str:
-        bottom = 0 if self.viewer is None else self.viewer
-        top = 1 - bottom
+        b = self.b
         rule = self.c("-" * self.width, "dim")
         lines = [self.header(), self.decision_line(actions), rule]
-        lines += self.player_info(top)
-        lines += self.rows(top, top_side=True)
+        lines += self.player_info(b.top)
+        lines += self.rows(b.top, top_side=True)
         lines += self.middle()
-        lines += self.rows(bottom, top_side=False)
-        lines += self.player_info(bottom)
+        lines += self.rows(b.bottom, top_side=False)
+        lines += self.player_info(b.bottom)
         return "\n".join(line for line in lines if line is not None)
 
     def header(self) -> str:
-        s = self.s
-        who = "spectator" if self.viewer is None else f"{SIDES[self.viewer]}'s view"
-        if not s.started or s.turn == 0:
+        b = self.b
+        if b.seat is None:
+            who = "spectator"
+        elif isinstance(b.seat, int):
+            who = f"{SIDES[b.seat]}'s view"
+        else:
+            who = "spectator, public cards only"
+        if not b.started or b.turn == 0:
             where = "game setup"
         else:
-            where = f"Turn {s.turn} ({self.c.side(s.tp)}'s turn) | phase {s.phase}"
-            if s.step and s.phase in ("battle", "end"):
-                where += f" | step {s.step}"
+            where = f"Turn {b.turn} ({self.c.side(b.tp)}'s turn) | phase {b.phase}"
+            if b.step and b.phase in ("battle", "end"):
+                where += f" | step {b.step}"
         return self.c(f"HOST WCG | {where} | {who}", "bold")
 
     def decision_line(self, actions: bool) -> str:
-        s = self.s
-        if s.over:
-            w = "draw" if s.winner is None else f"{self.c.side(s.winner)} wins"
-            return self.c(f"Game over: {w} ({s.reason})", "bold", "red")
-        d = s.decision
+        b = self.b
+        if b.over:
+            w = "draw" if b.winner is None else f"{self.c.side(b.winner)} wins"
+            return self.c(f"Game over: {w} ({b.reason})", "bold", "red")
+        d = b.decision
         if d is None:
             return "No decision pending"
-        line = f"Decision: {self.c.side(d.player)} {d.kind.value}"
+        line = f"Decision: {self.c.side(d.player)} {d.kind}"
         if d.prompt:
             line += f": {d.prompt}"
-        mine = self.viewer is None or d.player == self.viewer
-        if d.actions and mine:
-            shown = ", ".join(str(a) for a in d.actions)
+        if d.actions and b.mine():
+            shown = ", ".join(d.actions)
             if actions:
                 line += "\n" + self.wrap(f"legal: {shown}", "  ")
             else:
@@ -117,49 +115,40 @@ class _Board:
         return line
 
     # -------------------------------------------------------------- a player
-    def sees_all(self, p: int) -> bool:
-        """Whether this board shows ``p``'s private zones (hand, damage zone) by name."""
-        return self.viewer is None or self.viewer == p
-
-    def player_info(self, p: int) -> list[str]:
-        s = self.s
-        pl = s.players[p]
+    def player_info(self, side: Side) -> list[str]:
         c = self.c
-        host = s.objs.get(pl.host)
-        if host is None or host.name == HIDDEN or not s.started:
-            host_part = f"Host {host.name if host is not None and host.name != HIDDEN else 'hidden'}"
+        h = side.host
+        if h.name is None or h.health is None:
+            host_part = f"Host {h.name if h.name is not None else 'hidden'}"
         else:
-            hp = host_health(s, p)
-            dmg = len(pl.damage)
-            host_part = (f"Host {c(host.name, 'bold')} | health {hp} "
-                         f"(damage {c(str(dmg), 'red') if dmg else '0'}/{hp}) | "
-                         f"soul {host_soul(s, p)}")
-        pool = " ".join(f"{r}{n}" for r, n in sorted(pl.pool.items()) if n) or "empty"
-        first = f"{c.side(p)}  {host_part} | AP {pl.ap} | pool {c(pool, 'green')}"
-        hand = self.names(pl.hand) if self.sees_all(p) else _cards(len(pl.hand))
-        damage = self.names(pl.damage) if self.sees_all(p) else _cards(len(pl.damage))
-        drop = f"{len(pl.drop)}"
-        if pl.drop:
-            drop += f" (top: {self.name(pl.drop[-1])})"
-        zones = (f"deck {len(pl.deck)} | damage zone: {damage} | drop {drop} | "
-                 f"banished: {self.names(pl.banished)} | forms: {self.forms(p)}")
+            dmg = side.damage_count
+            host_part = (f"Host {c(h.name, 'bold')} | health {h.health} "
+                         f"(damage {c(str(dmg), 'red') if dmg else '0'}/{h.health}) | "
+                         f"soul {h.soul}")
+        pool = " ".join(f"{r}{n}" for r, n in sorted(side.pool.items()) if n) or "empty"
+        first = f"{c.side(side.player)}  {host_part} | AP {side.ap} | pool {c(pool, 'green')}"
+        hand = names(side.hand) if side.hand is not None else _cards(side.hand_count)
+        damage = names(side.damage) if side.damage is not None else _cards(side.damage_count)
+        drop = f"{len(side.drop)}"
+        if side.drop:
+            drop += f" (top: {side.drop[-1].name})"
+        zones = (f"deck {side.deck} | damage zone: {damage} | drop {drop} | "
+                 f"banished: {names(side.banished)} | forms: {self.forms(side)}")
         return [first, self.wrap(f"hand: {hand}", "      "), self.wrap(zones, "      ")]
 
-    def rows(self, p: int, top_side: bool) -> list[str]:
-        pl = self.s.players[p]
-        front = " | ".join(self.front_slot(i, oid) for i, oid in enumerate(pl.front))
-        back = " | ".join(self.back_slot(i, oid) for i, oid in enumerate(pl.back))
-        lines = [self.wrap(f"{self.c.side(p)} back : {back}", "          "),
-                 self.wrap(f"{self.c.side(p)} front: {front}", "          ")]
+    def rows(self, side: Side, top_side: bool) -> list[str]:
+        front = " | ".join(self.front_slot(i, o) for i, o in enumerate(side.front))
+        back = " | ".join(self.back_slot(i, o) for i, o in enumerate(side.back))
+        lines = [self.wrap(f"{self.c.side(side.player)} back : {back}", "          "),
+                 self.wrap(f"{self.c.side(side.player)} front: {front}", "          ")]
         return lines if top_side else lines[::-1]
 
-    def front_slot(self, i: int, oid: int | None) -> str:
-        if oid is None:
+    def front_slot(self, i: int, o: CardFace | None) -> str:
+        if o is None:
             return self.c(f"f{i} -", "dim")
-        o = self.s.objs[oid]
-        if o.name == HIDDEN:
+        if o.name is None:
             return f"f{i} face-down"
-        text = f"f{i} {self.c(o.name, 'bold')} H{health(self.s, o)}/P{power(self.s, o)}"
+        text = f"f{i} {self.c(o.name, 'bold')} H{o.health}/P{o.power}"
         if o.damage:
             text += " " + self.c(f"dmg {o.damage}", "red")
         if o.sick:
@@ -168,18 +157,17 @@ class _Board:
             text += " [attacked]"
         if o.controller != o.owner:
             text += f" [owner {SIDES[o.owner]}]"
-        kws = sorted(keywords(self.s, o) - {"unique"})
+        kws = [k for k in o.keywords if k != "unique"]
         if kws:
             text += " {" + ", ".join(kws) + "}"
         if o.markers:
             text += " +" + ", +".join(self.marker(m) for m in o.markers)
         return text
 
-    def back_slot(self, i: int, oid: int | None) -> str:
-        if oid is None:
+    def back_slot(self, i: int, o: CardFace | None) -> str:
+        if o is None:
             return self.c(f"b{i} -", "dim")
-        o = self.s.objs[oid]
-        if o.name == HIDDEN:
+        if o.name is None:
             return f"b{i} face-down"
         text = f"b{i} {self.c(o.name, 'bold')}"
         if o.face_down:
@@ -188,15 +176,14 @@ class _Board:
             text += " +" + ", +".join(self.marker(m) for m in o.markers)
         return text
 
-    def marker(self, oid: int) -> str:
-        o = self.s.objs[oid]
-        return "face-down" if o.name == HIDDEN else o.name
+    @staticmethod
+    def marker(m: CardFace) -> str:
+        return "face-down" if m.name is None else m.name
 
-    def forms(self, p: int) -> str:
+    def forms(self, side: Side) -> str:
         out = []
-        for oid in self.s.players[p].forms:
-            o = self.s.objs[oid]
-            text = o.name
+        for o in side.forms:
+            text = o.name or "face-down"
             if o.markers:
                 text += " +" + ", +".join(self.marker(m) for m in o.markers)
             out.append(text)
@@ -204,65 +191,36 @@ class _Board:
 
     # -------------------------------------------------------------- the middle
     def middle(self) -> list[str]:
-        s = self.s
+        b = self.b
         lines = []
-        if s.battle is not None:
+        if b.battle is not None:
             lines.append(self.c("   battle: ", "bold") + self.battle())
-        if not s.stack:
+        if not b.stack:
             lines.append(self.c("   stack: empty", "dim"))
             return lines
-        lines.append(self.c(f"   stack ({len(s.stack)}, top first):", "bold"))
-        for i in range(len(s.stack) - 1, -1, -1):
-            lines.append(self.wrap(f"stack{i}: {self.stack_item(s.stack[i])}", "     ", "     "))
+        lines.append(self.c(f"   stack ({len(b.stack)}, top first):", "bold"))
+        for it in b.stack_top_first:
+            lines.append(self.wrap(f"stack{it.index}: {self.stack_item(it)}", "     ", "     "))
         return lines
 
     def battle(self) -> str:
-        b = self.s.battle
-        assert b is not None
-        text = f"{self.c.side(b.controller)}'s {b.attacker_name} attacks"
-        if b.target is not None:
-            text += " " + ("the Host of " + self.c.side(1 - b.controller) if b.target_is_host
-                           else self.describe(b.target))
+        bt = self.b.battle
+        assert bt is not None
+        text = f"{self.c.side(bt.controller)}'s {bt.attacker} attacks"
+        if bt.target_is_host:
+            text += " the Host of " + self.c.side(1 - bt.controller)
+        elif bt.target is not None:
+            text += " " + bt.target
         return text
 
-    def stack_item(self, it: StackItem) -> str:
+    def stack_item(self, it: StackEntry) -> str:
         ctrl = self.c.side(it.controller)
-        if it.source_name == HIDDEN or it.card.name == HIDDEN:
+        if it.name is None:
             return f"face-down card ({ctrl})"
-        what = it.source_name
-        if it.kind != "card":
-            what += f" [{it.kind}]"
-        text = f"{self.c(what, 'bold')} ({ctrl}{', face-down' if it.face_down else ''})"
-        targets = [f"{name.split(':')[-1]}={', '.join(self.describe(t) for t in ids) or 'none'}"
-                   for name, ids in it.targets.items()]
-        if targets:
-            text += " -> " + "; ".join(targets)
+        text = f"{self.c(it.title(), 'bold')} ({ctrl}{', face-down' if it.face_down else ''})"
+        if it.targets:
+            text += " -> " + it.targets_text()
         return text
-
-    # -------------------------------------------------------------- names and places
-    def name(self, oid: int) -> str:
-        o = self.s.objs.get(oid)
-        return "?" if o is None else o.name
-
-    def names(self, oids: Sequence[int]) -> str:
-        return ", ".join(self.name(o) for o in oids) if oids else "-"
-
-    def describe(self, oid: int) -> str:
-        """A target: its place and name (``B.f0 Squire``), or a stack item."""
-        s = self.s
-        if oid < 0:
-            for i, it in enumerate(s.stack):
-                if it.sid == -oid:
-                    shown = "face-down card" if it.source_name == HIDDEN else it.source_name
-                    return f"stack{i} {shown}"
-            return "an item no longer on the stack"
-        o = s.objs.get(oid)
-        if o is None:
-            return "?"
-        place = _place(s, o)
-        if o.zone == "host":
-            return place
-        return f"{place} {'face-down card' if o.name == HIDDEN else o.name}"
 
     def wrap(self, text: str, indent: str, first: str = "   ") -> str:
         # ANSI codes make lines look longer than they are; wrapping is approximate then.
@@ -272,12 +230,6 @@ class _Board:
 
 def _cards(n: int) -> str:
     return f"{n} card{'s' if n != 1 else ''}"
-
-
-def _place(s: GameState, o: Obj) -> str:
-    if o.zone == "marker" and (o.attached_to is None or o.attached_to not in s.objs):
-        return f"{SIDES[o.controller]}.marker"
-    return place_of(s, o.id).split(":")[0]
 
 
 # ============================================================================ events

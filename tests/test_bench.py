@@ -1,7 +1,7 @@
 """scripts/bench.py runs (on 2 games, once): every row returns a Row with wall and CPU rates,
 each row runs in its own process per build, and the table puts the builds side by side.
 
-No timing is asserted: speed is benchmarked, never timed in tests (DESIGN.md "Performance").
+No timing is asserted: speed is benchmarked, never timed in tests (README.md "Speed").
 """
 
 from __future__ import annotations

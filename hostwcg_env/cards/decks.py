@@ -137,6 +137,12 @@ def load_deck(path: str | Path, pool: Mapping[str, CardDef] | None = None) -> De
         raise DeckError(
             source, [DeckProblem("FORMAT", f"FORMAT: cannot read the file: {exc.strerror or exc}")]
         ) from None
+    except UnicodeDecodeError as exc:
+        from hostwcg_env.cards.loader import not_utf8
+
+        raise DeckError(
+            source, [DeckProblem("FORMAT", f"FORMAT: not a text file: {not_utf8(exc)}")]
+        ) from None
     except tomllib.TOMLDecodeError as exc:
         raise DeckError(
             source, [DeckProblem("FORMAT", f"FORMAT: TOML syntax error: {exc}")]
@@ -252,3 +258,13 @@ def _unknown(name: str, pool: Mapping[str, CardDef]) -> DeckProblem:
     close = difflib.get_close_matches(base, list(pool), n=3, cutoff=0.6)
     hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
     return DeckProblem("UNKNOWN_CARD", f"UNKNOWN_CARD {base!r}: no such card{hint}")
+
+
+def pool_decks(include_test: bool = False, directory: Path = DECKS_DIR) -> dict[str, Deck]:
+    """The shipped preconstructed decks by file stem, in file order (the stand-in test decks
+    only if asked)."""
+    out = {}
+    for path in sorted(directory.glob("*.toml")):
+        if include_test or not path.stem.startswith("test_"):
+            out[path.stem] = load_deck(path)
+    return out

@@ -90,6 +90,8 @@ def load_cards(path_or_paths: str | Path | Iterable[str | Path]) -> dict[str, Ca
         source = _display(path)
         doc = _read_toml(path, source, problems)
         if doc is not None:
+            if not doc.get("card"):
+                problems.append(f"{source}: the file defines no cards (write each card as [[card]])")
             _load_document(doc, source, cards, origin, problems, tokens)
     _check_tokens(tokens, cards)
     _check_test_ids(cards, origin, problems)
@@ -165,12 +167,19 @@ def _display(path: Path) -> str:
     return str(path)
 
 
+def not_utf8(exc: UnicodeDecodeError) -> str:
+    """Where a file stops being UTF-8 (TOML files are UTF-8 text)."""
+    return f"byte {exc.object[exc.start]:#04x} at offset {exc.start} is not UTF-8 (TOML files are UTF-8 text)"
+
+
 def _read_toml(path: Path, source: str, problems: list[str]) -> dict[str, Any] | None:
     try:
         with path.open("rb") as fh:
             return tomllib.load(fh)
     except OSError as exc:
         problems.append(f"{source}: cannot read the file: {exc.strerror or exc}")
+    except UnicodeDecodeError as exc:
+        problems.append(f"{source}: not a text file: {not_utf8(exc)}")
     except tomllib.TOMLDecodeError as exc:
         problems.append(f"{source}: TOML syntax error: {exc}")
     return None

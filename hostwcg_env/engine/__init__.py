@@ -1,4 +1,5 @@
-"""The Host WCG rules engine: typed Python, standard library only (DESIGN.md "Layers").
+"""The Host WCG rules engine: typed Python, standard library only (docs/engine.md; the rules
+it plays: docs/how-to-play.md, docs/rulings.md).
 
 Installed with a C compiler, its modules are compiled with mypyc; ``BUILD`` says which build
 runs ("compiled", or "pure" with the reason), ``HOSTWCG_PURE=1`` forces the Python one

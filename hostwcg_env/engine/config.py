@@ -1,6 +1,6 @@
-"""RuleConfig: every rule flag named in RULINGS.md, with the defaults written there.
+"""RuleConfig: every rule flag of docs/rulings.md ("The flags"), with its default there.
 
-Changing a flag changes play and nothing else (DESIGN.md "Engine contract").
+Changing a flag changes play and nothing else.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def flag_range(name: str) -> str:
 
 @dataclass(frozen=True)
 class RuleConfig:
-    """Rule flags (RULINGS.md Part 2) and table settings.
+    """Rule flags (docs/rulings.md) and table settings.
 
     Every numeric flag has a range (``_RANGES``: slots 1 to 64, ``ap_per_turn`` >= 0,
     ``starting_hand`` 0 to 50, ``turn_limit`` and ``max_decisions_per_turn`` >= 1), every

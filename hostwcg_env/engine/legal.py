@@ -101,7 +101,8 @@ def only_pass_publicly(s: GameState, p: int) -> bool:
 
 
 def open_slots(s: GameState, p: int, row: str) -> list[int]:
-    """Open slots of a row ("f" or "b"); a slot holding any card or token is occupied (7.2)."""
+    """Open slots of a row ("f" or "b"), those with nothing in them (7.1); any card or token
+    occupies one (7.2)."""
     slots = s.players[p].front if row == "f" else s.players[p].back
     return [i for i, oid in enumerate(slots) if oid is None]
 

@@ -161,7 +161,7 @@ def resolve_card(g: Core, item: StackItem) -> None:
         assert new is not None
         after_enter(g, item, new)
         return
-    row = "f" if card.type is CardType.ENTITY else "b"
+    row = "f" if card.type is CardType.ENTITY else "b"  # 4.4.1 Entities, 4.5.1 the others
     slots = open_slots(s, p, row)
     if not slots:
         fizzle(g, item, "no_slot")  # A41

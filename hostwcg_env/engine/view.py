@@ -295,6 +295,7 @@ def determinize(view: PlayerView, rng: random.Random, opponent_cards: list[str] 
 
 
 _FALLBACKS: dict[int, tuple[dict[str, CardDef], int, list[CardDef], list[CardDef], list[CardDef]]] = {}
+_FALLBACKS_MAX = 8  # every game has its own registry dict: a cache without a bound holds them all
 
 
 def _fallbacks(reg: dict[str, CardDef]) -> tuple[list[CardDef], list[CardDef], list[CardDef]]:
@@ -304,6 +305,8 @@ def _fallbacks(reg: dict[str, CardDef]) -> tuple[list[CardDef], list[CardDef], l
         fallback = [c for c in reg.values() if c.type not in (CardType.HOST, CardType.TOKEN)]
         hosts = [c for c in reg.values() if c.type is CardType.HOST]
         ambushes = [c for c in fallback if c.type is CardType.AMBUSH] or fallback
+        if len(_FALLBACKS) >= _FALLBACKS_MAX:
+            _FALLBACKS.clear()
         hit = _FALLBACKS[id(reg)] = (reg, len(reg), fallback, hosts, ambushes)
     return hit[2], hit[3], hit[4]
 

@@ -20,7 +20,6 @@ Observations are built only from that agent's PlayerView.
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -40,6 +39,45 @@ from .layout import action_layout
 from .observation import LIMIT, ObservationEncoder
 
 AGENTS = ["player_0", "player_1"]
+RENDER_MODES = ("ansi", "human", "rgb_array")
+RENDER_FPS = 2  # frames a second of a recorded video (gymnasium's RecordVideo reads it)
+
+
+def action_index(action: Any, n: int) -> int:
+    """``action`` as an index of ``Discrete(n)``: a Python int or a numpy integer (a 0-d
+    integer array too, as gymnasium's ``Discrete.contains``), never a bool, float or str."""
+    if type(action) is not int:
+        if isinstance(action, np.integer) or (
+                isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu"):
+            action = int(action)
+        elif action is None:
+            raise TypeError("None is the action of an agent that is done (terminated or truncated); "
+                            f"the agent to act gives an integer index 0..{n - 1}")
+        else:
+            raise TypeError(f"an action is an integer index 0..{n - 1} (int or numpy integer), "
+                            f"got {type(action).__name__} {action!r}")
+    if not 0 <= action < n:
+        raise ValueError(f"action {action} is outside the action space Discrete({n}): "
+                         f"give an index 0..{n - 1} whose action_mask entry is 1")
+    return action
+
+
+def _check_pools(pools: list[list[Any]]) -> None:
+    """Two non-empty pools of decks: a Deck (``hostwcg_env.cards.load_deck``) or a pair
+    (Host name, main-deck names), as ``Game.new`` takes them."""
+    if len(pools) != 2:
+        raise ValueError(f"deck_pools: give two pools of decks (one per seat), got {len(pools)}")
+    for seat, pool in enumerate(pools):
+        if not pool:
+            raise ValueError(f"deck_pools[{seat}] is empty: give at least one deck per seat")
+        for d in pool:
+            if not ((isinstance(d, tuple) and len(d) == 2) or (hasattr(d, "host") and hasattr(d, "main"))):
+                raise TypeError("a deck is a Deck (hostwcg_env.cards.load_deck(path)) or a pair (Host "
+                                f"name, main-deck card names), got {type(d).__name__} {d!r}"[:300])
+
+
+def _not_reset(what: str) -> RuntimeError:
+    return RuntimeError(f"{what} before reset(): call env.reset() first")
 
 
 def shipped_decks() -> list[Deck]:
@@ -60,7 +98,8 @@ def _default_decks() -> list[Deck]:
 class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
     """The AEC env without wrappers; an illegal action raises IllegalActionError."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "hostwcg_v0", "is_parallelizable": True}
+    metadata = {"render_modes": list(RENDER_MODES), "name": "hostwcg_v0", "is_parallelizable": True,
+                "render_fps": RENDER_FPS}
 
     def __init__(
         self,
@@ -73,6 +112,9 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
         render_view: int | str = 0,
     ) -> None:
         super().__init__()
+        if config is not None and not isinstance(config, RuleConfig):
+            raise TypeError(f"config must be a RuleConfig (e.g. RuleConfig(damage_draws=True)), "
+                            f"got {type(config).__name__}")
         cfg = config or RuleConfig()
         if turn_limit is not None:
             cfg = cfg.with_overrides({"turn_limit": turn_limit})
@@ -85,8 +127,8 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
             if len(pair) != 2:
                 raise ValueError("decks: give exactly two decks (one per seat), or deck_pools")
             self.deck_pools = [[pair[0]], [pair[1]]]
-        if render_mode is not None and render_mode not in ("ansi", "human"):
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        _check_pools(self.deck_pools)
+        check_render(render_mode, render_view)
         self.render_mode = render_mode
         self.render_view = render_view
         self.auto_single = auto_single
@@ -106,11 +148,11 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
         self.game: Game | None = None
 
     # ------------------------------------------------------------ spaces
-    @functools.cache  # noqa: B019  (the same object every call, as api_test wants)
+    # The same objects on every call (api_test wants that), built once in __init__ and held
+    # by the env itself: a cache on the method would hold every env ever made.
     def observation_space(self, agent: str) -> spaces.Space:
         return self._obs_space
 
-    @functools.cache  # noqa: B019
     def action_space(self, agent: str) -> spaces.Space:
         return self._act_space
 
@@ -167,13 +209,17 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
             self.agent_selection = self.agents[0]
 
     def step(self, action: Any) -> None:
+        g = self.game
+        if g is None:
+            raise _not_reset("step()")
+        if not self.agents:
+            raise RuntimeError("step() after the game is over (every agent has stepped out): "
+                               "call env.reset() to start a new game")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+            self._was_dead_step(action)  # raises ValueError unless the action is None
             return
-        g = self.game
-        assert g is not None
-        a = self.codec.decode(g, int(action)) if action is not None else None
+        a = self.codec.decode(g, action_index(action, self.layout.n))
         if a is None:
             raise IllegalActionError("31.1", f"action index {action} is not legal for {agent} now "
                                      f"(legal: {np.flatnonzero(self.codec.mask(g)).tolist()})")
@@ -188,44 +234,76 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
     # ------------------------------------------------------------ observing
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         g = self.game
-        assert g is not None
-        p = AGENTS.index(agent)
+        if g is None:
+            raise _not_reset("observe()")
+        p = _seat(agent)
         obs = self.encoder.encode(g.view(p), self._bufs[agent]).copy()
         deciding = not g.is_over and g.decision is not None and g.decision.player == p
         mask = self.codec.mask(g).copy() if deciding else self._zero_mask.copy()
         return {"observation": obs, "action_mask": mask}
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
-        agent = agent or self.agent_selection
         g = self.game
-        assert g is not None
+        if g is None:
+            raise _not_reset("action_mask()")
+        agent = agent or self.agent_selection
+        _seat(agent)
         if g.is_over or g.decision is None or AGENTS[g.decision.player] != agent:
             return self._zero_mask.copy()
         return self.codec.mask(g).copy()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """The board from ``render_view``'s seat: text (``"ansi"``; ``"human"`` prints it) or an
+        (H, W, 3) uint8 image (``"rgb_array"``, the same board as the HTML one)."""
         if self.render_mode is None:
             return None
+        g = self.game
+        if g is None:
+            raise _not_reset("render()")
+        if self.render_mode == "rgb_array":
+            from hostwcg_env.board.image import render_rgb
+
+            return render_rgb(g, board_seat(self.render_view))
         from hostwcg_env.render import render_text
 
-        g = self.game
-        assert g is not None
-        viewer = None if self.render_view == "spectator" else int(self.render_view)
-        text = render_text(g, viewer)
+        text = render_text(g, board_seat(self.render_view))  # a spectator sees what is public
         if self.render_mode == "human":
             print(text)
             return None
         return text
 
     def _repr_html_(self) -> str:
+        """The board as HTML (notebooks): ``render_view``'s seat; a spectator sees what is public."""
         from hostwcg_env.env.html import render_html
 
-        assert self.game is not None
-        viewer = None if self.render_view == "spectator" else int(self.render_view)
-        return render_html(self.game, viewer)
+        if self.game is None:
+            return "<pre>hostwcg_v0: call reset() to start a game</pre>"
+        return render_html(self.game, board_seat(self.render_view))
 
     def close(self) -> None:
         pass
+
+
+def check_render(render_mode: str | None, render_view: Any) -> None:
+    """Refuse a render mode or view the env does not have; ``"rgb_array"`` needs Pillow."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be one of {list(RENDER_MODES)} or None, got {render_mode!r}")
+    if render_view not in (0, 1, "spectator") or type(render_view) is bool:
+        raise ValueError(f"render_view must be 0, 1 or 'spectator', got {render_view!r}")
+    if render_mode == "rgb_array":
+        import hostwcg_env.board.image  # noqa: F401  (ImportError naming the extra, now rather than at render)
+
+
+def board_seat(render_view: int | str) -> int | str:
+    """The board's seat for a ``render_view``: a player, or the public spectator."""
+    return "spectator" if render_view == "spectator" else int(render_view)
+
+
+def _seat(agent: str) -> int:
+    try:
+        return AGENTS.index(agent)
+    except ValueError:
+        raise ValueError(f"unknown agent {agent!r} (the agents are {', '.join(AGENTS)})") from None
 
 
 def _forward(name: str, guarded: bool) -> property:
@@ -278,6 +356,10 @@ class StandardWrappers(wrappers.OrderEnforcingWrapper):
     def __str__(self) -> str:
         return str(self.env)  # as the three-wrapper stack prints: hostwcg_v0
 
+    def _repr_html_(self) -> str:
+        """The board as HTML in a notebook (PettingZoo's wrappers refuse private names)."""
+        return self.env._repr_html_()
+
     @property
     def num_agents(self) -> int:
         if not self._has_reset:
@@ -311,6 +393,7 @@ class StandardWrappers(wrappers.OrderEnforcingWrapper):
         dead = e.terminations[agent] or e.truncations[agent]
         # AssertOutOfBoundsWrapper
         in_space = (0 <= action < self._n) if type(action) is int else self.action_space(agent).contains(action)
+        assert type(action) is not bool, "action is not in action space (a bool is not an action index)"
         assert (action is None and dead) or in_space, "action is not in action space"
         # TerminateIllegalWrapper
         if self._prev_mask is None:
@@ -349,4 +432,4 @@ def pettingzoo_wrapped_env(**kwargs: Any) -> AECEnv:
     return e
 
 
-__all__ = ["LayoutError", "StandardWrappers", "env", "pettingzoo_wrapped_env", "raw_env", "shipped_decks"]
+__all__ = ["RENDER_FPS", "RENDER_MODES", "LayoutError", "StandardWrappers", "env", "pettingzoo_wrapped_env", "raw_env", "shipped_decks"]

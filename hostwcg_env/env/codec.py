@@ -14,7 +14,6 @@ from hostwcg_env.engine.state import GameState
 from .layout import (
     MAX_ABILITIES,
     MAX_FORMS,
-    MAX_HAND,
     MAX_LIST,
     MAX_STACK,
     MAX_TRIGGERS,
@@ -85,8 +84,8 @@ def encode(lay: ActionLayout, s: GameState, p: int, a: Action) -> int:
         return st["ap_any"] + TYPES.index(a.arg)
     if k is Kind.PLAY:
         i = int(a.arg[1:])
-        if i >= MAX_HAND:
-            raise LayoutError(f"hand index {i} >= {MAX_HAND}")
+        if i >= lay.hand:
+            raise LayoutError(f"hand index {i} >= {lay.hand}")
         return st["play"] + i
     if k is Kind.ACTIVATE:
         if a.n >= MAX_ABILITIES:
@@ -104,12 +103,12 @@ def encode(lay: ActionLayout, s: GameState, p: int, a: Action) -> int:
     if k is Kind.CARD:
         i = int(a.arg[1:])
         if a.arg[0] == "h":
-            if i >= MAX_HAND:
-                raise LayoutError(f"hand index {i} >= {MAX_HAND}")
+            if i >= lay.hand:
+                raise LayoutError(f"hand index {i} >= {lay.hand}")
             return st["card"] + i
         if i >= MAX_LIST:
             raise LayoutError(f"list item {i} >= {MAX_LIST}")
-        return st["card"] + MAX_HAND + i
+        return st["card"] + lay.hand + i
     if k is Kind.TRIGGER:
         i = int(a.arg)
         if i >= MAX_TRIGGERS:

@@ -1,15 +1,17 @@
-"""An HTML board for notebooks (``_repr_html_``), built from the same view as the text board."""
+"""The HTML board for notebooks (``_repr_html_``): see ``hostwcg_env.board.html``."""
 
 from __future__ import annotations
 
-import html
+from typing import Any
 
-from hostwcg_env.engine import Game
+from hostwcg_env.board.html import board_html
+from hostwcg_env.board.model import Seat, board_of
 
 
-def render_html(game: Game, viewer: int | None) -> str:
-    from hostwcg_env.render import render_text
+def render_html(game: Any, viewer: Seat) -> str:
+    """The board ``viewer`` sees as self-contained HTML: 0 or 1 (a player, from its
+    PlayerView only), ``"spectator"`` (public cards only) or None (every card)."""
+    return board_html(board_of(game, viewer))
 
-    text = render_text(game, viewer)
-    return ("<div style='font-family:monospace;white-space:pre;border:1px solid #888;"
-            f"padding:6px;border-radius:4px'>{html.escape(text)}</div>")
+
+__all__ = ["render_html"]

@@ -19,7 +19,7 @@ from hostwcg_env.engine.state import Obj
 from hostwcg_env.engine.stats import health, keywords, power, stat
 from hostwcg_env.engine.view import PlayerView
 
-from .layout import MAX_FORMS, MAX_HAND, MAX_LIST, MAX_STACK, OBS_PENDING
+from .layout import MAX_FORMS, MAX_LIST, MAX_STACK, OBS_PENDING, hand_slots
 
 CARD_TYPES = [t.value for t in CardType]
 RES = ["&", "£", "!", "%", "$"]
@@ -106,12 +106,13 @@ def _card_rows(rows: np.ndarray, cards: list[CardDef]) -> None:
 def obs_sections(config: RuleConfig) -> list[tuple[str, int, int, str]]:
     """(name, rows, width, description) for every section, in order."""
     f, b = config.frontrow_slots, config.backrow_slots
+    hand = hand_slots(config)
     return [
         ("global", 1, 1 + len(PHASES) + len(STEPS) + 2 + len(DECISIONS) + 1 + 4,
          "turn/limit, phase, step, my turn, I went first, my decision kind, stack size, battle flags"),
         ("me", 1, len(PLAYER_FIELDS) + F, "my Host stats and zone counts, pool, Host card features"),
         ("opponent", 1, len(PLAYER_FIELDS) + F, "the same for the opponent (counts only for hidden zones)"),
-        ("my_hand", MAX_HAND, 1 + F, "present flag + card features for each hand index"),
+        ("my_hand", hand, 1 + F, "present flag + card features for each hand index"),
         ("my_front", f, 1 + F + len(ENTITY_EXTRA), "my frontrow slots: present, card, current stats"),
         ("opp_front", f, 1 + F + len(ENTITY_EXTRA), "the opponent's frontrow slots"),
         ("my_back", b, 2 + F, "my backrow: present, face-down, card features"),
@@ -137,6 +138,7 @@ class ObservationEncoder:
             self.offsets[name] = (start, rows, width)
             start += rows * width
         self.size = start
+        self.hand = self.offsets["my_hand"][1]
         self._buf_views: dict[int, tuple[np.ndarray, dict[str, np.ndarray], dict[str, Any]]] = {}
         self._global_rows: dict[tuple, np.ndarray] = {}  # the global row of each key met
 
@@ -148,6 +150,8 @@ class ObservationEncoder:
         """Section views of a persistent buffer and what each section (or row) last showed."""
         hit = self._buf_views.get(id(buf))
         if hit is None or hit[0] is not buf:
+            if len(self._buf_views) >= 8:  # the env and agents keep one buffer per player; a
+                self._buf_views.clear()  # caller passing fresh buffers must not grow this table
             hit = (buf, {name: self.view_of(buf, name) for name in self.offsets}, {})
             self._buf_views[id(buf)] = hit
         return hit[1], hit[2]
@@ -254,9 +258,9 @@ class ObservationEncoder:
         hand_ids = () if zones_same else tuple(s.players[me].hand)
         if not zones_same and keys.get("my_hand/quick") != hand_ids:
             keys["my_hand/quick"] = hand_ids
-            hand = [objs[o].card for o in hand_ids[:MAX_HAND]]
+            hand = [objs[o].card for o in hand_ids[: self.hand]]
             rows = v["my_hand"]
-            for i in rows_of("my_hand", [id(c) for c in hand] + [None] * (MAX_HAND - len(hand))):
+            for i in rows_of("my_hand", [id(c) for c in hand] + [None] * (self.hand - len(hand))):
                 if i < len(hand):
                     rows[i, 0] = 1
                     rows[i, 1:] = card_vector(hand[i])
@@ -399,4 +403,7 @@ def section(obs: np.ndarray, name: str, config: RuleConfig | None = None) -> np.
     enc = ObservationEncoder(config or RuleConfig())
     if name not in enc.offsets:
         raise KeyError(f"unknown section {name!r} (sections: {', '.join(enc.offsets)})")
+    if obs.shape[-1] != enc.size:
+        raise ValueError(f"the observation has {obs.shape[-1]:,} values; this table's have {enc.size:,}: "
+                         "pass the env's RuleConfig as config")
     return enc.view_of(obs, name)

@@ -7,17 +7,16 @@ observation every step.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from .aec import AGENTS, raw_env
+from .aec import AGENTS, RENDER_FPS, RENDER_MODES, raw_env
 
 
 class HostParallelEnv(ParallelEnv):
-    metadata = {"render_modes": ["ansi", "human"], "name": "hostwcg_v0"}
+    metadata = {"render_modes": list(RENDER_MODES), "name": "hostwcg_v0", "render_fps": RENDER_FPS}
 
     def __init__(self, **kwargs: Any) -> None:
         self.aec = raw_env(**kwargs)
@@ -25,11 +24,9 @@ class HostParallelEnv(ParallelEnv):
         self.agents: list[str] = []
         self.render_mode = self.aec.render_mode
 
-    @functools.cache  # noqa: B019
     def observation_space(self, agent: str) -> spaces.Space:
-        return self.aec.observation_space(agent)
+        return self.aec.observation_space(agent)  # the same object every call
 
-    @functools.cache  # noqa: B019
     def action_space(self, agent: str) -> spaces.Space:
         return self.aec.action_space(agent)
 
@@ -39,7 +36,19 @@ class HostParallelEnv(ParallelEnv):
         return {a: self.aec.observe(a) for a in self.agents}, {a: {} for a in self.agents}
 
     def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+        if self.aec.game is None:
+            raise RuntimeError("step() before reset(): call env.reset() first")
+        if not self.agents:
+            raise RuntimeError("step() after the game is over: call env.reset() to start a new game")
+        if not isinstance(actions, dict):
+            raise TypeError(f"actions must be a dict of agent -> action, got {type(actions).__name__}")
+        unknown = [a for a in actions if a not in self.possible_agents]
+        if unknown:
+            raise ValueError(f"actions names unknown agents {unknown} (the agents are {', '.join(self.agents)})")
         actor = self.aec.agent_selection
+        if actor not in actions:
+            raise ValueError(f"actions has no action for {actor}, the agent whose decision it is: give "
+                             f"an action for each agent in env.agents (only {actor}'s counts now)")
         self.aec.step(actions[actor])
         obs = {a: self.aec.observe(a) for a in self.agents}
         rew = {a: float(self.aec.rewards.get(a, 0.0)) for a in self.agents}
@@ -50,8 +59,11 @@ class HostParallelEnv(ParallelEnv):
             self.agents = []
         return obs, rew, term, trunc, info
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
         return self.aec.render()
+
+    def _repr_html_(self) -> str:
+        return self.aec._repr_html_()
 
     def close(self) -> None:
         self.aec.close()

@@ -1,10 +1,16 @@
 """A single-agent gymnasium view of hostwcg_v0 for Stable-Baselines3 (MaskablePPO).
 
-The learner plays one seat (alternating every episode unless ``seat`` is fixed) against an
-opponent that lives inside the env: ``"random"``, any callable ``(observation, action_mask)
--> int``, an object with ``act(observation, action_mask)``, or a list of these (one is drawn
-per episode: an opponent pool). ``action_masks()`` gives the learner's legal actions. An
-illegal action ends the episode with reward -1 (as PettingZoo's TerminateIllegalWrapper).
+The learner plays one seat (alternating every episode unless ``seat`` is fixed; a seeded
+``reset(seed=s)`` starts at seat ``s % 2``, so seeds 0, 1, 2... alternate too) against an
+opponent *policy* that lives inside the env: ``"random"``, any callable ``(observation,
+action_mask) -> int``, an object with ``act(observation, action_mask)`` or with the engine-level
+``choose(view, actions)``, or a list of these (one is drawn per episode: an opponent pool).
+The env does not know agent names: whoever has one makes the agent first
+(``agents.make_agent("heuristic", seed=0)``), so the env layer never imports the agents.
+``action_masks()`` gives the learner's legal actions. An illegal action ends the episode with
+reward -1 (as PettingZoo's TerminateIllegalWrapper); an action that is not an index of the
+action space raises, as does ``step`` after the episode ended or before ``reset``.
+``render()`` draws the board from the learner's seat.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from .aec import AGENTS, raw_env
+from .aec import AGENTS, RENDER_FPS, RENDER_MODES, action_index, raw_env
 from .codec import encode
 
 Policy = Callable[[np.ndarray, np.ndarray], int]
@@ -44,20 +50,19 @@ def _as_policy(spec: Any, seed: int | None) -> Any:
     if isinstance(spec, str):
         if spec == "random":
             return RandomPolicy(seed)
-        from agents import make_agent  # heuristic, ismcts, ppo (agents/)
-
-        return _as_policy(make_agent(spec, seed=seed), seed)
+        raise ValueError(f"opponent {spec!r}: the env takes a policy, not an agent name (only 'random'); "
+                         f"make the agent first: agents.make_agent({spec!r}, seed=...)")
     if hasattr(spec, "choose"):
         return spec
     if callable(spec):
         return spec
     if hasattr(spec, "act"):
         return spec.act
-    raise TypeError(f"opponent must be 'random', an agent name, a callable or an agent: got {spec!r}")
+    raise TypeError(f"opponent must be 'random', a callable, or an object with act() or choose(): got {spec!r}")
 
 
 class SingleAgentEnv(gym.Env):
-    metadata = {"render_modes": ["ansi", "human"]}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}
 
     def __init__(
         self,
@@ -65,12 +70,23 @@ class SingleAgentEnv(gym.Env):
         seat: int | str = "alternate",
         seed: int | None = None,
         render_mode: str | None = None,
+        from_weights: Callable[[dict[str, np.ndarray], int], Any] | None = None,
         **env_kwargs: Any,
     ) -> None:
+        """``from_weights(weights, seed)``: how ``add_opponent`` makes a policy of a dict of
+        weights (e.g. ``lambda w, seed: agents.ppo.NumpyPolicy(w, deterministic=False,
+        seed=seed)``, as scripts/train_ppo.py passes)."""
         super().__init__()
+        self._from_weights = from_weights
         self.aec = raw_env(render_mode=render_mode, **env_kwargs)
         self.render_mode = render_mode
+        self._follow_learner = "render_view" not in env_kwargs  # render from the learner's seat
+        self._done: bool | None = None  # None before the first reset
+        if seat not in ("alternate", 0, 1) or type(seat) is bool:
+            raise ValueError(f"seat must be 'alternate', 0 or 1, got {seat!r}")
         pool = list(opponent) if isinstance(opponent, Sequence) and not isinstance(opponent, str) else [opponent]
+        if not pool:
+            raise ValueError("opponent: the pool is empty; give at least one opponent (e.g. 'random')")
         self._specs = pool
         self._opponents = [_as_policy(o, seed) for o in pool]
         self.seat = seat
@@ -110,7 +126,7 @@ class SingleAgentEnv(gym.Env):
         super().reset(seed=seed)
         if seed is not None:  # the same seed gives the same sequence of episodes
             self._rng.seed(seed)
-            self._episodes = 0
+            self._episodes = seed % 2  # the seed picks the first seat: seeds 0, 1, 2... alternate
             for k, o in enumerate(self._opponents):
                 owner: Any = o if hasattr(o, "reseed") else getattr(o, "__self__", None)
                 if hasattr(owner, "reseed"):
@@ -123,18 +139,28 @@ class SingleAgentEnv(gym.Env):
             self.learner = AGENTS[int(self.seat)]
         self._episodes += 1
         self._opponent = self._rng.choice(self._opponents)
+        if self._follow_learner:
+            self.aec.render_view = AGENTS.index(self.learner)
         self.aec.reset(seed=self._rng.getrandbits(62))
         self._play_opponent()
+        self._done = self._learner_done()
         return self.aec.observe(self.learner)["observation"], {"seat": self.learner}
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         e = self.aec
-        if not self.action_masks()[int(action)]:
+        if self._done is None:
+            raise RuntimeError("step() before reset(): call env.reset() first")
+        if self._done:
+            raise RuntimeError("step() after the episode ended (terminated or truncated): "
+                               "call env.reset() to start the next one")
+        index = action_index(action, e.layout.n)  # TypeError / ValueError outside Discrete(n)
+        if not self.action_masks()[index]:
             # As PettingZoo's TerminateIllegalWrapper: an illegal action loses the episode.
             obs = e.observe(self.learner)["observation"]
             e.agents = []
+            self._done = True
             return obs, -1.0, True, False, {"seat": self.learner, "illegal_action": True}
-        e.step(int(action))
+        e.step(index)
         reward = float(e.rewards.get(self.learner, 0.0)) if self._learner_done() else 0.0
         if not self._learner_done():
             self._play_opponent()
@@ -152,22 +178,33 @@ class SingleAgentEnv(gym.Env):
             truncated = s.truncated
         obs = e.observe(self.learner)["observation"]
         info: dict[str, Any] = {"seat": self.learner}
+        self._done = done
         if done:
             info["winner"] = None if g.state.winner is None else AGENTS[g.state.winner]
         return obs, reward, terminated, truncated, info
 
     def add_opponent(self, spec: Any) -> int:
         """Add an opponent to the pool (e.g. a frozen snapshot during self-play); returns the pool size.
-        ``spec`` may be a dict of numpy weights for agents.ppo.NumpyPolicy."""
+        ``spec`` may be a dict of weights, made a policy by the env's ``from_weights``."""
         if isinstance(spec, dict):
-            from agents.ppo import NumpyPolicy
-
-            spec = NumpyPolicy(spec, deterministic=False, seed=self._rng.getrandbits(32))
+            if self._from_weights is None:
+                raise TypeError("add_opponent: a dict of weights needs SingleAgentEnv(from_weights=...), "
+                                "the function that makes a policy of it")
+            spec = self._from_weights(spec, self._rng.getrandbits(32))
         self._opponents.append(_as_policy(spec, None))
         return len(self._opponents)
 
     def action_masks(self) -> np.ndarray:
+        if self._done is None:
+            raise RuntimeError("action_masks() before reset(): call env.reset() first")
         return self.aec.action_mask(self.learner).astype(bool)
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
+        """The board from the learner's seat (or the env's ``render_view``, where given): text
+        (``"ansi"``), printed (``"human"``) or an (H, W, 3) uint8 image (``"rgb_array"``, for
+        gymnasium's ``RecordVideo`` and ``RenderCollection``)."""
         return self.aec.render()
+
+    def _repr_html_(self) -> str:
+        """The board from the learner's seat as HTML (notebooks)."""
+        return self.aec._repr_html_()

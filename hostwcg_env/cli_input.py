@@ -1,0 +1,209 @@
+"""The ``hostwcg`` command's input checks: every value is checked where it is read, and a bad
+one is refused with one line that names it (never a traceback).
+
+* ``Parser``: an ``argparse.ArgumentParser`` whose usage errors are one line.
+* Argument types (``at_least``, ``fraction``, ``positive``, ``rule_flag``, ``agent_spec``,
+  ``agent_list``, ``out_file``): each refuses a bad value with ``ArgumentTypeError``, so the
+  message names the option, e.g. ``argument --games: must be at least 1 (got 0)``.
+* ``CLIError``: bad input a command finds itself; ``cli.main`` prints it on one line.
+* ``deck_error_line``, ``card_error_line``: one line for a refused deck or card file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NoReturn
+
+SEED_HELP = "a whole number, 0 or more"
+
+
+class CLIError(Exception):
+    """Bad input a command found: ``main`` prints ``COMMAND: message`` on stderr and exits
+    with ``code`` (2: a usage error, 1: something checked is wrong)."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with a one-line usage error: ``hostwcg evaluate: error: argument --games: ...``
+    (``--help`` still prints the full usage)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def _float(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(x):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+    return x
+
+
+def at_least(lo: int) -> Callable[[str], int]:
+    """A whole number ``>= lo``."""
+
+    def check(text: str) -> int:
+        n = _int(text)
+        if n < lo:
+            raise argparse.ArgumentTypeError(f"must be at least {lo} (got {n})")
+        return n
+
+    check.__name__ = f"whole number >= {lo}"
+    return check
+
+
+def fraction(text: str) -> float:
+    """A number strictly between 0 and 1 (a probability such as a test's alpha)."""
+    x = _float(text)
+    if not 0 < x < 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1, both excluded (got {text})")
+    return x
+
+
+def positive(text: str) -> float:
+    """A finite number above 0."""
+    x = _float(text)
+    if x <= 0:
+        raise argparse.ArgumentTypeError(f"must be above 0 (got {text})")
+    return x
+
+
+def rule_flag(text: str) -> str:
+    """``FLAG=VALUE`` naming a RuleConfig flag with a value it accepts (returned unchanged)."""
+    from dataclasses import fields
+
+    from hostwcg_env.engine import RuleConfig
+
+    flag, eq, value = text.partition("=")
+    flag, value = flag.strip(), value.strip()
+    if not eq or not flag or not value:
+        raise argparse.ArgumentTypeError(f"{text!r}: write FLAG=VALUE, e.g. damage_draws=true")
+    known = {f.name: f for f in fields(RuleConfig)}
+    if flag not in known:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: unknown rule flag {flag!r} (known: {', '.join(sorted(known))})")
+    default = getattr(RuleConfig(), flag)
+    try:
+        RuleConfig().with_overrides({flag: value})
+    except ValueError as e:
+        want = {bool: "true or false", int: "a whole number"}.get(type(default))
+        if want is not None and _wrong_type(value, type(default)):
+            raise argparse.ArgumentTypeError(f"{text!r}: {flag} takes {want}, got {value!r}") from None
+        raise argparse.ArgumentTypeError(f"{text!r}: {e}") from None
+    return text
+
+
+def _wrong_type(value: str, typ: type) -> bool:
+    if typ is bool:
+        return value.lower() not in ("true", "false", "1", "0", "yes", "no")
+    try:
+        int(value)
+    except ValueError:
+        return True
+    return False
+
+
+def agent_problem(spec: str) -> str | None:
+    """What is wrong with an agent spec (``random``, ``ismcts:300``, ``ppo:PATH``...), or None."""
+    from agents import AGENT_NAMES, make_agent
+
+    base, colon, arg = spec.partition(":")
+    if base not in AGENT_NAMES:
+        return f"unknown agent {spec!r} (known: {', '.join(AGENT_NAMES)})"
+    if base in ("random", "heuristic") and colon:
+        return f"agent {base} takes no ':' argument (got {spec!r})"
+    if base == "ismcts" and colon:
+        if arg.endswith("s"):
+            ok = _is_number(arg[:-1], float) and float(arg[:-1]) > 0 and math.isfinite(float(arg[:-1]))
+        else:
+            ok = _is_number(arg, int) and int(arg) >= 1
+        if not ok:
+            return (f"{spec!r}: write ismcts:ITERATIONS (a whole number, 1 or more) or "
+                    f"ismcts:SECONDSs (e.g. ismcts:0.5s)")
+    if base == "ppo" and colon and not arg:
+        return f"{spec!r}: write ppo:PATH.npz, or ppo for the shipped policy"
+    try:
+        make_agent(spec, seed=0)
+    except OSError as e:
+        return f"agent {spec!r} cannot be made: {e.strerror or e}: {e.filename or arg}"
+    except (ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
+        if base == "ppo":  # a file that is not an exported policy (agents.ppo.export_sb3)
+            why = str(e).split(". ")[0] or type(e).__name__
+            return f"agent {spec!r}: {arg or 'the shipped policy'} is not an exported policy .npz ({why})"
+        return f"agent {spec!r} cannot be made: {e}"
+    return None
+
+
+def _is_number(text: str, typ: Callable[[str], Any]) -> bool:
+    try:
+        typ(text)
+    except ValueError:
+        return False
+    return True
+
+
+def agent_spec(text: str) -> str:
+    """One agent spec that can be made (returned unchanged)."""
+    problem = agent_problem(text.strip())
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return text.strip()
+
+
+def agent_list(lo: int, hi: int | None) -> Callable[[str], str]:
+    """``A,B,...``: between ``lo`` and ``hi`` agent specs that can be made (returned unchanged)."""
+
+    def check(text: str) -> str:
+        names = [a.strip() for a in text.split(",")]
+        if any(not n for n in names):
+            raise argparse.ArgumentTypeError(f"{text!r}: an empty agent name (write A,B)")
+        if len(names) < lo or (hi is not None and len(names) > hi):
+            want = f"{lo}" if lo == hi else f"{lo} to {hi}" if hi is not None else f"at least {lo}"
+            raise argparse.ArgumentTypeError(f"{text!r}: give {want} agents, comma-separated")
+        for n in names:
+            agent_spec(n)
+        return text
+
+    check.__name__ = "agent list"
+    return check
+
+
+def out_file(text: str) -> str:
+    """A file to write: its folder exists and it is not itself a folder."""
+    p = Path(text)
+    if p.is_dir():
+        raise argparse.ArgumentTypeError(f"{text}: is a folder (give a file name)")
+    if not p.parent.is_dir():
+        raise argparse.ArgumentTypeError(f"{text}: no such folder {str(p.parent)!r}")
+    return text
+
+
+def deck_error_line(e: Any) -> str:
+    """One line for a refused deck file (a ``DeckError``): its first problem, and how many more."""
+    first = e.problems[0].message if e.problems else "refused"
+    more = len(e.problems) - 1
+    tail = f" (and {more} more: 'hostwcg deck check {e.source}' lists them)" if more > 0 else ""
+    return f"cannot load the deck {e.source}: {first}{tail}"
+
+
+def card_error_line(e: Any) -> str:
+    """One line for refused card data (a ``CardError``): its first problem, and how many more."""
+    first = e.problems[0] if e.problems else "refused"
+    more = len(e.problems) - 1
+    return f"{first}" + (f" (and {more} more: 'hostwcg cards validate FILE' lists them)" if more > 0 else "")

@@ -1,0 +1,305 @@
+"""Every subcommand refuses bad input with a non-zero exit and one line that names the problem,
+never a traceback; every subcommand's ``--help`` works.
+
+Rows run ``cli.main`` in-process: an exception escaping ``main`` is what would print a
+traceback, so the test fails on it; ``test_module_entry_point_prints_no_traceback`` runs a few
+rows through ``python -m hostwcg_env`` to show the entry point behaves the same.
+
+Each row is ``(argv, needle, where)``: ``err``: a usage or input error, exactly one line on
+stderr containing ``needle``; ``out``: a checker's report (``deck check``, ``cards validate``,
+``scenario run``) naming the problem on stdout, next to the files it could check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hostwcg_env.cli import build_parser, main
+
+ROOT = Path(__file__).resolve().parent.parent
+DECKS = ROOT / "hostwcg_env" / "cards" / "decks"
+GOOD = str(DECKS / "test_authority.toml")
+
+
+# a short study, so that a value accepted by mistake plays little
+STUDY = ["--games", "1", "--decks", "brae", "karsh", "--quiet", "--out", "{out}"]
+COMPARE = ["balance", "compare", "--compare", "damage_draws=true", "--sequential", *STUDY]
+
+ROWS: list[tuple[list[str], str, str]] = [
+    # ------------------------------------------------------------------ usage
+    (["bogus"], "invalid choice: 'bogus'", "err"),
+    (["scenario", "bogus"], "invalid choice: 'bogus'", "err"),
+    # ------------------------------------------------------------------ scenario run
+    (["scenario", "run"], "required: FILE", "err"),
+    (["scenario", "run", "{bin}"], "not a text file", "out"),
+    (["scenario", "run", "{latin1}"], "is not UTF-8", "out"),
+    (["scenario", "run", "{empty}"], "no [[step]]", "out"),
+    (["scenario", "run", "{malformed}"], "cannot read", "out"),
+    (["scenario", "run", "{missing}"], "cannot read", "out"),
+    (["scenario", "run", "{emptydir}"], "no scenario files (*.toml) in", "err"),
+    # ------------------------------------------------------------------ cards
+    (["cards", "validate", "{bin}"], "not a text file", "out"),
+    (["cards", "validate", "{latin1}"], "is not UTF-8", "out"),
+    (["cards", "validate", "{empty}"], "defines no cards", "out"),
+    (["cards", "validate", "{malformed}"], "TOML syntax error", "out"),
+    (["cards", "validate", "{missing}"], "cannot read the file", "out"),
+    (["cards", "validate", "{emptydir}"], "no card files (*.toml) in", "err"),
+    (["cards", "list", "--cost", "-1"], "argument --cost: must be at least 0 (got -1)", "err"),
+    (["cards", "list", "--cost", "x"], "argument --cost: 'x' is not a whole number", "err"),
+    (["cards", "list", "--type", "x"], "argument --type: invalid choice", "err"),
+    (["cards", "list", "--resource", "xyz"], "unknown resource 'xyz'", "err"),
+    (["cards", "show", "Squre"], "no card named 'Squre'", "out"),
+    # ------------------------------------------------------------------ deck check
+    (["deck", "check", "{bin}"], "not a text file", "out"),
+    (["deck", "check", "{latin1}"], "is not UTF-8", "out"),
+    (["deck", "check", "{empty}"], "missing [cards]", "out"),
+    (["deck", "check", "{malformed}"], "TOML syntax error", "out"),
+    (["deck", "check", "{unknown_card}"], "UNKNOWN_CARD 'Nosuch'", "out"),
+    (["deck", "check", "{missing}"], "cannot read the file", "out"),
+    # ------------------------------------------------------------------ demo
+    (["demo", "--quiet", "--decks", "{bin}", GOOD], "{bin}: FORMAT: not a text file", "err"),
+    (["demo", "--quiet", "--decks", GOOD, "{latin1}"], "is not UTF-8", "err"),
+    (["demo", "--quiet", "--decks", "{empty}", GOOD], "missing [cards] (card name = count) (and 2 more", "err"),
+    (["demo", "--quiet", "--decks", "{unknown_card}", GOOD], "UNKNOWN_CARD 'Nosuch'", "err"),
+    (["demo", "--quiet", "--decks", "{missing}", GOOD], "cannot read the file", "err"),
+    (["demo", "--quiet", "--decks", GOOD], "expected 2 arguments", "err"),
+    (["demo", "--quiet", "--agents", "nosuch"], "unknown agent 'nosuch'", "err"),
+    (["demo", "--quiet", "--agents", "random,random,random"], "give 1 to 2 agents", "err"),
+    (["demo", "--quiet", "--agents", ","], "an empty agent name", "err"),
+    (["demo", "--quiet", "--agents", "random:3"], "takes no ':' argument", "err"),
+    (["demo", "--quiet", "--agents", "ppo:{missing}"], "No such file or directory", "err"),
+    (["demo", "--quiet", "--seed", "-1"], "argument --seed: must be at least 0 (got -1)", "err"),
+    (["demo", "--quiet", "--seed", "1.5"], "argument --seed: '1.5' is not a whole number", "err"),
+    (["demo", "--quiet", "--color", "pink"], "argument --color: invalid choice", "err"),
+    # ------------------------------------------------------------------ evaluate
+    (["evaluate", "--quiet", "--agents", "ppo:/missing.npz,random"], "No such file or directory: /missing.npz", "err"),
+    (["evaluate", "--quiet", "--agents", "ppo:{bin},random"], "is not an exported policy", "err"),
+    (["evaluate", "--quiet", "--agents", "ppo:{emptydir},random"], "Is a directory", "err"),
+    (["evaluate", "--quiet", "--agents", "random"], "give at least 2 agents", "err"),
+    (["evaluate", "--quiet", "--agents", "random,nosuch"], "unknown agent 'nosuch'", "err"),
+    (["evaluate", "--quiet", "--agents", "random,ismcts:abc"], "ismcts:ITERATIONS", "err"),
+    (["evaluate", "--quiet", "--agents", "random,ismcts:0"], "ismcts:ITERATIONS", "err"),
+    (["evaluate", "--quiet", "--agents", "random,ismcts:-1s"], "ismcts:ITERATIONS", "err"),
+    (["evaluate", "--quiet", "--games", "0"], "argument --games: must be at least 1 (got 0)", "err"),
+    (["evaluate", "--quiet", "--games", "-5"], "argument --games: must be at least 1 (got -5)", "err"),
+    (["evaluate", "--quiet", "--workers", "-1", "--games", "1"], "argument --workers: must be at least 1", "err"),
+    (["evaluate", "--quiet", "--workers", "0", "--games", "1"], "argument --workers: must be at least 1", "err"),
+    (["evaluate", "--quiet", "--seed", "-1", "--games", "1"], "argument --seed: must be at least 0", "err"),
+    (["evaluate", "--quiet", "--shard", "x", "--games", "1"], "--shard x: write K/N", "err"),
+    (["evaluate", "--quiet", "--shard", "5/2", "--games", "1", "--results", "{out}.jsonl"], "shard 5/2", "err"),
+    (["evaluate", "--quiet", "--games", "1", "--csv", "{emptydir}"], "argument --csv: {emptydir}: is a folder", "err"),
+    (["evaluate", "--quiet", "--games", "1", "--markdown", "{missing}/x.md"], "no such folder", "err"),
+    # ------------------------------------------------------------------ ladder
+    (["ladder", "{missing}"], "no such results file", "err"),
+    (["ladder", "{missing}", "--csv", "{emptydir}"], "argument --csv: {emptydir}: is a folder", "err"),
+    # ------------------------------------------------------------------ balance
+    (["balance", "--decks", "{malformed}", "brae", "--games", "1", "--quiet", "--out", "{out}"],
+     "cannot load the deck {malformed}: FORMAT: TOML syntax error", "err"),
+    (["balance", "--decks", "{unknown_card}", "brae", "--games", "1", "--quiet", "--out", "{out}"],
+     "UNKNOWN_CARD 'Nosuch'", "err"),
+    (["balance", "--decks", "{bin}", "brae", "--games", "1", "--quiet", "--out", "{out}"],
+     "{bin}: FORMAT: not a text file", "err"),
+    (["balance", "--decks", "nosuch", "brae", "--games", "1", "--quiet", "--out", "{out}"], "unknown deck 'nosuch'", "err"),
+    (["balance", "--decks", "brae", "--games", "1", "--quiet", "--out", "{out}"], "at least two decks", "err"),
+    (["balance", *STUDY, "--games", "0"], "argument --games: must be at least 1 (got 0)", "err"),
+    (["balance", *STUDY, "--games", "-5"], "argument --games: must be at least 1 (got -5)", "err"),
+    (["balance", *STUDY, "--seed", "-1"], "argument --seed: must be at least 0", "err"),
+    (["balance", *STUDY, "--workers", "-1"], "argument --workers: must be at least 1", "err"),
+    (["balance", *STUDY, "--workers", "0"], "argument --workers: must be at least 1", "err"),
+    (["balance", *STUDY, "--stop-after", "0"], "argument --stop-after: must be at least 1", "err"),
+    (["balance", *STUDY, "--max-width", "-1"], "argument --max-width: must be above 0 (got -1)", "err"),
+    (["balance", *STUDY, "--max-width", "0"], "argument --max-width: must be above 0 (got 0)", "err"),
+    (["balance", *STUDY, "--max-width", "inf"], "argument --max-width: 'inf' is not a finite number", "err"),
+    (["balance", *STUDY, "--agents", "nosuch,random"], "unknown agent 'nosuch'", "err"),
+    (["balance", *STUDY, "--agent", "ppo:/missing.npz"], "No such file or directory", "err"),
+    (["balance", *STUDY, "--backend", "x"], "argument --backend: invalid choice", "err"),
+    (["balance", "bogus"], "argument mode: invalid choice: 'bogus'", "err"),
+    (["balance", *STUDY, "--rule", "foo=1"], "argument --rule: 'foo=1': unknown rule flag 'foo'", "err"),
+    (["balance", *STUDY, "--rule", "starting_hand=x"], "starting_hand takes a whole number, got 'x'", "err"),
+    (["balance", *STUDY, "--rule", "damage_draws=maybe"], "damage_draws takes true or false, got 'maybe'", "err"),
+    (["balance", *STUDY, "--rule", "starting_hand"], "'starting_hand': write FLAG=VALUE", "err"),
+    (["balance", *STUDY, "--rule", "=1"], "write FLAG=VALUE", "err"),
+    (["balance", *STUDY, "--rule", "ap_refresh=x"], "'ap_refresh=x': RuleConfig.ap_refresh", "err"),
+    (["balance", *STUDY, "--rule", "frontrow_slots=0"], "'frontrow_slots=0': ", "err"),
+    (["balance", "compare", *STUDY], "give the changed rules with --compare", "err"),
+    (["balance", "compare", *STUDY, "--compare", "foo=1"], "argument --compare: 'foo=1': unknown rule flag", "err"),
+    (["balance", "compare", *STUDY, "--compare", "auto_pay=2"], "auto_pay takes true or false", "err"),
+    ([*COMPARE, "--alpha", "2"], "argument --alpha: must be between 0 and 1", "err"),
+    ([*COMPARE, "--alpha", "0"], "argument --alpha: must be between 0 and 1", "err"),
+    ([*COMPARE, "--alpha", "nan"], "argument --alpha: 'nan' is not a finite number", "err"),
+    ([*COMPARE, "--look-every", "0"], "argument --look-every: must be at least 1 (got 0)", "err"),
+    ([*COMPARE, "--metric", "nosuch"], "unknown metric 'nosuch'", "err"),
+    (["balance", "report", "--out", "{emptydir}"], "holds no study", "err"),
+    # ------------------------------------------------------------------ replay
+    (["replay", "{missing}"], "no such file", "err"),
+    (["replay", "{missing}", "--index", "-1"], "argument --index: must be at least 0 (got -1)", "err"),
+    (["replay", "{missing}", "--side", "C"], "argument --side: invalid choice", "err"),
+    # ------------------------------------------------------------------ play
+    (["play", "--vs", "nosuch"], "argument --vs: unknown agent 'nosuch'", "err"),
+    (["play", "--vs", "ppo:/missing.npz"], "No such file or directory", "err"),
+    (["play", "--seed", "-1"], "argument --seed: must be at least 0", "err"),
+    (["play", "--seat", "C"], "argument --seat: invalid choice", "err"),
+    (["play", "--decks", "{bin}", GOOD], "{bin}: FORMAT: not a text file", "err"),
+    (["play", "--decks", GOOD, "{unknown_card}"], "UNKNOWN_CARD 'Nosuch'", "err"),
+]
+
+# bad results and record files (a line that is not JSON in the middle of a file is read past
+# with a warning naming file and line: tests/test_records.py)
+RESULTS_ROWS: list[tuple[list[str], str, str]] = [
+    (["replay", "{wrong_shape}"], "{wrong_shape}:1", "err"),
+    (["ladder", "{wrong_shape}"], "{wrong_shape}:1", "err"),
+    (["replay", "{corrupt}"], "{corrupt}:1", "err"),
+    (["evaluate", "--quiet", "--games", "1", "--results", "{emptydir}"], "{emptydir}", "err"),
+    (["balance", "--games", "1", "--decks", "brae", "karsh", "--quiet", "--out", "{bin}"], "{bin}", "err"),
+]
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    d = tmp_path_factory.mktemp("bad")
+    made = {
+        "bin": b"\x00\x01\x02\xff\xfe\x80 binary",
+        "latin1": 'name = "Caf\xe9"\n'.encode("latin-1"),
+        "empty": b"",
+        "malformed": b'name = "x"\nhost = \n',
+        "unknown_card": b'name = "Bad"\nhost = "Test Host"\n[cards]\n"Nosuch" = 50\n',
+        "corrupt": b'{"a": 1}\nnot json\n',
+        "wrong_shape": b"[1, 2]\n",
+    }
+    out = {}
+    for name, data in made.items():
+        p = d / f"{name}.toml"
+        p.write_bytes(data)
+        out[name] = str(p)
+    (d / "emptydir").mkdir()
+    out["emptydir"] = str(d / "emptydir")
+    out["missing"] = str(d / "missing.toml")
+    return out
+
+
+def _fill(items: list[str], files: dict[str, str], out: Path) -> list[str]:
+    return [s.format(out=out, **files) for s in items]
+
+
+def _check(argv: list[str], needle: str, where: str, files: dict[str, str], tmp_path: Path,
+           capsys: pytest.CaptureFixture[str]) -> None:
+    args = _fill(argv, files, tmp_path / "out")
+    needle = needle.format(out=tmp_path / "out", **files)
+    code = main(args)  # an exception escaping main is a traceback: the test fails on it
+    cap = capsys.readouterr()
+    assert code != 0, f"exit status 0 for {args}"
+    assert "Traceback" not in cap.out + cap.err
+    if where == "err":
+        lines = cap.err.splitlines()
+        assert len(lines) == 1, f"stderr is not one line: {cap.err!r}"
+        assert needle in lines[0], f"{needle!r} not in {lines[0]!r}"
+    else:
+        assert not cap.err, f"a checker's report goes to stdout: {cap.err!r}"
+        assert needle in cap.out, f"{needle!r} not in {cap.out!r}"
+
+
+@pytest.mark.parametrize(("argv", "needle", "where"), ROWS, ids=[" ".join(r[0]) for r in ROWS])
+def test_bad_input_is_refused_on_one_line(argv: list[str], needle: str, where: str,
+                                          files: dict[str, str], tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    _check(argv, needle, where, files, tmp_path, capsys)
+
+
+@pytest.mark.parametrize(("argv", "needle", "where"), RESULTS_ROWS, ids=[" ".join(r[0]) for r in RESULTS_ROWS])
+def test_bad_results_files_are_refused_on_one_line(argv: list[str], needle: str, where: str,
+                                                   files: dict[str, str], tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    _check(argv, needle, where, files, tmp_path, capsys)
+
+
+SHAPES = [  # valid TOML, not a scenario: (file text, what the report names)
+    ("step = 5\n", "step: must be a list of tables"),
+    ('step = ["x"]\n', "step[0]: must be a table"),
+    ("[[step]]\ndo = 5\n", "step 1: do: must be a list of strings"),
+    ("[[step]]\ndo = [1, 2]\n", "step 1: do[0]: must be a string"),
+    ('[[step]]\ndo = "pass"\nexpect = 5\n', "step 1: expect: must be a table"),
+    ('[[step]]\ndo = "pass"\n[step.expect]\nerror = 5\n', "expect.error: must be a string"),
+    ('[[step]]\ndo = "pass"\n[step.expect]\nlegal = "x"\n', "expect.legal: must be a list"),
+    ('setup = 5\n[[step]]\ndo = "pass"\n', "setup: must be a table"),
+    ('config = 5\n[[step]]\ndo = "pass"\n', "config: must be a table"),
+    ('cards = 5\n[[step]]\ndo = "pass"\n', "cards: must be a list of tables"),
+    ('[setup]\nturn = "x"\n[[step]]\ndo = "pass"\n', "setup.turn: must be a whole number"),
+    ('[setup.A]\nhand = 5.5\n[[step]]\ndo = "pass"\n', "setup.A.hand: must be a list of card names or a count"),
+    ('[setup.A]\nhand = -3\n[[step]]\ndo = "pass"\n', "setup.A.hand: must be at least 0"),
+    ('[setup.A]\npool = 5\n[[step]]\ndo = "pass"\n', "setup.A.pool: must be a table"),
+    ('[setup.A]\npool = { "&" = "x" }\n[[step]]\ndo = "pass"\n', "setup.A.pool.&: must be a whole number"),
+    ('[setup.A]\nfront = { x = "Squire" }\n[[step]]\ndo = "pass"\n', "setup.A.front.x: must be a slot number"),
+    ('[setup.A.front.0]\ncard = "Squire"\nmods = 5\n[[step]]\ndo = "pass"\n', "front.0.mods: must be a list"),
+    ('[[setup.stack]]\ncontroller = "C"\ncard = "Blast"\n[[step]]\ndo = "pass"\n',
+     "setup.stack[0].controller: must be \"A\" or \"B\""),
+]
+
+
+@pytest.mark.parametrize(("text", "needle"), SHAPES, ids=[s[1] for s in SHAPES])
+def test_scenario_files_of_the_wrong_shape_fail_naming_the_field(
+        text: str, needle: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    code = main(["scenario", "run", str(path)])
+    cap = capsys.readouterr()
+    assert code == 1 and not cap.err
+    assert f"FAIL bad ({path})" in cap.out
+    assert needle in cap.out, cap.out
+
+
+def test_every_subcommand_is_in_the_table() -> None:
+    for command in _commands():
+        assert any(tuple(argv[: len(command)]) == command for argv, _, _ in ROWS), command
+
+
+def test_a_checker_still_checks_the_good_files(files: dict[str, str],
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """A binary file among good ones is one FAIL; the others are still checked."""
+    code = main(["deck", "check", GOOD, files["bin"], str(DECKS / "test_strife.toml")])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert out.count("ok ") == 2 and f"FAIL {files['bin']}" in out
+
+
+def _commands() -> list[tuple[str, ...]]:
+    """Every command and sub-action of the parser: ("demo",), ("cards", "list"), ..."""
+    out: list[tuple[str, ...]] = []
+
+    def walk(p: argparse.ArgumentParser, path: tuple[str, ...]) -> None:
+        subs = [a for a in p._actions if isinstance(a, argparse._SubParsersAction)]
+        if not subs and path:
+            out.append(path)
+        for s in subs:
+            for name, child in s.choices.items():
+                walk(child, (*path, name))
+
+    walk(build_parser(), ())
+    return out
+
+
+@pytest.mark.parametrize("command", _commands(), ids=" ".join)
+def test_help_of_every_subcommand(command: tuple[str, ...], capsys: pytest.CaptureFixture[str]) -> None:
+    code = main([*command, "--help"])
+    cap = capsys.readouterr()
+    assert code == 0
+    assert cap.out.startswith(f"usage: hostwcg {' '.join(command)}")
+    assert not cap.err
+
+
+def test_module_entry_point_prints_no_traceback(files: dict[str, str], tmp_path: Path) -> None:
+    """The same refusals through ``python -m hostwcg_env`` (the installed command's path)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for argv, needle in [(["evaluate", "--games", "0"], "must be at least 1"),
+                         (["demo", "--quiet", "--decks", files["bin"], GOOD], "not a text file"),
+                         (["play", "--vs", "nosuch"], "unknown agent 'nosuch'")]:
+        r = subprocess.run([sys.executable, "-m", "hostwcg_env", *argv], capture_output=True, text=True,
+                           env=env, cwd=tmp_path, stdin=subprocess.DEVNULL, timeout=120)
+        assert r.returncode != 0
+        assert "Traceback" not in r.stderr
+        assert len(r.stderr.splitlines()) == 1 and needle in r.stderr, r.stderr
