@@ -62,7 +62,10 @@ def ext_modules() -> list:
     from mypyc.build import mypycify
 
     try:
-        return mypycify(engine_sources(), opt_level="3", group_name=GROUP)
+        try:
+            return mypycify(engine_sources(), opt_level="3", group_name=GROUP)
+        except TypeError:  # an older mypyc names its shared library itself
+            return mypycify(engine_sources(), opt_level="3")
     except (Exception, SystemExit) as exc:  # mypy found a problem: install the Python build
         _say(f"mypyc could not compile the engine ({exc}); it installs as Python")
         return []
