@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ._python import Weakrefable
 from .actions import Action, Decision, DecisionKind, IllegalActionError, Kind, Resume
 from .events import Event
 from .kinds import EndReason
@@ -26,7 +27,7 @@ from .stats import host_health
 from .tasks import Task
 
 
-class Core:
+class Core(Weakrefable):
     """A game in progress, as the rules see it (see the module docstring)."""
 
     def __init__(self, state: GameState) -> None:

@@ -11,6 +11,7 @@ import random
 from dataclasses import dataclass
 from typing import Final
 
+from ._python import Weakrefable
 from .actions import Decision
 from .carddef import Ability, CardDef, CardType
 from .config import RuleConfig
@@ -343,7 +344,7 @@ class LoopProbe:
 
 
 @dataclass(init=False)
-class GameState:
+class GameState(Weakrefable):
     """The whole game. ``stack`` holds the cards and effects played or activated/triggered
     in response to each other, bottom first (32.2)."""
 
