@@ -221,6 +221,7 @@ class GameState:
     settled: Any = None  # (version, ts, dmg) when the game actions last found nothing to do
     sim: list[Any] | None = None  # set inside a loop-detection simulation (42.1)
     revealed: dict[int, list[int]] = field(default_factory=dict)  # viewer -> obj ids shown (41)
+    ident: object = field(default_factory=object)  # this state object, not its copies (caches)
 
     def copy(self, events: bool = True) -> GameState:
         """A copy for clone() and simulations: mutable parts copied, immutable parts (cards,
@@ -248,6 +249,7 @@ class GameState:
         new.revealed = {k: list(v) for k, v in self.revealed.items()}
         new.sim = None if self.sim is None else [self.sim[0], list(self.sim[1])]
         new.ability_cache = new.stat_cache = new.hidden_cache = None
+        new.ident = object()
         return new
 
     def obj(self, oid: int) -> Obj:

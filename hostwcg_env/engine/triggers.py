@@ -121,7 +121,9 @@ class TriggersMixin:
         seen: set[int] = set()
         for key in ("lki", "lki_source"):
             lki = ev.data.get(key)
-            if lki is not None and lki.id not in s.objs and lki.id not in seen:  # it just left play (A45)
+            # it just left play (A45); a face-down card had no abilities (17.2), and
+            # triggering one would show what it was
+            if lki is not None and lki.id not in s.objs and lki.id not in seen and not lki.face_down:
                 seen.add(lki.id)
                 srcs = srcs + [(lki, i, ab) for i, ab in enumerate(lki.card.abilities) if ab.kind == "triggered"]
         sid = ev.data.get("subject")
