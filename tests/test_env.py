@@ -117,6 +117,7 @@ def test_decision_cap_truncates_with_its_own_reason() -> None:
         e.step(int(np.flatnonzero(obs["action_mask"])[-1]))
     s = e.game.state
     assert s.truncated and s.winner is None and s.reason == "decision_limit"
+    assert s.decisions_this_turn == 3  # exactly the cap: the fourth decision is never asked
     assert "decisions in one turn" in explain_result(s)
 
 

@@ -167,11 +167,13 @@ def check_invariants(s, cfg: RuleConfig) -> None:  # type: ignore[no-untyped-def
         raise AssertionError(f"non-token cards per owner {cards}, expected {MAIN_SIZE + 1} each")
     if s.turn > cfg.turn_limit:
         raise AssertionError(f"turn {s.turn} > turn limit {cfg.turn_limit}")
+    if s.started and s.decisions_this_turn > cfg.max_decisions_per_turn:
+        raise AssertionError(f"{s.decisions_this_turn} decisions in turn {s.turn} > cap {cfg.max_decisions_per_turn}")
     if s.over:
         if s.reason == "turn_limit" and (s.turn != cfg.turn_limit or not s.truncated or s.winner is not None):
             raise AssertionError(f"truncated at the turn limit {cfg.turn_limit} in turn {s.turn} "
                                  f"(truncated={s.truncated}, winner={s.winner})")
-        if s.reason == "decision_limit" and (s.decisions_this_turn != cfg.max_decisions_per_turn + 1
+        if s.reason == "decision_limit" and (s.decisions_this_turn != cfg.max_decisions_per_turn
                                              or not s.truncated or s.winner is not None):
             raise AssertionError(f"decision cap {cfg.max_decisions_per_turn} ended the game after "
                                  f"{s.decisions_this_turn} decisions in the turn")

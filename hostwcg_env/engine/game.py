@@ -148,13 +148,21 @@ class Game(
         self._run()
 
     def _decision_taken(self) -> None:
-        """Count a decision; a turn past ``max_decisions_per_turn`` is truncated (A52c: an
-        environment policy) with its own reason, ``decision_limit``."""
+        """Count a decision (the per-turn cap is checked when the next one is asked,
+        ``_over_decision_cap``)."""
         s = self.s
         s.decisions_total += 1
         s.decisions_this_turn += 1
-        if s.decisions_this_turn > s.config.max_decisions_per_turn and not s.over:
-            self._end_game(None, "decision_limit", truncated=True)
+
+    def _over_decision_cap(self) -> bool:
+        """A turn may hold ``max_decisions_per_turn`` decisions (A52c: an environment policy,
+        not a rule): a game that needs one more in the same turn is truncated with its own
+        reason, ``decision_limit``, and ends with exactly that many decisions in the turn."""
+        s = self.s
+        if s.decisions_this_turn < s.config.max_decisions_per_turn or s.over:
+            return False
+        self._end_game(None, "decision_limit", truncated=True)
+        return True
 
     def apply_text(self, line: str) -> Action:
         """Apply ``"<A|B> <action>"`` or a bare action; names may stand for places."""
@@ -227,6 +235,8 @@ class Game(
     ) -> None:
         if not actions:
             raise RuntimeError(f"engine error: decision {kind.value} for {'AB'[player]} has no action")
+        if self.s.started and self._over_decision_cap():
+            return  # truncated: the decision is not asked
         self.s.decision = Decision(player, kind, tuple(actions), prompt, resume, data, cards)
 
     def _emit(self, kind: str, text: str, private: int | None = None, public: str = "", **data: Any) -> Event:
@@ -283,6 +293,8 @@ class Game(
         p = s.priority
         acts = self._priority_actions(p)
         if self.auto_pass and len(acts) == 1 and self._only_pass_publicly(p):
+            if self._over_decision_cap():
+                return
             # the only option is to pass (31.1.2), and both players can see it: take it as
             # ``apply`` would, decision counts and the per-turn cap included, without stopping
             self._pass_priority(p)
