@@ -292,7 +292,11 @@ class Game(
         s = self.s
         p = s.priority
         acts = self._priority_actions(p)
-        if self.auto_pass and len(acts) == 1 and self._only_pass_publicly(p):
+        if self.auto_pass and len(acts) == 1:
+            if not self._only_pass_publicly(p):
+                # asked: only p's hidden cards leave nothing to do (marked for forced_action)
+                self._decide(p, DecisionKind.PRIORITY, acts, "priority", hidden=True)
+                return
             if self._over_decision_cap():
                 return
             # the only option is to pass (31.1.2), and both players can see it: take it as

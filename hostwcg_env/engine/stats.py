@@ -124,16 +124,12 @@ def face_down_cards(s: GameState) -> list[Obj]:
 def trigger_events(s: GameState) -> frozenset[str]:
     """The event names that some triggered ability in play or on a Host (28.5), or some
     face-down event-keyed Ambush (29.4), waits for: an event naming none of them, with
-    nothing just gone from play, cannot trigger anything (cached per board). While a
-    face-down card is in play, so does every event-keyed Ambush of the card pool: what the
-    card could be is what its opponent may know of it (see TriggersMixin._collect_triggers)."""
+    nothing just gone from play, cannot trigger anything (cached per board)."""
     table = _board_table(s)
     hit = table.get(("trigger_events",))
     if hit is None:
         hit = frozenset(ab.when.event for _o, _i, ab in [*active_abilities(s, "triggered"), *face_down_ambushes(s)]
                         if ab.when is not None)
-        if face_down_cards(s):
-            hit = hit | frozenset(registry_tables(s.registry)["event_ambush"])
         table[("trigger_events",)] = hit
     return hit  # type: ignore[no-any-return]
 

@@ -110,6 +110,17 @@ class TriggersMixin:
             return
         s = self.s
         data = ev.data
+        fd = face_down_cards(s)
+        if fd:
+            # What the other player may know: each face-down card could be any Ambush of the
+            # card pool (6.2). Every pool Ambush that this event would let it answer is a
+            # public chance; the real matches below are among them.
+            index = registry_tables(s.registry)["event_ambush"]
+            for n in names:
+                for card, i, ab in index.get(n, ()):
+                    for o in fd:
+                        if self._trigger_matches(ab.when, names, ev, o):
+                            self._add_chance((o.controller, o.id, card, i))
         if data.get("lki") is None and data.get("lki_source") is None:
             watched = trigger_events(s)
             for n in names:
@@ -139,17 +150,6 @@ class TriggersMixin:
                 s.ambush_ops.append((o.controller, o.id, i, sid, subject_name))
                 if s.registry.get(o.card.name) is not o.card:  # a card from outside the pool
                     self._add_chance((o.controller, o.id, o.card, i))
-        fd = face_down_cards(s)
-        if fd:
-            # What the other player may know: each face-down card could be any Ambush of the
-            # card pool (6.2). Every pool Ambush that this event would let it answer is a
-            # public chance; the real matches above are among them.
-            index = registry_tables(s.registry)["event_ambush"]
-            for n in names:
-                for card, i, ab in index.get(n, ()):
-                    for o in fd:
-                        if self._trigger_matches(ab.when, names, ev, o):
-                            self._add_chance((o.controller, o.id, card, i))
 
     def _add_chance(self, key: tuple[int, int, Any, int]) -> None:
         if key not in self.s.ambush_chances:

@@ -243,6 +243,12 @@ class PlayerView:
     def count(self, p: int, zone: str) -> int:
         return len(getattr(self._s.players[p], zone))
 
+    def zone_sizes(self, p: int) -> tuple[int, int, int, int, int, int]:
+        """How many cards p has in its damage zone, hand, deck, drop zone, banished zone and
+        Form zone (public counts, 6.1)."""
+        pl = self._s.players[p]
+        return (len(pl.damage), len(pl.hand), len(pl.deck), len(pl.drop), len(pl.banished), len(pl.forms))
+
     def row(self, p: int, row: str) -> list[Obj | None | str]:
         """Slots of a row; an opponent's face-down card is the string ``"face-down"`` (6.2).
         Only a face-down object can be hidden in a slot, so the rule is asked of each object

@@ -223,14 +223,11 @@ class ObservationEncoder:
             hosts = [view.host(me), view.host(opp)]
             keys["hosts/vals"] = [(None, 0, 0) if h is None else (h, view.stat(h, "health"), view.stat(h, "soul"))
                                   for h in hosts]
-        count = view.count
         for (name, vkey, hkey, p), (host, h_health, h_soul) in zip(
                 (("me", "me/vals", "me/host", me), ("opponent", "opponent/vals", "opponent/host", opp)),
                 keys["hosts/vals"], strict=True):
             pool = view.pool(p)
-            raw = (h_health, h_soul,
-                   count(p, "damage"), count(p, "hand"), count(p, "deck"), count(p, "drop"),
-                   count(p, "banished"), count(p, "forms"), view.ap(p), *[pool.get(sym, 0) for sym in RES])
+            raw = (h_health, h_soul, *view.zone_sizes(p), view.ap(p), *[pool.get(sym, 0) for sym in RES])
             if keys.get(vkey) != raw:
                 keys[vkey] = raw
                 r = v[name][0]
