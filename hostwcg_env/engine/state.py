@@ -191,9 +191,9 @@ class GameState:
     stack: list[StackItem] = field(default_factory=list)
     pending: list[PendingTrigger] = field(default_factory=list)
     ambush_ops: list[tuple[int, int, int, int | None, str]] = field(default_factory=list)
-    # public: (player, face-down card id, a pool card that card could be, its ability index)
-    # for each event of the window that such an Ambush would answer (see Game._window)
-    ambush_chances: list[tuple[int, int, CardDef, int]] = field(default_factory=list)
+    # public: (player, a pool Ambush one of its face-down cards could be, its ability index)
+    # for the events of the window that such an Ambush would answer (see Game._window)
+    ambush_chances: list[tuple[int, CardDef, int]] = field(default_factory=list)
     window_done: list[bool] = field(default_factory=lambda: [False, False])
     window_active: bool = False
     window_base: int | None = None

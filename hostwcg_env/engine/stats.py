@@ -150,6 +150,8 @@ def registry_tables(reg: dict[str, Any]) -> dict[str, Any]:
     """
     hit = _REGISTRY_TABLES.get(id(reg))
     if hit is None or hit[0] is not reg or hit[1] != len(reg):
+        if len(_REGISTRY_TABLES) >= 8:  # each game may bring its own registry dict: stay small
+            _REGISTRY_TABLES.clear()
         cards = [c for c in reg.values() if c.type not in (CardType.HOST, CardType.TOKEN)]
         cards.sort(key=lambda c: c.type is not CardType.AMBUSH)
         event: dict[str, list[tuple[Any, int, Ability]]] = {}

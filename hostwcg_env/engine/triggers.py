@@ -67,6 +67,14 @@ def _loose_match(sel: Selector, o: Obj, controller: int, source: int | None) -> 
     return True
 
 
+def _first_of(objs: list[Obj], p: int) -> Obj | None:
+    """The first object of ``objs`` that p controls."""
+    for o in objs:
+        if o.controller == p:
+            return o
+    return None
+
+
 class TriggersMixin:
     s: GameState
 
@@ -113,14 +121,29 @@ class TriggersMixin:
         fd = face_down_cards(s)
         if fd:
             # What the other player may know: each face-down card could be any Ambush of the
-            # card pool (6.2). Every pool Ambush that this event would let it answer is a
-            # public chance; the real matches below are among them.
+            # card pool (6.2). Every pool Ambush that this event would let one of a player's
+            # face-down cards answer is a public chance; the real matches below are among
+            # them. A match reads the card only for its controller, and for its id when the
+            # trigger names the card itself ('self', 'other'): one card of each player is
+            # asked otherwise.
             index = registry_tables(s.registry)["event_ambush"]
+            chances = s.ambush_chances
+            firsts: dict[int, Obj] | None = None
             for n in names:
-                for card, i, ab in index.get(n, ()):
+                entries = index.get(n)
+                if not entries:
+                    continue
+                if firsts is None:
+                    firsts = {}
                     for o in fd:
-                        if self._trigger_matches(ab.when, names, ev, o):
-                            self._add_chance((o.controller, o.id, card, i))
+                        firsts.setdefault(o.controller, o)
+                for card, i, ab in entries:
+                    tr = ab.when
+                    each = tr.subject in ("self", "other") or getattr(tr.subject, "other", False)
+                    for o in fd if each else firsts.values():
+                        chance = (o.controller, card, i)
+                        if chance not in chances and self._trigger_matches(tr, names, ev, o):
+                            chances.append(chance)
         if data.get("lki") is None and data.get("lki_source") is None:
             watched = trigger_events(s)
             for n in names:
@@ -149,9 +172,9 @@ class TriggersMixin:
             if ab.when is not None and self._trigger_matches(ab.when, names, ev, o):
                 s.ambush_ops.append((o.controller, o.id, i, sid, subject_name))
                 if s.registry.get(o.card.name) is not o.card:  # a card from outside the pool
-                    self._add_chance((o.controller, o.id, o.card, i))
+                    self._add_chance((o.controller, o.card, i))
 
-    def _add_chance(self, key: tuple[int, int, Any, int]) -> None:
+    def _add_chance(self, key: tuple[int, Any, int]) -> None:
         if key not in self.s.ambush_chances:
             self.s.ambush_chances.append(key)
 
@@ -188,21 +211,22 @@ class TriggersMixin:
 
     def _has_chance(self, p: int) -> bool:
         """Whether, by public facts alone, p may have an Ambush to activate in this window:
-        a face-down card of p still in its backrow could be a pool Ambush that answers one
-        of the window's events (``ambush_chances``), whose cost p's pool can pay (17.2.1)
-        and whose targets exist (30.5). Every real option (``_valid_ops``) is one of them."""
+        p still has a face-down card in its backrow, which could be a pool Ambush that
+        answers one of the window's events (``ambush_chances``), whose cost p's pool can pay
+        (17.2.1) and whose targets exist (30.5). Every real option (``_valid_ops``) is one of
+        them (a face-down card is never a target, so which one is the source matters not)."""
         s = self.s
+        if not s.ambush_chances:
+            return False
+        src = _first_of(face_down_cards(s), p)
+        if src is None:
+            return False
         pool = s.players[p].pool
-        for q, oid, card, ai in s.ambush_chances:
-            if q != p:
-                continue
-            o = s.objs.get(oid)
-            if o is None or o.zone != "back" or not o.face_down or o.controller != p:
-                continue
-            if not can_pay(pool, card.cost):
+        for q, card, ai in s.ambush_chances:
+            if q != p or not can_pay(pool, card.cost):
                 continue
             ab = card.abilities[ai]
-            if all(len(candidates(s, sel, p, oid)) >= (0 if sel.up_to else sel.count) for _n, sel in ab.targets):
+            if all(len(candidates(s, sel, p, src.id)) >= (0 if sel.up_to else sel.count) for _n, sel in ab.targets):
                 return True
         return False
 

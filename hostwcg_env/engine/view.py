@@ -568,6 +568,8 @@ def _fallbacks(reg: dict[str, CardDef]) -> tuple[list[CardDef], list[CardDef], l
     """Playable cards, Hosts and Ambushes of a registry (cached per registry and size)."""
     hit = _FALLBACKS.get(id(reg))
     if hit is None or hit[0] is not reg or hit[1] != len(reg):
+        if len(_FALLBACKS) >= 8:  # each game may bring its own registry dict: stay small
+            _FALLBACKS.clear()
         fallback = [c for c in reg.values() if c.type not in (CardType.HOST, CardType.TOKEN)]
         hosts = [c for c in reg.values() if c.type is CardType.HOST]
         ambushes = [c for c in fallback if c.type is CardType.AMBUSH] or fallback
