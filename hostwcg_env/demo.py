@@ -51,8 +51,11 @@ def explain_result(s: GameState) -> str:
         return "the game is not over"
     if s.winner is None:
         if s.reason == "turn_limit":
-            return (f"draw: the game was stopped at the turn limit ({s.config.turn_limit} turns, "
-                    f"or {s.config.max_decisions_per_turn} decisions in one turn; RuleConfig, A52c)")
+            return (f"draw: the game was stopped at the turn limit ({s.config.turn_limit} turns "
+                    f"played; RuleConfig.turn_limit)")
+        if s.reason == "decision_limit":
+            return (f"draw: the game was stopped after {s.config.max_decisions_per_turn} decisions "
+                    f"in one turn (RuleConfig.max_decisions_per_turn, A52c)")
         return ("draw: both players met a loss condition in the same event "
                 "(rules 1.1 and 35.3.4, ruling A06 of docs/rulings.md)")
     w, loser = "AB"[s.winner], 1 - s.winner

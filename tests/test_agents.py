@@ -69,7 +69,9 @@ def test_ismcts_never_reads_hidden_state(kw: dict) -> None:
     """Same public view and agent seed, different hidden cards: the same choice (with the
     heuristic anchor, with pure search, with random rollouts)."""
     checked = 0
-    for seed in range(12):
+    for seed in range(30):
+        if checked >= 6:
+            break
         g = _hidden_variants(seed, plies=40 + seed)
         if g.is_over or len(g.legal_actions()) < 2:
             continue
@@ -81,6 +83,34 @@ def test_ismcts_never_reads_hidden_state(kw: dict) -> None:
         assert a1 == a2
         checked += 1
     assert checked >= 3
+
+
+@pytest.mark.parametrize("name", ["random", "heuristic", "ismcts:8", "ppo"])
+def test_every_agents_choice_ignores_the_opponents_hidden_cards(name: str) -> None:
+    """Agents get only their PlayerView: from many states of random games, the deciding
+    agent (a fresh one, same seed) makes the same choice when the opponent's hidden cards
+    (hand, deck, damage zone, face-down cards) are drawn again."""
+    from resample import resample_opponent
+
+    checked = changed = 0
+    for seed in range(8):
+        g = _game(100 + seed)
+        rng = random.Random(seed)
+        k = 0
+        while not g.is_over:
+            d = g.decision
+            if len(d.actions) > 1 and k % 7 == 0:
+                s2 = resample_opponent(g.state, d.player, random.Random(k))
+                if s2 is not None:
+                    other = Game(s2)
+                    changed += any(g.state.objs[o].card is not s2.objs[o].card for o in g.state.objs)
+                    a1 = decide(make_agent(name, seed=seed), g)
+                    a2 = decide(make_agent(name, seed=seed), other)
+                    assert a1 == a2, f"{name}: seed {seed}, decision {k} ({d}): {a1} != {a2}"
+                    checked += 1
+            g.apply(rng.choice(g.legal_actions()))
+            k += 1
+    assert checked >= 40 and changed >= checked // 2, (checked, changed)
 
 
 def test_ismcts_samples_the_opponent_from_the_deck_of_its_public_host() -> None:

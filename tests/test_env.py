@@ -97,9 +97,28 @@ def test_turn_limit_truncates_with_zero_reward() -> None:
             e.step(None)
             continue
         e.step(int(np.flatnonzero(obs["action_mask"])[0]))
-    if e.game.state.truncated:
-        assert truncated and rewards == {"player_0": 0.0, "player_1": 0.0}
-        assert e.game.state.reason == "turn_limit"
+    assert e.game.state.truncated  # random play does not end a game in two turns
+    assert truncated and rewards == {"player_0": 0.0, "player_1": 0.0}
+    assert e.game.state.reason == "turn_limit"
+    assert e.game.state.turn == 2  # exactly the limit, not one more
+    assert section(e.observe("player_0")["observation"], "global")[0, 0] == 1.0  # turn / limit
+
+
+def test_decision_cap_truncates_with_its_own_reason() -> None:
+    from hostwcg_env.demo import explain_result
+
+    e = hostwcg_v0.raw_env(config=RuleConfig(max_decisions_per_turn=3), auto_single=False)
+    e.reset(seed=3)
+    for _agent in e.agent_iter():
+        obs, _rew, term, trunc, _info = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        e.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+    s = e.game.state
+    assert s.truncated and s.winner is None and s.reason == "decision_limit"
+    assert s.decisions_this_turn == 3  # exactly the cap: the fourth decision is never asked
+    assert "decisions in one turn" in explain_result(s)
 
 
 def test_mask_of_waiting_agent_is_all_zeros() -> None:

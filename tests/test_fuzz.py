@@ -17,7 +17,10 @@ Invariants checked after every action (``check_invariants``):
 - the stack is empty whenever the phase changes (a phase or turn change inside one ``apply``
   only happens from a state whose stack was empty);
 - the game is either over (no legal action) or waits on a decision with distinct legal actions
-  whose text notation round-trips; the turn never exceeds the turn limit.
+  whose text notation round-trips; the turn never exceeds the turn limit, and a game truncated
+  at the turn limit ends with ``turn == turn_limit`` (``test_random_games_to_the_turn_limit``
+  plays short games to the limit, ``test_random_games_to_the_decision_limit`` to the per-turn
+  decision cap).
 
 Every game is played by the project's one game runner (``hostwcg_env.analysis.runner``) with
 a driver for both seats and a visitor that checks the invariants, so the fuzz covers the very
@@ -171,7 +174,16 @@ def check_invariants(s, cfg: RuleConfig) -> None:  # type: ignore[no-untyped-def
         raise AssertionError(f"non-token cards per owner {cards}, expected {MAIN_SIZE + 1} each")
     if s.turn > cfg.turn_limit:
         raise AssertionError(f"turn {s.turn} > turn limit {cfg.turn_limit}")
+    if s.started and s.decisions_this_turn > cfg.max_decisions_per_turn:
+        raise AssertionError(f"{s.decisions_this_turn} decisions in turn {s.turn} > cap {cfg.max_decisions_per_turn}")
     if s.over:
+        if s.reason == "turn_limit" and (s.turn != cfg.turn_limit or not s.truncated or s.winner is not None):
+            raise AssertionError(f"truncated at the turn limit {cfg.turn_limit} in turn {s.turn} "
+                                 f"(truncated={s.truncated}, winner={s.winner})")
+        if s.reason == "decision_limit" and (s.decisions_this_turn != cfg.max_decisions_per_turn
+                                             or not s.truncated or s.winner is not None):
+            raise AssertionError(f"decision cap {cfg.max_decisions_per_turn} ended the game after "
+                                 f"{s.decisions_this_turn} decisions in the turn")
         if s.decision is not None:
             raise AssertionError(f"game over but {s.decision} is pending")
         if s.winner not in (0, 1, None):
@@ -243,13 +255,14 @@ class Checks(Visitor):
         check_invariants(s, self.cfg)
 
 
-def play_game(a: str, b: str, seed: int, sample: bool = False) -> tuple[list[Action], Game, dict]:
+def play_game(a: str, b: str, seed: int, sample: bool = False,
+              cfg: RuleConfig | None = None) -> tuple[list[Action], Game, dict]:
     """Play one random game (the game runner, hostwcg_env/analysis/runner.py) with every
     invariant checked after every action.
 
     Returns the actions taken, the finished game and, for sampled games, the clones taken at
     random points ({action index: clone})."""
-    cfg = RuleConfig()
+    cfg = cfg or RuleConfig()
     clone_at: set[int] = set()
     if sample:
         crng = random.Random(seed)
@@ -257,7 +270,9 @@ def play_game(a: str, b: str, seed: int, sample: bool = False) -> tuple[list[Act
     checks = Checks(cfg, clone_at)
     walk = RandomWalk(a, b, seed)
     try:
-        g = play(GameSpec(REFS[a], REFS[b], seed), visit=checks, players=(walk, walk)).game
+        default = RuleConfig().as_dict()
+        rules = tuple((k, v) for k, v in cfg.as_dict().items() if v != default[k])
+        g = play(GameSpec(REFS[a], REFS[b], seed, rules=rules), visit=checks, players=(walk, walk)).game
         if not g.is_over or g.legal_actions():
             raise AssertionError("game over but legal actions remain")
         if g.state.reason == "":
@@ -276,8 +291,8 @@ def event_texts(g: Game) -> list[str]:
     return [e.text for e in g.events]
 
 
-def replay(a: str, b: str, seed: int, actions: list[Action]) -> Game:
-    g = Game.new(DECKS[a], DECKS[b], config=RuleConfig(), seed=seed)
+def replay(a: str, b: str, seed: int, actions: list[Action], cfg: RuleConfig | None = None) -> Game:
+    g = Game.new(DECKS[a], DECKS[b], config=cfg or RuleConfig(), seed=seed)
     for act in actions:
         g.apply(act)
     return g
@@ -290,17 +305,18 @@ def _first_diff(x: list[str], y: list[str]) -> str:
     return f"lengths {len(x)} != {len(y)}"
 
 
-def run_chunk(a: str, b: str, seeds: range) -> dict[str, int]:
+def run_chunk(a: str, b: str, seeds: range, cfg: RuleConfig | None = None,
+              sample_every: int = SAMPLE_EVERY) -> dict[str, int]:
     reasons: dict[str, int] = {}
     base = PAIRS.index((a, b)) * GAMES_PER_PAIR
     for seed in seeds:
-        sample = (base + seed) % SAMPLE_EVERY == 0  # every 50th game over the whole file
-        actions, g, clones = play_game(a, b, seed, sample=sample)
+        sample = (base + seed) % sample_every == 0  # every 50th game over the whole file
+        actions, g, clones = play_game(a, b, seed, sample=sample, cfg=cfg)
         reasons[g.state.reason] = reasons.get(g.state.reason, 0) + 1
         if not sample:
             continue
         log = event_texts(g)
-        r = replay(a, b, seed, actions)
+        r = replay(a, b, seed, actions, cfg)
         assert r.is_over and r.winner == g.winner, f"{a} vs {b} seed {seed}: replay ended differently"
         rlog = event_texts(r)
         assert rlog == log, f"{a} vs {b} seed {seed}: replay log differs: {_first_diff(log, rlog)}"
@@ -330,6 +346,36 @@ def test_random_games(a: str, b: str, start: int) -> None:
     seeds = range(start, min(start + CHUNK, GAMES_PER_PAIR))
     reasons = run_chunk(a, b, seeds)
     assert sum(reasons.values()) == len(seeds)
+
+
+# Short games played to the end of a truncated game: a turn limit of 3 to 8 (each deck pair
+# gets one), or a small cap on decisions in one turn. The invariants are checked after every
+# action, the end of the truncated game included (``check_invariants``).
+LIMIT_GAMES = 3  # per deck pair
+LIMIT_CHUNKS = 10
+LIMIT_PAIRS = [(a, b, 3 + i % 6) for i, (a, b) in enumerate(PAIRS)]
+
+
+@pytest.mark.parametrize("chunk", range(LIMIT_CHUNKS))
+def test_random_games_to_the_turn_limit(chunk: int) -> None:
+    truncated = 0
+    for a, b, limit in LIMIT_PAIRS[chunk::LIMIT_CHUNKS]:
+        cfg = RuleConfig(turn_limit=limit)
+        reasons = run_chunk(a, b, range(LIMIT_GAMES), cfg=cfg, sample_every=2)
+        truncated += reasons.get("turn_limit", 0)
+        assert "decision_limit" not in reasons
+    assert truncated >= LIMIT_GAMES * len(LIMIT_PAIRS[chunk::LIMIT_CHUNKS]) // 2, truncated
+
+
+@pytest.mark.parametrize("cap", [4, 9, 25])
+def test_random_games_to_the_decision_limit(cap: int) -> None:
+    reasons: dict[str, int] = {}
+    for a, b, _limit in LIMIT_PAIRS[cap::10]:
+        cfg = RuleConfig(max_decisions_per_turn=cap)
+        for k, v in run_chunk(a, b, range(2), cfg=cfg, sample_every=3).items():
+            reasons[k] = reasons.get(k, 0) + v
+    assert reasons.get("decision_limit", 0) >= 1, reasons
+    assert "turn_limit" not in reasons
 
 
 def test_fuzz_covers_enough_games() -> None:

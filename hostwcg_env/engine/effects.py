@@ -101,7 +101,9 @@ class EffectsMixin:
         verb = "Embodied" if card.type is CardType.FORM else VERB_EVENT[card.type]
         priv = p if hidden else None
         shown = "?" if hidden else card.name
-        data = dict(player=p, subject=new.id, subject_name=card.name)
+        # the event's data goes into the triggers it causes, which both players see (a
+        # "when your opponent lays a card" trigger): a face-down card's name stays out (6.2)
+        data = dict(player=p, subject=new.id, subject_name=shown)
         self._emit(verb, f"{verb}({P}, {card.name})", private=priv, public=f"{verb}({P}, {shown})", **data)  # type: ignore[attr-defined]
         if new.zone in ("front", "back"):
             place = f"{'f' if new.zone == 'front' else 'b'}{new.slot}"
@@ -374,10 +376,14 @@ class EffectsMixin:
         if k <= 0:
             return
         dest = "hand" if s.config.heal_destination == "hand" else "drop"
+        P = "AB"[p]
         for _ in range(k):
             o = s.objs[pl.damage[-1]]
             self._move(o, dest, p)  # type: ignore[attr-defined]
-            self._emit("Healed", f"Healed({'AB'[p]}, {o.name})", player=p)  # type: ignore[attr-defined]
+            if dest == "hand":  # from one hidden zone to another (4.8.1, 4.3.1): shown to no one
+                self._emit("Healed", f"Healed({P}, {o.name})", private=p, public=f"Healed({P})", player=p)  # type: ignore[attr-defined]
+            else:  # face up into the open drop zone (4.2.1)
+                self._emit("Healed", f"Healed({P}, {o.name})", player=p)  # type: ignore[attr-defined]
         self._emit("HostHealed", f"HostHealed({'AB'[p]}, {k})", player=p)  # type: ignore[attr-defined]
 
     def _draw(self, p: int, n: int) -> None:
@@ -561,8 +567,11 @@ class EffectsMixin:
         acts = [Action(Kind.CARD, f"d{i}") for i in range(len(found))]
         if sel is not None or not found:
             acts.append(PASS)
+        # with traits, how many cards match is hidden in the closed deck (6.1.3.1): a driver
+        # must ask even when nothing matched (Game.forced_action)
         self._decide(p, DecisionKind.CHOOSE_CARD, acts, "search_pick",  # type: ignore[attr-defined]
-                     prompt="search: choose a card", cards=tuple(found), reveal=st.reveal)
+                     prompt="search: choose a card", cards=tuple(found), reveal=st.reveal,
+                     hidden=sel is not None)
 
     def _on_search_pick(self, d: Decision, a: Action) -> None:
         """The found card goes to hand, shown to both players (as when it must match traits,

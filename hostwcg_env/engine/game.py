@@ -38,8 +38,9 @@ class Game(
     def __init__(self, state: GameState) -> None:
         self.s = state
         # A driver setting, not a rule: when True, priority with nothing to do but pass is
-        # passed at once (still counted as a decision) instead of stopping for it. The env
-        # sets it with ``auto_single``; the game that results is the same.
+        # passed at once (still counted as a decision) instead of stopping for it, where that
+        # is plain from public facts (``forced_action``). The env sets it with
+        # ``auto_single``; the game that results is the same.
         self.auto_pass = False
 
     # ----------------------------------------------------------------- creation
@@ -99,6 +100,23 @@ class Game(
         d = self.s.decision
         return d.actions if d is not None and not self.s.over else ()
 
+    def forced_action(self) -> Action | None:
+        """The decision's only legal action, if a driver may take it without asking: when
+        that it is the only one follows from what both players can see. Otherwise None,
+        also for a decision with one legal action whose being alone depends on a hidden
+        card: priority where only the hidden hand or face-down cards decide that nothing can
+        be done (``_only_pass_publicly``), a trigger window offered because a face-down card
+        could be an Ambush for the event (``_window``), a search for cards with traits
+        (41.3). Skipping those stops and asking at the others would tell the other player
+        what is hidden; whether a player is asked must depend only on public facts."""
+        s = self.s
+        d = s.decision
+        if d is None or s.over or len(d.actions) != 1 or d.data.get("hidden"):
+            return None
+        if d.kind is DecisionKind.PRIORITY and not self._only_pass_publicly(d.player):
+            return None
+        return d.actions[0]
+
     def view(self, player: int) -> PlayerView:
         return PlayerView(self.s, player)
 
@@ -130,13 +148,21 @@ class Game(
         self._run()
 
     def _decision_taken(self) -> None:
-        """Count a decision; a turn past ``max_decisions_per_turn`` is truncated (A52c: an
-        environment policy)."""
+        """Count a decision (the per-turn cap is checked when the next one is asked,
+        ``_over_decision_cap``)."""
         s = self.s
         s.decisions_total += 1
         s.decisions_this_turn += 1
-        if s.decisions_this_turn > s.config.max_decisions_per_turn and not s.over:
-            self._end_game(None, "turn_limit", truncated=True)
+
+    def _over_decision_cap(self) -> bool:
+        """A turn may hold ``max_decisions_per_turn`` decisions (A52c: an environment policy,
+        not a rule): a game that needs one more in the same turn is truncated with its own
+        reason, ``decision_limit``, and ends with exactly that many decisions in the turn."""
+        s = self.s
+        if s.decisions_this_turn < s.config.max_decisions_per_turn or s.over:
+            return False
+        self._end_game(None, "decision_limit", truncated=True)
+        return True
 
     def apply_text(self, line: str) -> Action:
         """Apply ``"<A|B> <action>"`` or a bare action; names may stand for places."""
@@ -209,6 +235,8 @@ class Game(
     ) -> None:
         if not actions:
             raise RuntimeError(f"engine error: decision {kind.value} for {'AB'[player]} has no action")
+        if self.s.started and self._over_decision_cap():
+            return  # truncated: the decision is not asked
         self.s.decision = Decision(player, kind, tuple(actions), prompt, resume, data, cards)
 
     def _emit(self, kind: str, text: str, private: int | None = None, public: str = "", **data: Any) -> Event:
@@ -265,8 +293,14 @@ class Game(
         p = s.priority
         acts = self._priority_actions(p)
         if self.auto_pass and len(acts) == 1:
-            # the only option is to pass (31.1.2): take it as ``apply`` would, decision counts
-            # and the per-turn cap included, without stopping
+            if not self._only_pass_publicly(p):
+                # asked: only p's hidden cards leave nothing to do (marked for forced_action)
+                self._decide(p, DecisionKind.PRIORITY, acts, "priority", hidden=True)
+                return
+            if self._over_decision_cap():
+                return
+            # the only option is to pass (31.1.2), and both players can see it: take it as
+            # ``apply`` would, decision counts and the per-turn cap included, without stopping
             self._pass_priority(p)
             self._decision_taken()
             return

@@ -9,7 +9,7 @@ from .actions import PASS, Action, Decision, DecisionKind, IllegalActionError, K
 from .carddef import TYPED, Ability, CardType, Res
 from .costs import can_pay
 from .state import Obj
-from .stats import activatables
+from .stats import activatables, registry_tables
 from .targeting import candidates
 
 if TYPE_CHECKING:
@@ -68,6 +68,40 @@ class LegalMixin:
                 if slot is not None and self._attack_problem(p, k) is None:
                     acts.append(_ATTACK[k] if k < len(_ATTACK) else Action(Kind.ATTACK, f"f{k}"))
         return acts
+
+    def _only_pass_publicly(self, p: int) -> bool:
+        """Whether p, whose only priority action now is to pass, could see that from what
+        both players know (31.1.2, 6.1.2.1, 6.2).
+
+        p's hand and face-down cards are hidden from the other player, so "nothing but pass"
+        is public only if no card of the card pool could be played from p's hand now (Fast
+        cards alone outside p's own Action Phase with an empty stack, 15.2.1, 15.3), judged
+        with p's public pool, slots and targets, and no face-down card of p could be an
+        Ambush whose state requirement holds and whose cost p can pay (29.4, 17.2.1).
+        Action points, face-up abilities and attacks are public and were already judged.
+        A driver may skip a stop only when this holds: skipping it otherwise would tell the
+        other player that p holds nothing usable (Game.forced_action)."""
+        s = self.s
+        pl = s.players[p]
+        tables = registry_tables(s.registry)
+        if pl.hand:
+            pool = pl.pool
+            for card in tables["playable"] if self._slow_ok(p) else tables["fast"]:
+                if card.type is not CardType.AMBUSH and not can_pay(pool, card.cost):
+                    continue
+                if self._play_problem(p, Obj(0, card, p, p, "hand")) is None:
+                    return False
+        if tables["state_ambush"]:
+            for oid in pl.back:
+                o = s.objs[oid] if oid is not None else None
+                if o is None or not o.face_down:
+                    continue
+                for card, i, ab in tables["state_ambush"]:  # any face-down card could be any of them
+                    probe = Obj(o.id, card, p, p, "back", o.slot, face_down=True)
+                    if self._activation_problem(p, probe, i, ab) is None:
+                        return False
+                break
+        return True
 
     def _open_slots(self, p: int, row: str) -> list[int]:
         """Open slots of a row, those with nothing in them (7.1); any card or token occupies one (7.2)."""

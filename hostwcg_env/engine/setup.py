@@ -106,6 +106,7 @@ class SetupMixin:
         s.version += 1
         s.board += 1
         s.started = True
+        s.decisions_this_turn = 0  # the set-up's choices count towards no turn's cap (A52c)
         s.phase = "pregame"
         s.priority = s.first_player
         self._emit("GameStarted", "GameStarted()")  # type: ignore[attr-defined]

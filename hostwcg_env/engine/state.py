@@ -191,9 +191,13 @@ class GameState:
     stack: list[StackItem] = field(default_factory=list)
     pending: list[PendingTrigger] = field(default_factory=list)
     ambush_ops: list[tuple[int, int, int, int | None, str]] = field(default_factory=list)
+    # public: (player, a pool Ambush one of its face-down cards could be, its ability index)
+    # for the events of the window that such an Ambush would answer (see Game._window)
+    ambush_chances: list[tuple[int, CardDef, int]] = field(default_factory=list)
     window_done: list[bool] = field(default_factory=lambda: [False, False])
     window_active: bool = False
     window_base: int | None = None
+    window_placed: bool = False  # a trigger was due or an Ambush activated in this window
     tasks: list[tuple[str, dict]] = field(default_factory=list)
     decision: Decision | None = None
     battle: Battle | None = None
@@ -217,6 +221,7 @@ class GameState:
     settled: Any = None  # (version, ts, dmg) when the game actions last found nothing to do
     sim: list[Any] | None = None  # set inside a loop-detection simulation (42.1)
     revealed: dict[int, list[int]] = field(default_factory=dict)  # viewer -> obj ids shown (41)
+    ident: object = field(default_factory=object)  # this state object, not its copies (caches)
 
     def copy(self, events: bool = True) -> GameState:
         """A copy for clone() and simulations: mutable parts copied, immutable parts (cards,
@@ -230,6 +235,7 @@ class GameState:
         new.stack = [it.clone() for it in self.stack]
         new.pending = list(self.pending)
         new.ambush_ops = list(self.ambush_ops)
+        new.ambush_chances = list(self.ambush_chances)
         new.window_done = list(self.window_done)
         new.tasks = _copy.deepcopy(self.tasks)
         new.decision = _copy.deepcopy(self.decision)
@@ -243,6 +249,7 @@ class GameState:
         new.revealed = {k: list(v) for k, v in self.revealed.items()}
         new.sim = None if self.sim is None else [self.sim[0], list(self.sim[1])]
         new.ability_cache = new.stat_cache = new.hidden_cache = None
+        new.ident = object()
         return new
 
     def obj(self, oid: int) -> Obj:

@@ -109,6 +109,18 @@ def face_down_ambushes(s: GameState) -> list[tuple[Obj, int, Ability]]:
     return hit  # type: ignore[no-any-return]
 
 
+def face_down_cards(s: GameState) -> list[Obj]:
+    """Face-down cards in both backrows (17.1: laid Ambushes), player A's first, slot order.
+    Where they are is public; what they are is not (6.2) (cached per board)."""
+    table = _board_table(s)
+    hit = table.get(("face_down",))
+    if hit is None:
+        hit = [s.objs[oid] for p in s.players for oid in p.back
+               if oid is not None and s.objs[oid].face_down]
+        table[("face_down",)] = hit
+    return hit  # type: ignore[no-any-return]
+
+
 def trigger_events(s: GameState) -> frozenset[str]:
     """The event names that some triggered ability in play or on a Host (28.5), or some
     face-down event-keyed Ambush (29.4), waits for: an event naming none of them, with
@@ -120,6 +132,44 @@ def trigger_events(s: GameState) -> frozenset[str]:
                         if ab.when is not None)
         table[("trigger_events",)] = hit
     return hit  # type: ignore[no-any-return]
+
+
+_REGISTRY_TABLES: dict[int, tuple[dict[str, Any], int, dict[str, Any]]] = {}
+
+
+def registry_tables(reg: dict[str, Any]) -> dict[str, Any]:
+    """What any card of the card pool could do, for judging a hidden card by public facts
+    alone (cached per registry and its size):
+
+    - ``playable``: every card a hand may hold (no Hosts, no tokens), Ambushes first;
+    - ``fast``: those that may be played at Fast timing (15.3, 31.1.2);
+    - ``state_ambush``: (card, ability index, ability) of each Ambush with a state
+      requirement, activatable whenever it holds (29.4, A53);
+    - ``event_ambush``: event name -> (card, ability index, ability) of each Ambush keyed to
+      that event (29.4, 33.5, A53).
+    """
+    hit = _REGISTRY_TABLES.get(id(reg))
+    if hit is None or hit[0] is not reg or hit[1] != len(reg):
+        if len(_REGISTRY_TABLES) >= 8:  # each game may bring its own registry dict: stay small
+            _REGISTRY_TABLES.clear()
+        cards = [c for c in reg.values() if c.type not in (CardType.HOST, CardType.TOKEN)]
+        cards.sort(key=lambda c: c.type is not CardType.AMBUSH)
+        event: dict[str, list[tuple[Any, int, Ability]]] = {}
+        state: list[tuple[Any, int, Ability]] = []
+        for c in cards:
+            if c.type is not CardType.AMBUSH:
+                continue
+            for i, ab in enumerate(c.abilities):
+                if ab.kind != "ambush":
+                    continue
+                if ab.when is not None:
+                    event.setdefault(ab.when.event, []).append((c, i, ab))
+                elif ab.while_:
+                    state.append((c, i, ab))
+        tables = {"playable": cards, "fast": [c for c in cards if c.is_fast],
+                  "state_ambush": state, "event_ambush": event}
+        hit = _REGISTRY_TABLES[id(reg)] = (reg, len(reg), tables)
+    return hit[2]
 
 
 def static_applies(s: GameState, src: Obj, ab: Ability, target: Obj) -> bool:

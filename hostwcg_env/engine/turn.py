@@ -64,11 +64,14 @@ class TurnMixin:
             s.turn = 1
             s.tp = s.first_player
         else:
+            if s.turn >= s.config.turn_limit:
+                # Truncation (RuleConfig.turn_limit, not a rule): the game is a draw once
+                # ``turn_limit`` turns have been played in full. Checked before the count goes
+                # up, so a truncated game ends with ``turn == turn_limit``.
+                self._end_game(None, "turn_limit", truncated=True)  # type: ignore[attr-defined]
+                return
             s.turn += 1
             s.tp = 1 - s.tp
-        if s.turn > s.config.turn_limit:
-            self._end_game(None, "turn_limit", truncated=True)  # type: ignore[attr-defined]
-            return
         s.decisions_this_turn = 0
         # Only objects in play and Hosts can have attacked or used a Ⓢ: a card that changes
         # zones becomes a new object (36.2) with neither

@@ -97,7 +97,7 @@ class ZonesMixin:
             shown = "?" if o.face_down else o.name
             self._emit("LeavesPlay", f"LeavesPlay({P}, {o.name})", private=o.controller if o.face_down else None,  # type: ignore[attr-defined]
                        public=f"LeavesPlay({P}, {shown})", player=o.controller, subject=o.id, lki=o,
-                       subject_name=o.name)
+                       subject_name=shown)
             for m in list(o.markers):
                 mo = s.objs.pop(m)
                 mo.attached_to = None

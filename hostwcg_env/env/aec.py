@@ -6,13 +6,16 @@
 | action space | `Discrete(N)`: fixed blocks, see `docs/action_space.md` |
 | observation | `{"observation": Box(float32), "action_mask": Box(int8, (N,))}`, see `docs/observation.md` |
 | rewards | +1 / -1 to the winner / loser when the game ends, 0 for a draw or truncation |
-| truncation | the turn limit (`RuleConfig.turn_limit`) or the decisions-per-turn cap |
+| truncation | the turn limit (`RuleConfig.turn_limit`, reason `turn_limit`) or the decisions-per-turn cap (`max_decisions_per_turn`, reason `decision_limit`) |
 | versions | v0: first release |
 
 The agent to act is whoever holds the engine's current decision. With
 ``auto_single=True`` (the default, for training) decisions with exactly one legal action are
-taken automatically; rules tests use ``auto_single=False``. The action mask of the agent
-not deciding is all zeros. Observations are built only from that agent's PlayerView.
+taken automatically where that they have only one follows from public facts
+(``Game.forced_action``): a player holding hidden cards that could be usable is asked, even
+when the one legal action is to pass, so that who is asked tells nothing hidden. Rules tests
+use ``auto_single=False``. The action mask of the agent not deciding is all zeros.
+Observations are built only from that agent's PlayerView.
 """
 
 from __future__ import annotations
@@ -159,7 +162,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
         game_seed = self._rng.getrandbits(63)
         decks = [self._rng.choice(pool) for pool in self.deck_pools]
         self.game = Game.new(decks[0], decks[1], self.config, seed=game_seed)
-        self.game.auto_pass = self.auto_single  # forced passes need no stop (same game)
+        self.game.auto_pass = self.auto_single  # publicly forced passes need no stop (same game)
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -169,12 +172,17 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
         self._settle()
 
     def _settle(self) -> None:
-        """Take forced decisions, then point agent_selection at whoever decides."""
+        """Take forced decisions, then point agent_selection at whoever decides. A decision
+        is taken here only when its being forced is public (``Game.forced_action``): skipping
+        the others would tell the other agent what is hidden."""
         g = self.game
         assert g is not None
         if self.auto_single:
-            while not g.is_over and len(g.legal_actions()) == 1:
-                g.apply(g.legal_actions()[0])
+            while not g.is_over:
+                a = g.forced_action()
+                if a is None:
+                    break
+                g.apply(a)
         if g.is_over:
             self._finish()
             return

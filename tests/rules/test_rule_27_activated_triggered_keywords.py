@@ -62,7 +62,11 @@ def test_rule_29_keyword_effects_after_a_semicolon_need_the_keyword_condition() 
               "A": {"hand": ["Insight"], "pool": {"!": 1}, "front": {0: "Squire"}},
               "B": {"back": {0: "Backlash"}, "pool": {"!": 1}, "deck": 5}})
     assert not legal(g, "B activate B.b0 0")
-    play(g, "A play Insight", "A pass")
+    play(g, "A play Insight")
+    # B is asked in the window (its face-down card could be an Ambush keyed to 'would cast'),
+    # but Backlash cannot be activated: Insight is only being cast
+    assert decision(g) == "B place_triggers" and not legal(g, "B activate B.b0 0")
+    play(g, "B pass", "A pass")
     assert decision(g) == "B priority" and not legal(g, "B activate B.b0 0")  # only being cast
     play(g, "B pass", "A slot b0")
     assert decision(g) == "B place_triggers" and legal(g, "B activate B.b0 0")
