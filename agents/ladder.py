@@ -74,11 +74,10 @@ def play_game(spec: GameSpec) -> Record:
     game from its seed and decks."""
     import hostwcg_env  # noqa: F401
     from hostwcg_env.engine import Game
-    from hostwcg_env.env import shipped_decks
 
     from . import Observer, decide, make_agent
 
-    decks = _decks(shipped_decks)
+    decks = _decks()
     game = Game.new(decks[spec.deck_a], decks[spec.deck_b], seed=spec.seed)
     agents = [make_agent(spec.a, seed=2 * spec.seed), make_agent(spec.b, seed=2 * spec.seed + 1)]
     observer = Observer(game.state.config) if any(not hasattr(a, "choose") for a in agents) else None
@@ -120,18 +119,20 @@ def replay(record: Record, visit: Callable[[Any, Any], None] | None = None) -> A
 _DECK_CACHE: list[Any] = []
 
 
-def _decks(loader: Any) -> list[Any]:
+def _decks() -> list[Any]:
+    """The ladder's decks: every shipped deck file in file order, the two stand-in test decks
+    included, numbered as the results files number them (``deck_a``, ``deck_b``)."""
     if not _DECK_CACHE:
-        _DECK_CACHE.extend(loader())
+        from hostwcg_env.cards.decks import pool_decks
+
+        _DECK_CACHE.extend(pool_decks(include_test=True).values())
     return _DECK_CACHE
 
 
 def schedule(agents: list[str], games: int, seed: int = 0, n_decks: int | None = None) -> list[GameSpec]:
     """``games`` games per pair: pairs of games share a seed and decks, with seats swapped."""
     if n_decks is None:
-        from hostwcg_env.env import shipped_decks
-
-        n_decks = len(_decks(shipped_decks))
+        n_decks = len(_decks())
     out = []
     for x, y in combinations(agents, 2):
         for i in range(games // 2 + games % 2):

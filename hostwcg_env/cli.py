@@ -33,6 +33,7 @@ from hostwcg_env.cli_input import (
     at_least,
     card_error_line,
     deck_error_line,
+    deck_name,
     fraction,
     out_file,
     positive,
@@ -41,6 +42,9 @@ from hostwcg_env.cli_input import (
 from hostwcg_env.engine.carddef import RES_LETTERS, RES_NAMES, CardDef, CardType, Res
 
 TYPE_ORDER = {t: i for i, t in enumerate(CardType)}
+DECKS_HELP = ("seat A's deck and seat B's: a short name (karsh), an id (karsh_ember_tide) or a .toml "
+              "file; one deck is seat A's (B's is drawn); 'test' for the two test decks "
+              "(default: each seat's drawn from the preconstructed decks by the seed)")
 
 
 # ============================================================================ scenario
@@ -228,6 +232,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from hostwcg_env.demo import run_demo
 
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
+    _check_decks(args.decks)
     # a deck file that is refused raises DeckError: main prints its first problem on one line
     run_demo(seed=args.seed, decks=args.decks, quiet=args.quiet, color=color,
              agents=([a.strip() for a in args.agents.split(",")] + ["random"])[:2] if args.agents
@@ -269,9 +274,13 @@ def build_parser() -> argparse.ArgumentParser:
     chk.add_argument("files", nargs="+", metavar="FILE")
     chk.set_defaults(func=cmd_deck_check)
 
-    demo = sub.add_parser("demo", help="a seeded game between two random agents, rendered")
+    demo = sub.add_parser(
+        "demo", help="watch one seeded game between two agents (random unless --agents), turn by turn",
+        description="One seeded game between two agents, printed turn by turn from the spectator's "
+                    "view: each turn's events and the board, then who won and by which rule. Each seat "
+                    "plays a preconstructed deck drawn from the seed unless --decks names them.")
     demo.add_argument("--seed", type=at_least(0), default=0, help=SEED_HELP)
-    demo.add_argument("--decks", nargs=2, metavar=("A.toml", "B.toml"))
+    demo.add_argument("--decks", nargs="+", type=deck_name, metavar="DECK", help=DECKS_HELP)
     demo.add_argument("--quiet", action="store_true", help="print only the result")
     demo.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     demo.add_argument("--agents", type=agent_list(1, 2), metavar="A,B",
@@ -306,7 +315,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--vs", type=agent_spec, default="heuristic", help="random, heuristic, ismcts, ppo")
     pl.add_argument("--seat", choices=("A", "B"), default="A")
     pl.add_argument("--seed", type=at_least(0), default=0, help=SEED_HELP)
-    pl.add_argument("--decks", nargs=2, metavar=("A.toml", "B.toml"))
+    pl.add_argument("--decks", nargs="+", type=deck_name, metavar="DECK", help=DECKS_HELP)
     pl.set_defaults(func=cmd_play)
     return p
 
@@ -356,9 +365,15 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     return _print_ladder(result, args)
 
 
+def _check_decks(decks: list[str] | None) -> None:
+    if decks and len(decks) > 2:
+        raise CLIError(f"--decks: give one or two decks (seat A's, then seat B's), got {len(decks)}")
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from hostwcg_env.play import play_terminal
 
+    _check_decks(args.decks)
     return play_terminal(vs=args.vs, seat="AB".index(args.seat), seed=args.seed, decks=args.decks)
 
 

@@ -184,6 +184,21 @@ def agent_list(lo: int, hi: int | None) -> Callable[[str], str]:
     return check
 
 
+def deck_name(text: str) -> str:
+    """A deck as ``hostwcg_env.cards.deck_path`` reads it: a short name (``karsh``), an id
+    (``karsh_ember_tide``), a path, or ``test`` (the two stand-in test decks); a name that is no
+    deck is refused with the closest ones. A file is read (and checked) by the command."""
+    from hostwcg_env.cards.decks import DeckError, deck_path
+
+    if text.strip() == "test":
+        return "test"
+    try:
+        deck_path(text)
+    except DeckError as e:
+        raise argparse.ArgumentTypeError(e.problems[0].message.removeprefix("UNKNOWN_DECK ")) from None
+    return text.strip()
+
+
 def out_file(text: str) -> str:
     """A file to write: its folder exists and it is not itself a folder."""
     p = Path(text)

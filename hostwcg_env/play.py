@@ -19,7 +19,7 @@ from hostwcg_env.render import render_text
 def play_terminal(vs: str = "heuristic", seat: int = 0, seed: int = 0,
                   decks: Sequence[str | Path] | None = None,
                   read: Callable[[str], str] = input, out: Callable[[str], object] = print) -> int:
-    deck_a, deck_b = load_decks(decks)
+    deck_a, deck_b = load_decks(decks, seed)
     game = Game.new(deck_a, deck_b, config=RuleConfig(), seed=seed)
     opponent = _agent(vs, seed + 1)
     me = "AB"[seat]

@@ -50,10 +50,12 @@ def make_env(rank: int, seed: int, opponents: list[str], decks: str = "all"):  #
         from hostwcg_env.env import shipped_decks
         from hostwcg_env.env.single import SingleAgentEnv
 
-        kw = {}
-        if decks == "all":  # every seat draws any shipped deck each episode
+        kw: dict = {}
+        if decks == "all":  # every seat draws any preconstructed deck each episode
             pool = shipped_decks()
             kw["deck_pools"] = [pool, pool]
+        else:  # the two stand-in test decks
+            kw["decks"] = "test"
         return SingleAgentEnv(opponent=list(opponents), seed=seed + 1000 * rank, **kw)
 
     return _init
@@ -174,7 +176,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--gamma", type=float, default=0.995)
     p.add_argument("--target-kl", type=float, default=None, help="stop an update's epochs early past this KL")
     p.add_argument("--opponents", default="random,heuristic")
-    p.add_argument("--decks", choices=("all", "test"), default="all", help="deck pool per seat")
+    p.add_argument("--decks", choices=("all", "test"), default="all",
+                   help="all: each seat draws one of the eight preconstructed decks per episode; "
+                        "test: the two stand-in test decks")
     p.add_argument("--snapshot-every", type=int, default=100_000)
     p.add_argument("--save-every", type=int, default=None,
                    help="keep OUT/step_<N>.zip this often (default: at every snapshot)")

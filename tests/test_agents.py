@@ -24,7 +24,7 @@ from hostwcg_env.play import play_terminal
 
 
 def _game(seed: int) -> Game:
-    decks = shipped_decks()
+    decks = shipped_decks(include_test=True)
     rng = random.Random(seed)
     return Game.new(rng.choice(decks), rng.choice(decks), seed=seed)
 
@@ -83,7 +83,7 @@ def test_ismcts_never_reads_hidden_state(kw: dict) -> None:
 
 
 def test_ismcts_samples_the_opponent_from_the_deck_of_its_public_host() -> None:
-    decks = shipped_decks()
+    decks = shipped_decks(include_test=True)
     karsh = next(d for d in decks if d.host.startswith("Karsh"))
     brae = next(d for d in decks if d.host.startswith("Mother Brae"))
     g = Game.new(brae, karsh, seed=4)
@@ -381,12 +381,14 @@ def test_ladder_records_keep_the_actions_and_replay_to_the_same_result(tmp_path:
     turns: replaying them from the seed and decks gives the recorded result; a record that does
     not replay says where it diverged; records of files written before actions were kept still
     load, and those written with actions but no reason (the first such files) replay."""
-    from agents.ladder import Record, load_results, replay
+    # a ladder line names decks by index among every deck file (the test decks included, as the
+    # kept results files number them); a replay looks them up in pool_decks(include_test=True)
+    from agents.ladder import Record, _decks, load_results, replay
     from hostwcg_env.analysis.replay import ReplayError
     from hostwcg_env.cards.selfplay import pool_decks
 
-    # a ladder line names decks by index in shipped_decks(); a replay looks them up in pool_decks
-    assert [d.name for d in shipped_decks()] == [d.name for d in pool_decks(include_test=True).values()]
+    assert [d.name for d in _decks()] == [d.name for d in pool_decks(include_test=True).values()]
+    assert len(_decks()) == len(shipped_decks()) + 2
     path = tmp_path / "res.jsonl"
     run_ladder(["random", "heuristic"], games=4, quiet=True, results=path)
     records, _ = load_results(path)

@@ -12,10 +12,11 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from hostwcg_env.cards.decks import DECKS_DIR, Deck, load_deck
+from hostwcg_env.cards.decks import Deck, pool_decks
+
+__all__ = ["GameRecord", "cards_played", "deck_matrix", "format_matrix", "play_random_game", "pool_decks", "worst"]
 
 
 @dataclass
@@ -31,15 +32,6 @@ class GameRecord:
     resolved: Counter[str] = field(default_factory=Counter)  # ... and resolved into play (14.8)
     activated: Counter[str] = field(default_factory=Counter)  # abilities/Ambushes activated
     created: Counter[str] = field(default_factory=Counter)  # Entities and tokens created
-
-
-def pool_decks(include_test: bool = False, directory: Path = DECKS_DIR) -> dict[str, Deck]:
-    """The shipped preconstructed decks by file stem (the stand-in test decks only if asked)."""
-    out = {}
-    for path in sorted(directory.glob("*.toml")):
-        if include_test or not path.stem.startswith("test_"):
-            out[path.stem] = load_deck(path)
-    return out
 
 
 def _name_in(text: str) -> str:
