@@ -81,7 +81,7 @@ ROWS: list[tuple[list[str], str, str]] = [
     (["demo", "--quiet", "--color", "pink"], "argument --color: invalid choice", "err"),
     # ------------------------------------------------------------------ evaluate
     (["evaluate", "--quiet", "--agents", "ppo:/missing.npz,random"], "No such file or directory: /missing.npz", "err"),
-    (["evaluate", "--quiet", "--agents", "ppo:{bin},random"], "is not an exported policy", "err"),
+    (["evaluate", "--quiet", "--agents", "ppo:{bin},random"], "is neither a Stable-Baselines3 model .zip nor an exported policy .npz", "err"),
     (["evaluate", "--quiet", "--agents", "ppo:{emptydir},random"], "Is a directory", "err"),
     (["evaluate", "--quiet", "--agents", "random"], "give at least 2 agents", "err"),
     (["evaluate", "--quiet", "--agents", "random,nosuch"], "unknown agent 'nosuch'", "err"),
