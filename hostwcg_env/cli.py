@@ -18,12 +18,12 @@ an unexpected failure still shows its traceback.
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from hostwcg_env.cards.text import card_sheet, find_card, resource_name, stats_text
 from hostwcg_env.cli_input import (
     SEED_HELP,
     CLIError,
@@ -40,6 +40,8 @@ from hostwcg_env.cli_input import (
     rule_flag,
 )
 from hostwcg_env.engine.carddef import RES_LETTERS, RES_NAMES, CardDef, CardType, Res
+
+__all__ = ["build_parser", "find_card", "main", "stats_text"]
 
 TYPE_ORDER = {t: i for i, t in enumerate(CardType)}
 DECKS_HELP = ("seat A's deck and seat B's: a short name (karsh), an id (karsh_ember_tide) or a .toml "
@@ -105,15 +107,6 @@ def _pool() -> dict[str, CardDef]:
     return default_pool()
 
 
-def stats_text(c: CardDef) -> str:
-    """``H2/P3`` for Entities and tokens (health/power), ``H8/S5`` for Hosts (health/soul)."""
-    if c.type is CardType.HOST:
-        return f"H{c.health}/S{c.soul}"
-    if c.type in (CardType.ENTITY, CardType.TOKEN):
-        return f"H{c.health}/P{c.power}"
-    return ""
-
-
 def _resource(word: str) -> Res:
     w = word.strip()
     if w.lower() in RES_NAMES:
@@ -146,7 +139,7 @@ def cmd_cards_list(args: argparse.Namespace) -> int:
     cards = [c for c in _pool().values() if _matches(c, args)]
     cards.sort(key=lambda c: (TYPE_ORDER[c.type], len(c.cost), c.name))
     rows = [("name", "type", "resource", "cost", "stats", "keywords")]
-    rows += [(c.name, c.type.value, _res_name(c.resource), c.cost_text() or "-", stats_text(c),
+    rows += [(c.name, c.type.value, resource_name(c.resource), c.cost_text() or "-", stats_text(c),
               ", ".join(sorted(c.keywords))) for c in cards]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for i, row in enumerate(rows):
@@ -155,22 +148,6 @@ def cmd_cards_list(args: argparse.Namespace) -> int:
             print("  ".join("-" * w for w in widths))
     print(f"{len(cards)} card{'s' if len(cards) != 1 else ''}")
     return 0
-
-
-def _res_name(r: Res) -> str:
-    return next(name for name, res in RES_NAMES.items() if res is r) + f" {r.value}"
-
-
-def find_card(pool: dict[str, CardDef], name: str) -> tuple[CardDef | None, list[str]]:
-    """The card called ``name`` (case-insensitive), else close names to suggest."""
-    if name in pool:
-        return pool[name], []
-    folded = {n.lower(): n for n in pool}
-    if name.lower() in folded:
-        return pool[folded[name.lower()]], []
-    near = difflib.get_close_matches(name.lower(), list(folded), n=5, cutoff=0.5)
-    near += [n for n in folded if name.lower() in n and n not in near]
-    return None, [folded[n] for n in near[:5]]
 
 
 def cmd_cards_show(args: argparse.Namespace) -> int:
@@ -182,25 +159,7 @@ def cmd_cards_show(args: argparse.Namespace) -> int:
         if near:
             print("did you mean: " + ", ".join(near) + "?")
         return 1
-    type_line = card.type.value.capitalize()
-    if card.subtypes:
-        type_line += " - " + " ".join(card.subtypes)
-    print(card.name)
-    print(f"  type:       {type_line}")
-    print(f"  resource:   {_res_name(card.resource)}")
-    if card.type not in (CardType.HOST, CardType.TOKEN):
-        print(f"  cost:       {card.cost_text() or 'free'}")
-    if card.type is CardType.HOST:
-        print(f"  stats:      health {card.health}, soul {card.soul}")
-    elif card.type in (CardType.ENTITY, CardType.TOKEN):
-        print(f"  stats:      health {card.health}, power {card.power}")
-    if card.keywords:
-        print(f"  keywords:   {', '.join(sorted(card.keywords))}")
-    if card.abilities:
-        print(f"  abilities:  {', '.join(a.kind for a in card.abilities)}")
-    if card.test_id:
-        print(f"  test id:    {card.test_id}")
-    print(f"  text:       {card.text or '(no text)'}")
+    print("\n".join(card_sheet(card)))
     return 0
 
 
@@ -311,11 +270,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_balance_parsers(sub)
 
-    pl = sub.add_parser("play", help="play a game against an agent in the terminal")
+    pl = sub.add_parser(
+        "play", help="play a game against an agent in the terminal",
+        description="You against an agent, from your side of the table: what happened since your last "
+                    "move (the opponent's actions included), the board each turn, your hand with costs and "
+                    "stats, and the legal actions numbered. Answer with a number or an action; 'help' lists "
+                    "the commands (hand, board, show CARD, log, concede).")
     pl.add_argument("--vs", type=agent_spec, default="heuristic", help="random, heuristic, ismcts, ppo")
     pl.add_argument("--seat", choices=("A", "B"), default="A")
     pl.add_argument("--seed", type=at_least(0), default=0, help=SEED_HELP)
     pl.add_argument("--decks", nargs="+", type=deck_name, metavar="DECK", help=DECKS_HELP)
+    pl.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     pl.set_defaults(func=cmd_play)
     return p
 
@@ -374,7 +339,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     from hostwcg_env.play import play_terminal
 
     _check_decks(args.decks)
-    return play_terminal(vs=args.vs, seat="AB".index(args.seat), seed=args.seed, decks=args.decks)
+    color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
+    return play_terminal(vs=args.vs, seat="AB".index(args.seat), seed=args.seed, decks=args.decks,
+                         color=color)
 
 
 # ============================================================================ balance, replay
