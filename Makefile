@@ -1,9 +1,11 @@
 # Convenience targets; each one goes through scripts/run.sh, which sets up .venv on first use.
-.PHONY: demo test bench lint coverage-doc
+.PHONY: demo test test-fast bench lint coverage-doc
 demo:
 	bash scripts/run.sh demo
 test:
 	bash scripts/run.sh test
+test-fast:
+	bash scripts/run.sh test -m "not slow" -n 2
 bench:
 	bash scripts/bench_setup.sh
 lint:

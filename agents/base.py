@@ -1,4 +1,4 @@
-"""The agent interface (DESIGN.md "Agents").
+"""The agent interface (docs/agents.md).
 
 Every agent answers ``act(observation, action_mask) -> int`` over the flat action space of
 hostwcg_v0. Search and rule-based agents also implement the engine-level

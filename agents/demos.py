@@ -9,14 +9,14 @@ the game's result from that player's side (+1, -1, 0 for a draw) with the value 
 would see there, ``gamma ** (choices left after it) * result`` (the reward comes at the end).
 
 Rows come from games played for the purpose (``pretrain_bc.generate``: the heuristic) or from
-the ladder's records (``from_ladder``): a record keeps every action of its game, so replaying
-it from its seed and decks (``agents.ladder.replay``) shows each choice of an agent exactly as
-that agent saw it. The ISMCTS games of the ladder are thus a distillation set for free.
+game records (``hostwcg_env.analysis.distill.from_records``): a record keeps every action of its
+game, so replaying it shows each choice of an agent exactly as that agent saw it. The ISMCTS
+games of the ladder are thus a distillation set for free.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -113,59 +113,12 @@ def merge(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
 
 
 Relabel = Callable[[Any, int, np.ndarray, np.ndarray, Observer], int]
-
-
-def from_ladder(records: Iterable[Any], agent: str, gamma: float = 0.995,
-                relabel: Relabel | None = None) -> dict[str, np.ndarray]:
-    """The choices of ``agent`` (a ladder name, e.g. ``ismcts:0.45s``) in the given ladder
-    records (``agents.ladder.load_results``), by replaying each game (``agents.ladder.replay``).
-    Records of other pairs are skipped, and so are records without actions (files written
-    before they were kept; counted in ``skipped_without_actions``); a replay that does not end
-    as recorded is an error saying where it diverged.
-
-    ``relabel(game, action, observation, mask, observer)``, when given, chooses the label of
-    each row from the recorded flat ``action`` (``overrides_only`` keeps it only where a search
-    departed from its anchor); ``relabelled`` counts the rows whose label differs from it."""
-    from hostwcg_env.engine import RuleConfig
-    from hostwcg_env.env.codec import encode
-
-    from .ladder import replay
-
-    observer = Observer(RuleConfig())
-    builder = DemoBuilder(observer.encoder.size, observer.codec.lay.n)
-    skipped = relabelled = 0
-    for rec in records:
-        seats = [s for s, name in enumerate((rec.spec.a, rec.spec.b)) if name == agent]
-        if not seats:
-            continue
-        if not rec.actions:
-            skipped += 1
-            continue
-        observer = Observer(RuleConfig())  # fresh buffers for a new game
-
-        def visit(game: Any, action: Any, seats: list[int] = seats, observer: Observer = observer) -> None:
-            d = game.decision
-            nonlocal relabelled
-            if d.player in seats and len(d.actions) >= 2:
-                obs, mask = observer.observe(game)
-                flat = encode(observer.codec.lay, game.state, d.player, action)
-                if relabel is not None:
-                    label = relabel(game, flat, obs, mask, observer)
-                    relabelled += label != flat
-                    flat = label
-                builder.add(obs, mask, flat, d.player)
-
-        game = replay(rec, visit)
-        builder.end_game(game.winner, gamma)
-    if builder.n_games == 0:
-        raise ValueError(f"no ladder record with agent {agent!r} and its actions"
-                         + (f" ({skipped} without actions)" if skipped else ""))
-    return {**builder.arrays(), "skipped_without_actions": np.asarray(skipped),
-            "relabelled": np.asarray(relabelled)}
+"""``relabel(game, action, observation, mask, observer) -> label``: the label of a row from the
+recorded flat ``action`` (``hostwcg_env.analysis.distill.from_records``)."""
 
 
 def overrides_only(anchor: Any, policy: Any) -> Relabel:
-    """A ``relabel`` for ``from_ladder`` that teaches a policy only what a search adds to its
+    """A ``relabel`` for ``from_records`` (hostwcg_env.analysis.distill) that teaches a policy only what a search adds to its
     anchor: where the recorded choice (ISMCTS's, anchored on the heuristic) differs from the
     ``anchor`` agent's own choice in that state, the label is the recorded choice; elsewhere it
     is ``policy``'s own (greedy ``act``), so the policy is not pulled back towards the anchor

@@ -286,7 +286,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    from agents.ladder import run_ladder
+    from hostwcg_env.analysis.ladder import run_ladder
 
     names = [a.strip() for a in args.agents.split(",") if a.strip()]
     if len(names) < 2:
@@ -320,7 +320,7 @@ def _print_ladder(result: Any, args: argparse.Namespace) -> int:
 
 
 def cmd_ladder(args: argparse.Namespace) -> int:
-    from agents.ladder import LadderResult
+    from hostwcg_env.analysis.ladder import LadderResult
 
     try:
         result = LadderResult.from_results(args.files)
@@ -493,26 +493,26 @@ def _balance_compare(args: argparse.Namespace, a: Any, b: Any, out: Path) -> int
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from hostwcg_env.analysis.records import iter_records, record_key
-    from hostwcg_env.analysis.replay import load_record, step_through, verify
+    from hostwcg_env.analysis.records import record_key
+    from hostwcg_env.analysis.replay import load_record, replayable, step_through, verify
 
     if not Path(args.file).exists():
         print(f"replay: no such file {args.file}", file=sys.stderr)
         return 2
-    if args.all:
-        ok = bad = 0
-        for rec in iter_records(args.file, ladder=True):
-            msg = verify(rec)
-            if msg is None:
-                ok += 1
-            else:
-                bad += 1
-                print(f"FAIL {record_key(rec)}: {msg}")
-        print(f"{ok} passed, {bad} failed")
-        return 1 if bad or not ok else 0
     try:
+        if args.all:
+            ok = bad = 0
+            for rec in replayable(args.file):
+                msg = verify(rec)
+                if msg is None:
+                    ok += 1
+                else:
+                    bad += 1
+                    print(f"FAIL {record_key(rec)}: {msg}")
+            print(f"{ok} passed, {bad} failed")
+            return 1 if bad or not ok else 0
         rec = load_record(args.file, index=args.index, key=args.key)
-    except LookupError as e:
+    except (LookupError, ValueError) as e:  # ValueError: a line that is not a game record
         print(f"replay: {e}", file=sys.stderr)
         return 2
     viewer = {"A": 0, "B": 1, "spectator": None}[args.side]

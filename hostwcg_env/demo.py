@@ -54,7 +54,7 @@ def explain_result(s: GameState) -> str:
             return (f"draw: the game was stopped at the turn limit ({s.config.turn_limit} turns, "
                     f"or {s.config.max_decisions_per_turn} decisions in one turn; RuleConfig, A52c)")
         return ("draw: both players met a loss condition in the same event "
-                "(rules 1.1 and 35.3.4, RULINGS A06)")
+                "(rules 1.1 and 35.3.4, ruling A06 of docs/rulings.md)")
     w, loser = "AB"[s.winner], 1 - s.winner
     L = "AB"[loser]
     why = {

@@ -1,7 +1,7 @@
 """Terminal rendering of a game: the board as one player (or a spectator) sees it, and events.
 
 A player's board is drawn only from ``game.view(player)``: the PlayerView is the only door from
-hidden state to a renderer (DESIGN.md "Engine contract"), so nothing the player may not see can
+hidden state to a renderer (docs/rulings.md A09), so nothing the player may not see can
 reach the text. The spectator board (``viewer=None``) reads ``game.state`` and shows everything.
 
     render_text(game, viewer=0)            # A's board, A at the bottom

@@ -1,4 +1,4 @@
-"""Engine speed on one core (DESIGN.md "Performance"): benchmarked here, never timed in tests.
+"""Engine speed on one core (README.md "Speed"): benchmarked here, never timed in tests.
 
     python scripts/bench.py [--games N] [--seed S] [--repeats R] [--json] [--only NAME...]
 

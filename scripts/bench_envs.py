@@ -1,4 +1,4 @@
-"""Env and peer benchmark rows for scripts/bench.py (DESIGN.md "Performance").
+"""Env and peer benchmark rows for scripts/bench.py (README.md "Speed").
 
 hostwcg_v0 through ``env()`` (standard wrappers) and ``raw_env()``, random masked actions,
 observing every step; memory per env; and the same throughput for the peers when installed
@@ -156,7 +156,7 @@ def available() -> list[Callable[[Any], Row]]:
 
 
 def ratios(results: list[dict[str, Any]]) -> list[str]:
-    """The ratios the issue asks for: hostwcg_v0 env() against each peer. With the runs of
+    """The ratios README.md "Speed" reports: hostwcg_v0 env() against each peer. With the runs of
     every round (``runs``, interleaved), the ratio is the median of the per-round ratios, each
     taken from runs made side by side, with their range; else the ratio of the medians."""
     import statistics

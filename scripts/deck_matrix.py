@@ -4,7 +4,7 @@
     python scripts/deck_matrix.py --games 40 --workers 1 --include-test
 
 Each cell is the row deck's win rate (%) against the column deck (a draw counts half). The
-balance target (issue "card pool"): no deck below 25% against any other.
+balance target of the shipped pool: no deck below 25% against any other.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from hostwcg_env.cards.selfplay import deck_matrix, format_matrix, pool_decks, worst  # noqa: E402
+from hostwcg_env.analysis.selfplay import deck_matrix, format_matrix, pool_decks, worst  # noqa: E402
 
 TARGET = 0.25
 

@@ -4,7 +4,7 @@
     python scripts/eval_policy.py agents/checkpoints/ppo_hostwcg_v0.npz --vs heuristic \\
         --games 10000 --seed 900000 --workers 2 --results agents/ladder_results/ppo_vs_heuristic.jsonl
 
-It plays the ladder's own games (``agents.ladder.run_ladder``): pairs of games that share a
+It plays the ladder's own games (``hostwcg_env.analysis.ladder.run_ladder``): pairs of games that share a
 seed and the decks with the seats swapped, the opponent built as ``make_agent(name, seed=2 *
 seed + seat)``, the policy greedy through the numpy forward pass. A ``.zip`` is first exported
 to numpy weights (cached under the temporary directory by the file's hash, so a results file
@@ -52,7 +52,7 @@ def policy_agent(path: str) -> str:
 
 def evaluate(path: str, opponents: list[str], games: int, seed: int = 0, progress: bool = True,
              workers: int = 1, results: str | None = None) -> dict:
-    from agents.ladder import run_ladder
+    from hostwcg_env.analysis.ladder import run_ladder
 
     name = policy_agent(path)
     out: dict = {"policy": path, "agent": name, "games": games, "seed": seed, "results": {}}

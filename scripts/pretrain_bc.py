@@ -65,7 +65,7 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from agents.demos import DemoBuilder, from_ladder, merge  # noqa: E402
+from agents.demos import DemoBuilder, merge  # noqa: E402
 
 
 def _progress(total: int, desc: str, enabled: bool):  # type: ignore[no-untyped-def]
@@ -348,7 +348,8 @@ def main(argv: list[str] | None = None) -> int:
         with np.load(data_path) as z:
             data = {k: z[k] for k in z.files}
     elif args.ladder:
-        from agents.ladder import load_results
+        from hostwcg_env.analysis.distill import from_records
+        from hostwcg_env.analysis.recordfile import iter_records
 
         relabel = None
         if args.overrides_only:
@@ -360,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
 
             relabel = overrides_only(make_agent(args.overrides_only, seed=0), NumpyPolicy.load(args.init))
         t_gen = time.time()
-        data = from_ladder(load_results(args.ladder)[0], args.ladder_agent, gamma=args.gamma, relabel=relabel)
+        data = from_records(iter_records(args.ladder), args.ladder_agent, gamma=args.gamma, relabel=relabel)
         data["seconds"] = np.asarray(time.time() - t_gen)
         data_path.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(data_path, **data)  # type: ignore[arg-type]

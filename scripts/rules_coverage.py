@@ -1,27 +1,37 @@
 #!/usr/bin/env python3
 """Rules coverage: which numbered rule is implemented where, and which tests check it.
 
-Reads every numbered rule of the comprehensive rules (the seed file), finds the engine code
-that cites each rule and the tests that cover it, and writes ``docs/rules-coverage.md``.
+Reads every numbered rule from the rules index (``docs/rules-index.toml``, built from the
+comprehensive rules by ``scripts/build_rules_index.py``), finds the engine code that cites each
+rule and the tests that cover it, and writes ``docs/rules-coverage.md``.
 
     python scripts/rules_coverage.py            # regenerate docs/rules-coverage.md
     python scripts/rules_coverage.py --check    # exit 1 if the file on disk is stale
     python scripts/rules_coverage.py --check --strict   # ... or if a rule lacks code or tests
 
-How a rule counts as cited (see ``citations``):
+A rule is **implemented** where the engine or the card code (``hostwcg_env/engine/``,
+``hostwcg_env/cards/``) cites it (see ``citations``):
 
 * a dotted number (``14.7.1``) anywhere in a comment, docstring or string, matched as a whole
   number (``14.7`` does not match inside ``14.7.1``, nor ``1.2.1`` inside ``21.2.1``); a range
   ``14.7-14.10`` cites every rule from 14.7 to 14.10;
 * a section number (``14``) written ``rule 14`` / ``rules 14`` / ``§14``, inside a bracketed
   list of rule numbers such as ``(4, 7, 8.1, A12)`` or ``[25, 25.1]``, or as a whole string
-  literal (``IllegalActionError("14", ...)``);
-* for tests, also the function name: ``test_rule_26_2_2_...`` cites 26.2.2.
+  literal (``IllegalActionError("14", ...)``).
 
-Implementation is read from ``hostwcg_env/`` (exact citations, per function); a rule with
-sub-rules also counts as implemented when any of its sub-rules is. Tests are the scenario
-files of ``tests/scenarios/`` (their ``rules`` list; test name ``test_<file stem>``) and the
-``test_*`` functions under ``tests/`` (name or docstring); tests count for exact rules only.
+A rule with sub-rules also counts as implemented when any of its sub-rules is. Other code
+(analysis, env, the CLI) does not count: a number there is not the rules' implementation.
+
+A rule is **tested** only by a test that is *tagged* with it (see ``scan_python_tests``), never
+by a comment or docstring that mentions it:
+
+* a scenario file of ``tests/scenarios/`` listing it in ``rules = [...]`` (test
+  ``test_<file stem>``);
+* a ``test_*`` function (or its class, or its module's ``pytestmark``) marked
+  ``@pytest.mark.rules("25.4.1.2", ...)``;
+* a ``test_*`` function named after it: ``test_rule_26_2_2_...`` is tagged 26.2.2.
+
+A tag that names no rule is an error (``unknown_tags``), so a typo cannot look like coverage.
 """
 
 from __future__ import annotations
@@ -30,7 +40,6 @@ import argparse
 import ast
 import difflib
 import io
-import os
 import re
 import sys
 import tokenize
@@ -40,18 +49,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-SEED_NAME = "000_d0b57b2411933223.txt"
+INDEX = REPO / "docs" / "rules-index.toml"
 OUTPUT = REPO / "docs" / "rules-coverage.md"
-CODE_DIR = REPO / "hostwcg_env"
+CODE_PARTS = ("engine", "cards")  # the packages under hostwcg_env/ that implement rules
 TESTS_DIR = REPO / "tests"
 SCENARIO_DIR = TESTS_DIR / "scenarios"
 TEXT_WIDTH = 60
 MAX_TESTS = 4
 MAX_PLACES = 3
-# RULINGS.md A01: the win conditions printed 1.1.1-1.1.3 under 1.2 may be cited as 1.2.1-1.2.3.
+# docs/rulings.md A01: the win conditions printed 1.1.1-1.1.3 under 1.2 may be cited as 1.2.1-1.2.3.
 ALIASES = {"1.2.1": "1.1.1", "1.2.2": "1.1.2", "1.2.3": "1.1.3"}
 
-_RULE_LINE = re.compile(r"^\s*(?:-\s+)?(\d+(?:\.\d+)*)\.\s+(\S.*?)\s*$")
 _DOTTED = re.compile(
     r"(?<![\w.])(\d+(?:\.\d+)+)(?!\d|\.\d)(?:\s*[-–]\s*(\d+(?:\.\d+)+)(?!\d|\.\d))?"
 )
@@ -78,7 +86,7 @@ class Coverage:
     rules: list[Rule]
     cited: dict[str, list[str]]  # rule -> code places that cite it exactly
     tests: dict[str, list[str]]  # rule -> test names
-    seed: str = SEED_NAME
+    unknown_tags: list[str] = field(default_factory=list)  # tags that name no rule
 
     def by_number(self) -> dict[str, Rule]:
         return {r.number: r for r in self.rules}
@@ -111,39 +119,26 @@ class Coverage:
 
 
 # --------------------------------------------------------------------------- the rules
-def find_seed(explicit: str | None = None) -> Path:
-    """The seed file: ``--rules``, $HOSTWCG_RULES, or the shared folder beside the repo."""
-    candidates = [explicit, os.environ.get("HOSTWCG_RULES")]
-    candidates += [str(REPO / "shared" / "seeds" / SEED_NAME), str(REPO.parent / "shared" / "seeds" / SEED_NAME)]
-    for c in candidates:
-        if c and Path(c).is_file():
-            return Path(c)
-    raise FileNotFoundError(f"comprehensive rules {SEED_NAME} not found (pass --rules PATH or set HOSTWCG_RULES)")
-
-
-def parse_rules(text: str) -> list[Rule]:
-    """Every numbered rule, in file order. A rule's parent is the nearest rule before it with
-    one number fewer, so 1.1.1-1.1.3 (printed under 1.2, RULINGS.md A01) belong to 1.2."""
+def load_index(path: Path = INDEX) -> list[Rule]:
+    """Every numbered rule of the rules index, in printed order, with its children."""
+    with open(path, "rb") as f:
+        doc = tomllib.load(f)
     rules: list[Rule] = []
-    seen: set[str] = set()
-    last_at_depth: dict[int, Rule] = {}
-    for i, line in enumerate(text.splitlines(), 1):
-        m = _RULE_LINE.match(line)
-        if not m:
-            continue
-        number, body = m.group(1), m.group(2)
-        if number in seen:
-            raise ValueError(f"line {i}: rule {number} appears twice")
-        seen.add(number)
-        depth = number.count(".") + 1
-        parent = last_at_depth.get(depth - 1)
-        rule = Rule(number, body, parent.number if parent and depth > 1 else None, i)
-        if parent is not None and depth > 1:
-            parent.children.append(number)
-        last_at_depth[depth] = rule
-        for d in [d for d in last_at_depth if d > depth]:
-            del last_at_depth[d]
+    by_number: dict[str, Rule] = {}
+    for i, entry in enumerate(doc.get("rule", []), 1):
+        number = str(entry["number"])
+        if number in by_number:
+            raise ValueError(f"{path}: rule {number} appears twice")
+        parent = entry.get("parent")
+        rule = Rule(number, str(entry["title"]), parent, i)
+        if parent is not None:
+            if parent not in by_number:
+                raise ValueError(f"{path}: rule {number}: parent {parent} is not listed before it")
+            by_number[parent].children.append(number)
+        by_number[number] = rule
         rules.append(rule)
+    if doc.get("count") != len(rules):
+        raise ValueError(f"{path}: count = {doc.get('count')} but {len(rules)} rules are listed")
     return rules
 
 
@@ -273,26 +268,82 @@ def scan_code(root: Path, known: set[str]) -> dict[str, list[str]]:
 
 
 # --------------------------------------------------------------------------- the tests
-def scan_scenarios(folder: Path, known: set[str]) -> dict[str, list[str]]:
+def _tag(number: str, known: set[str]) -> str | None:
+    n = ALIASES.get(number, number)
+    return n if n in known else None
+
+
+def scan_scenarios(folder: Path, known: set[str], unknown: list[str] | None = None) -> dict[str, list[str]]:
+    """rule -> scenario tests whose file lists it in ``rules``."""
     out: dict[str, list[str]] = {}
     for path in sorted(folder.glob("*.toml")):
         with open(path, "rb") as f:
             doc = tomllib.load(f)
-        for r in _known([str(x) for x in doc.get("rules", [])], known):
-            out.setdefault(r, []).append(f"test_{path.stem}")
+        for x in doc.get("rules", []):
+            r = _tag(str(x), known)
+            if r is None:
+                if unknown is not None:
+                    unknown.append(f"{path.relative_to(folder.parent.parent).as_posix()}: rules: {x!r} is not a rule number")
+                continue
+            names = out.setdefault(r, [])
+            if f"test_{path.stem}" not in names:
+                names.append(f"test_{path.stem}")
     return out
 
 
-def scan_python_tests(folder: Path, known: set[str]) -> dict[str, list[str]]:
+def _is_rules_mark(node: ast.expr) -> bool:
+    """``pytest.mark.rules`` or ``mark.rules``."""
+    return isinstance(node, ast.Attribute) and node.attr == "rules" and (
+        (isinstance(node.value, ast.Attribute) and node.value.attr == "mark")
+        or (isinstance(node.value, ast.Name) and node.value.id == "mark"))
+
+
+def rules_marks(exprs: Iterable[ast.expr]) -> list[str]:
+    """The rule numbers of every ``pytest.mark.rules("1.1", ...)`` among ``exprs`` (decorators,
+    or the items of a module's ``pytestmark``); an argument that is not a string is kept as its
+    source text, so that it is reported as an unknown tag."""
+    out: list[str] = []
+    for e in exprs:
+        if isinstance(e, ast.Call) and _is_rules_mark(e.func):
+            out += [a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else ast.unparse(a)
+                    for a in e.args]
+    return out
+
+
+def _module_marks(tree: ast.Module) -> list[str]:
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets):
+            value = node.value
+            return rules_marks(value.elts if isinstance(value, (ast.List, ast.Tuple)) else [value])
+    return []
+
+
+def scan_python_tests(folder: Path, known: set[str], unknown: list[str] | None = None) -> dict[str, list[str]]:
+    """rule -> ``test_*`` functions tagged with it: by a ``rules`` mark on the function, its
+    class or its module, or by the function's name (``test_rule_26_2_2_...``)."""
     out: dict[str, list[str]] = {}
     for path in sorted(folder.rglob("test_*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        nodes = list(tree.body)
-        nodes += [n for c in tree.body if isinstance(c, ast.ClassDef) for n in c.body]
-        for node in nodes:
-            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or not node.name.startswith("test_"):
+        module_tags = _module_marks(tree)
+        funcs: list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, list[str]]] = []
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                funcs.append((node, module_tags))
+            elif isinstance(node, ast.ClassDef):
+                class_tags = module_tags + rules_marks(node.decorator_list)
+                funcs += [(n, class_tags) for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        for node, inherited in funcs:
+            if not node.name.startswith("test_"):
                 continue
-            rules = name_citation(node.name, known) | citations(ast.get_docstring(node) or "", known)
+            rules = set(name_citation(node.name, known))
+            for x in inherited + rules_marks(node.decorator_list):
+                r = _tag(x, known)
+                if r is None:
+                    if unknown is not None:
+                        rel = path.relative_to(folder.parent).as_posix()
+                        unknown.append(f"{rel}::{node.name}: rules mark {x!r} is not a rule number")
+                else:
+                    rules.add(r)
             for r in rules:
                 names = out.setdefault(r, [])
                 if node.name not in names:
@@ -300,17 +351,22 @@ def scan_python_tests(folder: Path, known: set[str]) -> dict[str, list[str]]:
     return out
 
 
-def collect(seed: Path, repo: Path = REPO) -> Coverage:
-    rules = parse_rules(seed.read_text(encoding="utf-8"))
+def collect(index: Path = INDEX, repo: Path = REPO) -> Coverage:
+    rules = load_index(index)
     known = {r.number for r in rules}
-    cited = scan_code(repo / "hostwcg_env", known)
+    cited: dict[str, list[str]] = {}
+    for part in CODE_PARTS:
+        for r, places in scan_code(repo / "hostwcg_env" / part, known).items():
+            cited.setdefault(r, []).extend(f"{part}/{x}" for x in places)
     tests: dict[str, list[str]] = {}
-    for part in (scan_scenarios(repo / "tests" / "scenarios", known), scan_python_tests(repo / "tests", known)):
+    unknown: list[str] = []
+    for part in (scan_scenarios(repo / "tests" / "scenarios", known, unknown),
+                 scan_python_tests(repo / "tests", known, unknown)):
         for r, names in part.items():
             tests.setdefault(r, []).extend(n for n in names if n not in tests.get(r, []))
     for names in tests.values():
         names.sort()
-    return Coverage(rules, cited, tests, seed.name)
+    return Coverage(rules, cited, tests, unknown)
 
 
 # --------------------------------------------------------------------------- the report
@@ -339,20 +395,28 @@ def render(cov: Coverage) -> str:
         "",
         "<!-- Generated by scripts/rules_coverage.py: do not edit by hand. -->",
         "",
-        f"Generated by `scripts/rules_coverage.py` from the comprehensive rules (`seeds/{cov.seed}`).",
+        "Generated by `scripts/rules_coverage.py` from the rules index `docs/rules-index.toml` (every",
+        "numbered rule of the comprehensive rules), the code and the tests.",
         "Regenerate with `python scripts/rules_coverage.py`; `python scripts/rules_coverage.py --check`",
         "(run by `tests/test_rules_coverage.py`) fails when this file is out of date.",
         "",
-        "* **implemented in**: functions under `hostwcg_env/` whose comments, docstrings or strings",
-        "  cite the rule number exactly (`14.7` does not match inside `14.7.1`). A rule with no",
-        "  citation of its own counts as implemented when one of its sub-rules is (\"via …\").",
-        "* **tested by**: scenario files in `tests/scenarios/` listing the rule in `rules`",
-        "  (test `test_<file stem>`), and `test_*` functions whose name (`test_rule_26_2_2_…`) or",
-        "  docstring cites it.",
-        "* Rules 1.1.1–1.1.3 are printed under 1.2 (RULINGS.md A01); `1.2.1`–`1.2.3` are read as them.",
+        "* **implemented in**: functions of the engine and the card code (`hostwcg_env/engine/`,",
+        "  `hostwcg_env/cards/`) whose comments, docstrings or strings cite the rule number exactly",
+        "  (`14.7` does not match inside `14.7.1`). A rule with no citation of its own counts as",
+        "  implemented when one of its sub-rules is (\"via …\").",
+        "* **tested by**: tests *tagged* with the rule, never a comment that mentions it: scenario",
+        "  files in `tests/scenarios/` listing it in `rules = [...]` (test `test_<file stem>`),",
+        "  `test_*` functions marked `@pytest.mark.rules(\"25.4.1.2\", ...)` (on the function, its",
+        "  class or the module's `pytestmark`), and `test_*` functions named after it",
+        "  (`test_rule_26_2_2_…`). A rule with sub-rules is not counted as tested through them.",
+        "* Rules 1.1.1–1.1.3 are printed under 1.2 (docs/rulings.md A01); `1.2.1`–`1.2.3` are read as them.",
         "",
         f"**{n} rules, {implemented} implemented ({direct} cited directly, {implemented - direct} via sub-rules), "
         f"{tested} tested.**",
+        "",
+        f"Not implemented: {_list(cov.uncited())}.",
+        "",
+        f"Not tested: {_list(cov.untested())}.",
         "",
         "| rule | text | implemented in | tested by |",
         "|---|---|---|---|",
@@ -371,11 +435,15 @@ def render(cov: Coverage) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _list(numbers: list[str]) -> str:
+    return ", ".join(numbers) if numbers else "none"
+
+
 def gaps(cov: Coverage) -> list[str]:
     out = []
     rules = cov.by_number()
     for n in cov.uncited():
-        out.append(f"  not cited in hostwcg_env/: {n} {_short(rules[n].text)}")
+        out.append(f"  not cited in hostwcg_env/engine or cards: {n} {_short(rules[n].text)}")
     for n in cov.untested():
         out.append(f"  no test: {n} {_short(rules[n].text)}")
     return out
@@ -394,10 +462,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true", help="do not write; exit 1 if the file is out of date")
     ap.add_argument("--strict", action="store_true", help="with --check: also exit 1 if a rule lacks code or tests")
-    ap.add_argument("--rules", help=f"path of the comprehensive rules ({SEED_NAME})")
+    ap.add_argument("--index", default=str(INDEX), help="the rules index (default docs/rules-index.toml)")
     ap.add_argument("--output", default=str(OUTPUT), help="the Markdown file (default docs/rules-coverage.md)")
     args = ap.parse_args(argv)
-    cov = collect(find_seed(args.rules))
+    cov = collect(Path(args.index))
     text = render(cov)
     out = Path(args.output)
     if not args.check:
@@ -405,6 +473,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wrote {out} ({len(cov.rules)} rules)")
         return 0
     status = 0
+    if cov.unknown_tags:
+        print(f"{len(cov.unknown_tags)} tag(s) name no rule:")
+        print("\n".join("  " + x for x in cov.unknown_tags))
+        status = 1
     diff = stale_diff(text, out)
     if diff:
         print(f"{out} is out of date; regenerate with: python scripts/rules_coverage.py")

@@ -50,6 +50,8 @@ import numpy as np  # noqa: E402
 
 def make_env(rank: int, seed: int, opponents: list[str], decks: str = "all"):  # type: ignore[no-untyped-def]
     def _init():  # type: ignore[no-untyped-def]
+        from agents import make_agent
+        from agents.ppo import NumpyPolicy
         from hostwcg_env.env import shipped_decks
         from hostwcg_env.env.single import SingleAgentEnv
 
@@ -59,7 +61,11 @@ def make_env(rank: int, seed: int, opponents: list[str], decks: str = "all"):  #
             kw["deck_pools"] = [pool, pool]
         else:  # the two stand-in test decks
             kw["decks"] = "test"
-        return SingleAgentEnv(opponent=list(opponents), seed=seed + 1000 * rank, **kw)
+        env_seed = seed + 1000 * rank
+        # the env takes policies: agents by name are made here ("random" is the env's own)
+        pool_of = [o if o == "random" else make_agent(o, seed=env_seed) for o in opponents]
+        return SingleAgentEnv(opponent=pool_of, seed=env_seed,
+                              from_weights=lambda w, s: NumpyPolicy(w, deterministic=False, seed=s), **kw)
 
     return _init
 

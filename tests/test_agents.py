@@ -1,5 +1,5 @@
 """Baseline agents: interface, legality, ISMCTS reads no hidden state, numpy PPO = torch PPO,
-the ladder and the terminal player (issue: agents)."""
+the ladder and the terminal player (docs/agents.md)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ import hostwcg_env  # noqa: F401
 from agents import AGENT_NAMES, RandomAgent, decide, make_agent
 from agents.heuristic import HeuristicAgent
 from agents.ismcts import ISMCTSAgent
-from agents.ladder import bradley_terry, run_ladder, schedule, wilson
 from agents.ppo import DEFAULT, NumpyPolicy, export_sb3
+from hostwcg_env.analysis.ladder import bradley_terry, run_ladder, schedule, spec_id, wilson
+from hostwcg_env.analysis.records import DeckRef, record_id, shipped_deck_refs
 from hostwcg_env.cli import main
 from hostwcg_env.engine import Game
 from hostwcg_env.engine.view import determinize
@@ -120,6 +121,7 @@ def test_ismcts_plays_legal_actions_within_a_time_budget() -> None:
         g.apply(a)
 
 
+@pytest.mark.slow
 def test_numpy_policy_matches_torch_policy_and_masks() -> None:
     sb3 = pytest.importorskip("sb3_contrib")
     import torch
@@ -154,6 +156,7 @@ def test_numpy_policy_matches_torch_policy_and_masks() -> None:
         path.with_suffix(".json").unlink(missing_ok=True)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not DEFAULT.exists(), reason="no shipped checkpoint")
 def test_shipped_ppo_checkpoint_plays_legal_full_games_without_torch() -> None:
     pol = make_agent("ppo", seed=0)
@@ -175,9 +178,11 @@ def test_wilson_and_bradley_terry() -> None:
 
 
 def test_schedule_swaps_seats_on_paired_seeds() -> None:
-    specs = schedule(["x", "y"], 4, seed=10, n_decks=3)
-    assert [(s.a, s.b, s.seed) for s in specs] == [("x", "y", 10), ("y", "x", 10), ("x", "y", 11), ("y", "x", 11)]
+    decks = [DeckRef(f"d{i}", f"d{i}", "H", ()) for i in range(3)]
+    specs = schedule(["x", "y"], 4, seed=10, decks=decks)
+    assert [(*s.agents, s.seed) for s in specs] == [("x", "y", 10), ("y", "x", 10), ("x", "y", 11), ("y", "x", 11)]
     assert specs[0].deck_a == specs[1].deck_b and specs[0].deck_b == specs[1].deck_a
+    assert not any(s.ask_forced for s in specs)  # the ladder takes forced actions without asking
 
 
 def test_evaluate_command_writes_markdown_and_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -192,31 +197,18 @@ def test_evaluate_command_writes_markdown_and_csv(tmp_path: Path, capsys: pytest
 def test_ladder_results_file_resumes_without_replaying(tmp_path: Path) -> None:
     """--results: every game is appended as it ends; a second run plays only the games of its
     schedule not in the file, and its report equals one uninterrupted run's."""
-    from agents import ladder
-
     path = tmp_path / "res.jsonl"
     first = run_ladder(["random", "heuristic"], games=4, quiet=True, results=path)
     assert len(path.read_text().splitlines()) == 4 and first.resumed == 0
-    played: list[object] = []
-    real = ladder.play_game
-
-    def counting(spec):  # type: ignore[no-untyped-def]
-        played.append(spec)
-        return real(spec)
-
-    ladder.play_game = counting
-    try:
-        more = run_ladder(["random", "heuristic"], games=8, quiet=True, results=path)
-    finally:
-        ladder.play_game = real
-    assert len(played) == 4 and more.resumed == 4  # only the 4 new games
+    more = run_ladder(["random", "heuristic"], games=8, quiet=True, results=path)
+    assert more.resumed == 4  # only the 4 new games were played, and appended
     assert len(path.read_text().splitlines()) == 8
     whole = run_ladder(["random", "heuristic"], games=8, quiet=True)
-    assert [r[:3] for r in more.records] == [r[:3] for r in whole.records]
+    assert [r["actions"] for r in more.records] == [r["actions"] for r in whole.records]
     assert more.rows() == whole.rows()
     assert "4 from the results file" in more.markdown()
     line = json.loads(path.read_text().splitlines()[0])
-    assert set(line) >= {"a", "b", "seed", "deck_a", "deck_b", "winner", "decisions", "seats", "version"}
+    assert set(line) >= {"v", "agents", "seed", "decks", "winner", "decisions", "seats", "version", "pool", "actions"}
 
 
 @pytest.mark.skipif(not hasattr(__import__("signal"), "SIGTERM") or __import__("os").name != "posix",
@@ -250,6 +242,7 @@ def test_terminated_ladder_stops_its_workers_and_keeps_finished_games(tmp_path: 
     assert 2 <= len(lines) < 4000
     records = [json.loads(line) for line in lines]  # whole lines only
     assert all(r["winner"] in (0, 1, None) for r in records)
+    assert "Traceback" not in (proc.stderr.read() if proc.stderr else "")
 
 
 def test_ladder_results_file_may_be_gzip_compressed(tmp_path: Path) -> None:
@@ -257,8 +250,8 @@ def test_ladder_results_file_may_be_gzip_compressed(tmp_path: Path) -> None:
     replayed, and read up to the cut when an interrupted writer left the stream short."""
     import gzip
 
-    from agents.ladder import load_results
-    from hostwcg_env.analysis.records import iter_records
+    from hostwcg_env.analysis.ladder import load_results
+    from hostwcg_env.analysis.replay import replayable
 
     path = tmp_path / "res.jsonl.gz"
     run_ladder(["random", "heuristic"], games=4, quiet=True, results=path)
@@ -267,8 +260,8 @@ def test_ladder_results_file_may_be_gzip_compressed(tmp_path: Path) -> None:
     text = gzip.decompress(path.read_bytes()).decode()
     assert len(text.splitlines()) == 8
     records, _ = load_results(path)
-    assert sorted(str(r[:3]) for r in records) == sorted(str(r[:3]) for r in more.records)
-    assert len(list(iter_records(path, ladder=True))) == 8
+    assert sorted(map(record_id, records)) == sorted(map(record_id, more.records))
+    assert len(list(replayable(path))) == 8
     cut = tmp_path / "cut.jsonl.gz"
     data = path.read_bytes()
     cut.write_bytes(data[: len(data) - 40])  # the last member lost its end
@@ -280,7 +273,7 @@ def test_ladder_command_reports_games_already_played_from_results_files(
     """hostwcg ladder FILES: the ladder of every game in the files, whatever their pairs and
     seeds; a game in two files counts once, only played pairs get a row, the stronger agent
     of each row comes first, and agents not linked by games get no ratings."""
-    from agents.ladder import LadderResult
+    from hostwcg_env.analysis.ladder import LadderResult
 
     f1, f2 = tmp_path / "a.jsonl", tmp_path / "b.jsonl.gz"
     first = run_ladder(["random", "heuristic"], games=6, quiet=True, results=f1)
@@ -309,10 +302,10 @@ def test_ladder_report_rounds_each_interval_once() -> None:
     """The markdown formats the exact Wilson bounds; only the CSV keeps 4 decimals. 988.5 of
     1,000 has the upper bound 0.99349 (98.0% - 99.3%), which rounding to 0.9935 first would
     have printed as 99.4%."""
-    from agents.ladder import GameSpec, LadderResult, Record
+    from hostwcg_env.analysis.ladder import LadderResult
 
-    def rec(i: int, winner: int | None) -> Record:
-        return Record(GameSpec("ppo", "random", i, 0, 0), winner, 10, ((0.0, 5), (0.0, 5)))
+    def rec(i: int, winner: int | None) -> dict:
+        return {"agents": ["ppo", "random"], "seed": i, "winner": winner, "seats": [[0.0, 5], [0.0, 5]]}
 
     records = [rec(i, 0) for i in range(988)] + [rec(988, None)] + [rec(i, 1) for i in range(989, 1000)]
     result = LadderResult(["ppo", "random"], records, 0.0)
@@ -334,14 +327,14 @@ def test_ladder_shards_split_the_schedule(tmp_path: Path) -> None:
     assert whole.rows() == run_ladder(["random", "heuristic"], games=6, quiet=True).rows()
     specs = schedule(["random", "heuristic"], 6)
     for k, part in enumerate(parts):
-        assert {r[0] for r in part.records} == {sp for i, sp in enumerate(specs) if i % 3 == k}
+        assert set(map(record_id, part.records)) == {spec_id(sp) for i, sp in enumerate(specs) if i % 3 == k}
     with pytest.raises(ValueError, match="shard 3/3"):
         run_ladder(["random", "heuristic"], games=2, quiet=True, shard=(3, 3))
     assert main(["evaluate", "--agents", "random,heuristic", "--games", "2", "--quiet", "--shard", "x"]) == 2
 
 
 def test_ladder_results_file_errors_name_file_and_line(tmp_path: Path) -> None:
-    from agents.ladder import load_results
+    from hostwcg_env.analysis.ladder import load_results
 
     path = tmp_path / "res.jsonl"
     run_ladder(["random", "heuristic"], games=2, quiet=True, results=path)
@@ -349,7 +342,7 @@ def test_ladder_results_file_errors_name_file_and_line(tmp_path: Path) -> None:
     path.write_text(good + '{"a": "random", "b": "heur')  # cut short by an interruption: skipped
     assert len(load_results(path)[0]) == 2
     path.write_text('{"a": "random"}\n' + good)
-    with pytest.raises(ValueError, match=r"res.jsonl:1: not a ladder record"):
+    with pytest.raises(ValueError, match=r"res.jsonl:1: not a game record"):
         load_results(path)
     rc = main(["evaluate", "--agents", "random,heuristic", "--games", "2", "--quiet", "--results", str(path)])
     assert rc == 2
@@ -376,41 +369,64 @@ def test_agent_names() -> None:
         make_agent("nope")
 
 
+def _old_line(rec: dict, actions: bool = True, reason: bool = True) -> dict:
+    """``rec`` in the layout the ladder wrote before it wrote game records (the shipped decks by
+    index, agents ``a`` and ``b``); lines written before 2026-11-25 kept no actions, reason
+    or turns."""
+    ids = [d.id for d in shipped_deck_refs()]
+    line = {"a": rec["agents"][0], "b": rec["agents"][1], "seed": rec["seed"],
+            "deck_a": ids.index(rec["decks"][0]["id"]), "deck_b": ids.index(rec["decks"][1]["id"]),
+            "winner": rec["winner"], "decisions": rec["decisions"], "seats": rec["seats"], "version": "abc"}
+    if actions:
+        line["actions"] = rec["actions"]
+    if reason:
+        line.update(reason=rec["reason"], turns=rec["turns"])
+    return line
+
+
 def test_ladder_records_keep_the_actions_and_replay_to_the_same_result(tmp_path: Path) -> None:
     """Every ladder record keeps its game's actions in the text notation, how it ended and its
     turns: replaying them from the seed and decks gives the recorded result; a record that does
-    not replay says where it diverged; records of files written before actions were kept still
-    load, and those written with actions but no reason (the first such files) replay."""
-    # a ladder line names decks by index among every deck file (the test decks included, as the
-    # kept results files number them); a replay looks them up in pool_decks(include_test=True)
-    from agents.ladder import Record, _decks, load_results, replay
-    from hostwcg_env.analysis.replay import ReplayError
-    from hostwcg_env.cards.selfplay import pool_decks
+    not replay says where it diverged; lines of the ladder's older layout still load (those
+    without actions count but do not replay), and those with actions but no reason replay."""
+    from hostwcg_env.analysis.ladder import load_results
+    from hostwcg_env.analysis.replay import ReplayError, replay
+    from hostwcg_env.cards.decks import pool_decks
 
-    assert [d.name for d in _decks()] == [d.name for d in pool_decks(include_test=True).values()]
-    assert len(_decks()) == len(shipped_decks()) + 2
+    from hostwcg_env.analysis.records import shipped_deck_refs
+
+    # an older ladder line names decks by index among every deck file in order, the two test
+    # decks included (shipped_decks(include_test=True)); the ladder draws from the same ten
+    assert [d.name for d in shipped_decks(include_test=True)] == [d.name for d in pool_decks(include_test=True).values()]
+    assert [r.id for r in shipped_deck_refs()] == list(pool_decks(include_test=True))
+    assert len(shipped_deck_refs()) == len(shipped_decks()) + 2
     path = tmp_path / "res.jsonl"
     run_ladder(["random", "heuristic"], games=4, quiet=True, results=path)
     records, _ = load_results(path)
     assert len(records) == 4
     for rec in records:
-        assert len(rec.actions) == rec.decisions > 0 and rec.reason and rec.turns
+        assert len(rec["actions"]) == rec["decisions"] > 0 and rec["reason"] and rec["turns"]
         game = replay(rec)
-        assert (game.winner, game.state.reason, game.state.turn) == (rec.winner, rec.reason, rec.turns)
+        assert (game.winner, game.state.reason, game.state.turn) == (rec["winner"], rec["reason"], rec["turns"])
     rec = records[0]
     with pytest.raises(ReplayError, match="the record ends after .* but the game goes on"):
-        replay(rec._replace(actions=rec.actions[:-1]))
+        replay({**rec, "actions": rec["actions"][:-1]})
     with pytest.raises(ReplayError, match="diverged at action 1 .* not legal here"):
-        replay(rec._replace(actions=("attack f9", *rec.actions)))
+        replay({**rec, "actions": ["attack f9", *rec["actions"]]})
+    with pytest.raises(ReplayError, match="already over .* but the record goes on"):
+        replay({**rec, "actions": [*rec["actions"], "pass"]})
     with pytest.raises(ReplayError, match="result differs"):
-        replay(rec._replace(reason="deck_out" if rec.reason != "deck_out" else "damage_zone"))
-    assert replay(rec._replace(reason=None, turns=None)).winner == rec.winner
-    old = {k: v for k, v in json.loads(path.read_text().splitlines()[0]).items() if k != "actions"}
-    path.write_text(json.dumps(old) + "\n")
-    (loaded,), _ = load_results(path)
-    assert isinstance(loaded, Record) and loaded.actions == ()
+        replay({**rec, "reason": "deck_out" if rec["reason"] != "deck_out" else "damage_zone"})
+    path.write_text("".join(json.dumps(_old_line(r, reason=False)) + "\n" for r in records)
+                    + json.dumps(_old_line(rec, actions=False, reason=False)) + "\n")
+    loaded, versions = load_results(path)
+    assert versions == {"abc"} and [r["actions"] for r in loaded] == [r["actions"] for r in records] + [[]]
+    for old, new in zip(loaded, records, strict=False):
+        assert (old["decks"], old["seed"], old["agents"], old["seats"]) == (new["decks"], new["seed"], new["agents"],
+                                                                            new["seats"])
+        assert replay(old).winner == new["winner"]
     with pytest.raises(ValueError, match="no actions"):
-        replay(loaded)
+        replay(loaded[-1])
 
 
 def test_replay_command_reads_a_ladder_results_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -419,7 +435,7 @@ def test_replay_command_reads_a_ladder_results_file(tmp_path: Path, capsys: pyte
     path = tmp_path / "res.jsonl"
     run_ladder(["random", "heuristic"], games=2, quiet=True, results=path)
     lines = path.read_text().splitlines()
-    old = {k: v for k, v in json.loads(lines[0]).items() if k != "actions"}
+    old = _old_line(json.loads(lines[0]), actions=False)
     path.write_text("\n".join([json.dumps(old), *lines]) + "\n")
     assert main(["replay", str(path), "--all"]) == 0
     captured = capsys.readouterr()
@@ -462,18 +478,19 @@ def test_observer_encodes_incrementally_what_a_fresh_encoding_shows() -> None:
         assert seen > 5
 
 
+@pytest.mark.slow
 def test_demonstrations_from_ladder_records_are_what_the_agent_saw_and_chose(tmp_path: Path) -> None:
-    """agents.demos.from_ladder replays ladder games and keeps one agent's choices: the greedy
-    PPO policy, run on the replayed observations and masks, picks every recorded action."""
-    from agents.demos import from_ladder
-    from agents.ladder import load_results
+    """analysis.distill.from_records replays ladder games and keeps one agent's choices: the
+    greedy PPO policy, run on the replayed observations and masks, picks every recorded action."""
+    from hostwcg_env.analysis.distill import from_records as from_ladder
+    from hostwcg_env.analysis.ladder import load_results
 
     path = tmp_path / "res.jsonl"
     run_ladder(["ppo", "heuristic"], games=2, quiet=True, results=path)
     records, _ = load_results(path)
     data = from_ladder(records, "ppo")
     n = len(data["actions"])
-    assert int(data["n_games"]) == 2 and n == sum(r.seats[r.spec.a != "ppo"][1] for r in records)
+    assert int(data["n_games"]) == 2 and n == sum(r["seats"][r["agents"][0] != "ppo"][1] for r in records)
     masks = np.unpackbits(data["masks"], axis=1, count=int(data["n_actions"])).astype(bool)
     policy = NumpyPolicy.load(DEFAULT)
     for i in range(n):
@@ -482,22 +499,23 @@ def test_demonstrations_from_ladder_records_are_what_the_agent_saw_and_chose(tmp
         x[data["indices"][a:b].astype(np.int64)] = data["values"][a:b]
         assert policy.act(x, masks[i]) == int(data["actions"][i])
     assert set(np.unique(data["outcomes"])) <= {-1, 0, 1} and int(data["skipped_without_actions"]) == 0
-    with pytest.raises(ValueError, match="no ladder record with agent 'ismcts'"):
+    with pytest.raises(ValueError, match="no record with agent 'ismcts'"):
         from_ladder(records, "ismcts")
     # records written before actions were kept are skipped and counted
-    mixed = from_ladder([records[0]._replace(actions=()), records[1]], "ppo")
+    mixed = from_ladder([{**records[0], "actions": []}, records[1]], "ppo")
     assert int(mixed["n_games"]) == 1 and int(mixed["skipped_without_actions"]) == 1
     with pytest.raises(ValueError, match=r"\(1 without actions\)"):
-        from_ladder([records[0]._replace(actions=())], "ppo")
+        from_ladder([{**records[0], "actions": []}], "ppo")
 
 
 def test_overrides_only_labels_the_policy_choice_where_the_teacher_kept_its_anchor(tmp_path: Path) -> None:
-    """agents.demos.overrides_only: where the recorded choice equals the anchor's own choice the
+    """agents.demos.overrides_only (with analysis.distill.from_records): where the recorded choice equals the anchor's own choice the
     label is the policy's greedy choice, elsewhere the recorded one. With the heuristic both the
     recorded agent and the anchor, every label is the policy's, and exactly the rows where the
     policy departs from the heuristic are counted as relabelled."""
-    from agents.demos import from_ladder, overrides_only
-    from agents.ladder import load_results
+    from agents.demos import overrides_only
+    from hostwcg_env.analysis.distill import from_records as from_ladder
+    from hostwcg_env.analysis.ladder import load_results
 
     path = tmp_path / "res.jsonl"
     run_ladder(["heuristic", "random"], games=2, quiet=True, results=path)

@@ -14,7 +14,8 @@ import pytest
 import hostwcg_env  # noqa: F401
 from hostwcg_env.analysis import Study, compute_tables, read_records, run_study
 from hostwcg_env.analysis.compare import SequentialPlan, run_compare
-from hostwcg_env.analysis.records import DeckRef, ShardWriter, rle, unrle
+from hostwcg_env.analysis.recordfile import ShardWriter
+from hostwcg_env.analysis.records import DeckRef, rle, timeless, unrle
 from hostwcg_env.analysis.report import write_tables
 from hostwcg_env.analysis.simulate import StudyMismatch, parse_rules
 from hostwcg_env.analysis.stats import mean_ci, newcombe, paired, sequential_bounds
@@ -25,7 +26,7 @@ DECKS3 = ["brae", "karsh", "lior"]
 
 
 def _strip(recs: list[dict]) -> list[dict]:
-    return [{k: v for k, v in r.items() if k != "ms"} for r in recs]
+    return [timeless(r) for r in recs]
 
 
 # ============================================================================ schedule
@@ -120,10 +121,11 @@ def test_other_study_in_same_folder_is_refused(tmp_path: Path) -> None:
 
 
 def test_shard_writer_rotates_and_dedupes(tmp_path: Path) -> None:
-    rec = {"key": "x|y|1", "decks": [], "label": ""}
+    decks = [{"id": d, "host": "H", "main": []} for d in ("x", "y")]
+    rec = {"v": 2, "decks": decks, "label": "", "agents": ["random", "random"], "actions": [], "winner": None}
     with ShardWriter(tmp_path, per_shard=2) as w:
         for i in range(5):
-            w.write({**rec, "key": f"x|y|{i % 4}"})
+            w.write({**rec, "seed": i % 4, "key": f"x|y|{i % 4}"})
     assert len(list(tmp_path.glob("shard-*.jsonl"))) == 3
     assert [r["key"] for r in read_records(tmp_path)] == [f"x|y|{i}" for i in range(4)]
 

@@ -1,6 +1,6 @@
 """scripts/bench.py runs (on 2 games, once): every benchmark returns (name, value, unit).
 
-No timing is asserted: speed is benchmarked, never timed in tests (DESIGN.md "Performance").
+No timing is asserted: speed is benchmarked, never timed in tests (README.md "Speed").
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The card loader: test_cards.toml loads as RULINGS.md Part 0.3 says, and bad files are refused
+"""The card loader: test_cards.toml loads the stand-in cards the scenarios use, and bad files are refused
 with every problem named by file, card and field (docs/cards.md)."""
 
 from __future__ import annotations
@@ -801,6 +801,7 @@ def test_bad_card_is_refused_naming_file_card_and_field(tmp_path, text, field, f
     assert str(error) == "\n".join(error.problems)
 
 
+@pytest.mark.rules("22.3")
 def test_s155_lingering_only_on_sorceries_and_ambushes(tmp_path):
     path, error = refuse(tmp_path, ENTITY + 'keywords = ["lingering"]\n')
     assert f"{path}: card 'Bad': field 'keywords': INVALID_KEYWORD Lingering on Entity" in str(

@@ -44,6 +44,7 @@ def codes(problems) -> list[str]:
     return [p.code for p in problems]
 
 
+@pytest.mark.rules("3.1.1", "3.1")
 def test_s025_legal_list_starts_the_game(pool):
     deck = legal()
     assert sum(deck["cards"].values()) == 50 and max(deck["cards"].values()) <= 4
@@ -57,6 +58,7 @@ def test_s025_legal_list_starts_the_game(pool):
     assert [len(p.deck) for p in game.state.players] == [50, 50]
 
 
+@pytest.mark.rules("3.1.1")
 @pytest.mark.parametrize("size", [49, 51])
 def test_s026_49_or_51_cards_rejected(pool, size):
     deck = legal()
@@ -66,6 +68,7 @@ def test_s026_49_or_51_cards_rejected(pool, size):
     assert f"DECK_SIZE: {size} main-deck cards" in problems[0].message
 
 
+@pytest.mark.rules("3.1.2")
 def test_s028_copy_limit(pool):
     assert check_deck(legal(Squire=4), pool) == []
     problems = check_deck(legal(Squire=5), pool)
@@ -73,6 +76,7 @@ def test_s028_copy_limit(pool):
     assert problems[0].message == "COPY_LIMIT Squire: 5 copies (at most 4, rule 3.1.2)"
 
 
+@pytest.mark.rules("3.1.2")
 def test_s029_limit_counts_names_not_printings(pool):
     deck = legal()
     del deck["cards"]["Squire"]
@@ -90,6 +94,7 @@ def test_printings_under_the_limit_are_fine(pool):
     assert check_deck(deck, pool) == []
 
 
+@pytest.mark.rules("3.1.1")
 def test_s031_host_cards_cannot_be_in_main_deck(pool):
     deck = legal()
     deck["cards"]["Raider"] -= 1

@@ -149,6 +149,7 @@ def test_auto_single_off_asks_every_decision() -> None:
     assert singles > 0
 
 
+@pytest.mark.slow
 def test_codec_covers_every_legal_action_over_shipped_decks() -> None:
     """Every legal action of thousands of random decisions maps to exactly one index, and
     back (no option the layout cannot express)."""

@@ -1,4 +1,4 @@
-"""Hidden information is provably hidden (DESIGN.md "Env contract").
+"""Hidden information is provably hidden (README.md "Rules fidelity", docs/rulings.md A09).
 
 Over hundreds of random states we resample everything the observing agent cannot see
 (``determinize`` from its own view: the opponent's hand, both decks, the opponent's face-down
@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 
 import hostwcg_env  # noqa: F401
 from hostwcg_env import hostwcg_v0
@@ -61,6 +62,7 @@ PROBES = [Action(Kind.PLAY, "h0"), Action(Kind.ATTACK, "f0"), Action(Kind.TARGET
           Action(Kind.CARD, "h1"), Action(Kind.AP_DRAW)]
 
 
+@pytest.mark.slow
 def test_resampling_hidden_state_changes_no_observation_mask_render_or_error() -> None:
     checked = 0
     for g in _states(n_games=14, every=9):

@@ -93,6 +93,7 @@ def test_named_cards_have_the_texts_the_examples_imply():
 # --------------------------------------------------------------------------- 32.9
 
 
+@pytest.mark.rules("32.9", "32.4")
 def test_32_9_stack_example():
     # John (A, turn player) plays Vampire Aristocrat; Kate (B) holds Grace and the resources.
     game = game_of(
@@ -142,6 +143,7 @@ def test_32_9_stack_example():
     )
 
 
+@pytest.mark.rules("15.2.1", "15.3.1")
 def test_32_9_grace_is_played_only_because_it_is_fast():
     """A Slow Entity could not have answered John's Vampire Aristocrat (15.2.1)."""
     game = game_of(
@@ -189,6 +191,7 @@ def attack_with_xin() -> Game:
     return game
 
 
+@pytest.mark.rules("33.6", "33.5")
 def test_33_6_incorrect_line():
     game = attack_with_xin()
     # John puts nothing on the stack for this event, Kate passes priority to him ...
@@ -222,6 +225,7 @@ def test_33_6_incorrect_line():
     assert front(game, "A.f0") == XIN
 
 
+@pytest.mark.rules("33.6")
 def test_33_6_correct_line():
     game = attack_with_xin()
     start = len(game.events)
@@ -274,6 +278,7 @@ def test_33_6_correct_line():
 # --------------------------------------------------------------------------- 42.1
 
 
+@pytest.mark.rules("42.1", "42.1.1", "42.1.2")
 def test_42_1_two_mystic_sphinxes_loop_is_cut():
     host = "Mother Brae of the Grove"
     game = game_of(
@@ -300,6 +305,7 @@ def test_42_1_two_mystic_sphinxes_loop_is_cut():
     assert decision(game) == "A priority" and game.state.phase == "action1"
 
 
+@pytest.mark.rules("42.1.1")
 def test_42_1_one_sphinx_is_no_loop():
     """With a single Sphinx the chain ends by itself: nothing is cut."""
     host = "Mother Brae of the Grove"

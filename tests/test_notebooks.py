@@ -15,6 +15,7 @@ def test_the_notebooks_are_there() -> None:
     assert {p.name for p in NOTEBOOKS} >= {"quickstart.ipynb", "balance.ipynb"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_runs(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     nbformat = pytest.importorskip("nbformat")

@@ -22,15 +22,15 @@ from typing import Any
 import pytest
 
 import hostwcg_env  # noqa: F401  (registers the default card pool)
-from hostwcg_env.cards import load_cards
-from hostwcg_env.cards.abilities import AFFECTS_WORDS, REF_WORDS, SELECTOR_FIELDS
-from hostwcg_env.cards.selfplay import (
+from hostwcg_env.analysis.selfplay import (
     deck_matrix,
     format_matrix,
     play_random_game,
     pool_decks,
     worst,
 )
+from hostwcg_env.cards import load_cards
+from hostwcg_env.cards.abilities import AFFECTS_WORDS, REF_WORDS, SELECTOR_FIELDS
 from hostwcg_env.cards.text import PRIMITIVE_WORDS, card_text
 from hostwcg_env.engine import Game, IllegalActionError
 from hostwcg_env.engine.actions import PASS

@@ -22,6 +22,7 @@ def _load(name: str):  # type: ignore[no-untyped-def]
     return mod
 
 
+@pytest.mark.slow
 def test_demonstrations_are_the_heuristics_legal_choices() -> None:
     bc = _load("pretrain_bc")
     data = bc.generate(3, seed=1, vs_random=0.5, progress=False)
@@ -37,6 +38,7 @@ def test_demonstrations_are_the_heuristics_legal_choices() -> None:
     assert x.shape == (5, int(data["obs_size"])) and (x != 0).any()
 
 
+@pytest.mark.slow
 def test_pretrain_bc_writes_a_maskable_ppo_zip_that_plays_legally(tmp_path: Path) -> None:
     sb3 = pytest.importorskip("sb3_contrib")
     bc = _load("pretrain_bc")
@@ -46,11 +48,12 @@ def test_pretrain_bc_writes_a_maskable_ppo_zip_that_plays_legally(tmp_path: Path
     meta = json.loads(out.with_suffix(".json").read_text())
     assert meta["data"]["decisions"] > 0 and 0 <= meta["history"][-1]["holdout_accuracy"] <= 1
     model = sb3.MaskablePPO.load(out, device="cpu")
+    from agents import make_agent
     from hostwcg_env.env import shipped_decks
     from hostwcg_env.env.single import SingleAgentEnv
 
     pool = shipped_decks()
-    env = SingleAgentEnv(opponent="heuristic", seed=4, deck_pools=[pool, pool])
+    env = SingleAgentEnv(opponent=make_agent("heuristic", seed=4), seed=4, deck_pools=[pool, pool])
     obs, _ = env.reset(seed=4)
     for _ in range(60):
         mask = env.action_masks()
@@ -116,6 +119,7 @@ def test_train_ppo_resume_saves_at_the_next_multiple(tmp_path: Path) -> None:
     assert sorted(p.name for p in second.glob("step_*.zip")) == ["step_192.zip", "step_256.zip"]
 
 
+@pytest.mark.slow
 def test_train_ppo_init_from_npz_freezes_the_actor_during_critic_warmup(tmp_path: Path) -> None:
     """--init PATH.npz loads an exported (actor-only) policy; during --critic-warmup the actor
     stays exactly as exported while the critic learns, and afterwards the actor learns too."""
@@ -180,8 +184,8 @@ def test_pretrain_bc_distils_ladder_choices_into_the_shipped_actor(tmp_path: Pat
     """--ladder FILE --ladder-agent NAME trains on that agent's replayed ladder choices, and
     --init takes the exported numpy actor (the shipped checkpoint's format)."""
     pytest.importorskip("sb3_contrib")
-    from agents.ladder import run_ladder
     from agents.ppo import NumpyPolicy, export_sb3
+    from hostwcg_env.analysis.ladder import run_ladder
 
     bc = _load("pretrain_bc")
     results = tmp_path / "ladder.jsonl"
@@ -207,8 +211,8 @@ def test_pretrain_bc_overrides_only_relabels_with_the_initial_policy(tmp_path: P
     every label is the --init policy's choice (the data records how many differ from the
     heuristic's); without an .npz --init the option is refused with the reason."""
     pytest.importorskip("sb3_contrib")
-    from agents.ladder import run_ladder
     from agents.ppo import export_sb3
+    from hostwcg_env.analysis.ladder import run_ladder
 
     bc = _load("pretrain_bc")
     results = tmp_path / "ladder.jsonl"
@@ -226,13 +230,14 @@ def test_pretrain_bc_overrides_only_relabels_with_the_initial_policy(tmp_path: P
                  "--out", str(tmp_path / "e.zip"), "--no-progress"])
 
 
+@pytest.mark.slow
 def test_train_ppo_smoke_run_of_a_few_thousand_steps(tmp_path: Path) -> None:
     """The whole training script for a few thousand steps: two env processes, snapshots of
     itself joining the opponent pool, a periodic evaluation, TensorBoard logs, the saved
     snapshots and the numpy export with its facts, which then plays a full ladder game."""
     pytest.importorskip("sb3_contrib")
-    from agents.ladder import GameSpec, play_game
     from agents.ppo import NumpyPolicy
+    from hostwcg_env.analysis.ladder import play_game, schedule
 
     tp = _load("train_ppo")
     out, export = tmp_path / "run", tmp_path / "policy.npz"
@@ -251,5 +256,5 @@ def test_train_ppo_smoke_run_of_a_few_thousand_steps(tmp_path: Path) -> None:
     from hostwcg_env.env.observation import ObservationEncoder
 
     assert NumpyPolicy.load(export).layers[0][0].shape == (32, ObservationEncoder(RuleConfig()).size)
-    rec = play_game(GameSpec(f"ppo:{export}", "random", 3, 0, 1))
-    assert len(rec.actions) == rec.decisions > 0  # a whole game, legal actions only (the engine checks)
+    rec = play_game(schedule([f"ppo:{export}", "random"], 1, seed=3)[0])
+    assert len(rec["actions"]) == rec["decisions"] > 0  # a whole game, legal actions only (the engine checks)

@@ -11,7 +11,7 @@ import pytest
 
 import hostwcg_env  # noqa: F401
 from hostwcg_env.analysis import Study, play_game
-from hostwcg_env.analysis.records import ShardWriter
+from hostwcg_env.analysis.recordfile import ShardWriter
 from hostwcg_env.analysis.replay import (
     ReplayError,
     load_record,

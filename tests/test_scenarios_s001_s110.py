@@ -1,4 +1,4 @@
-"""Scenarios from SCENARIOS.md S001-S110 that a scenario file cannot express.
+"""Rules scenarios S001-S110 (docs/scenarios.md "Scenario ids") that a scenario file cannot express.
 
 They all run the real game setup (9.1, ``new_game = true``): who wins the 2D6 roll depends on
 the seed, and some checks compare two runs. The position is built with ``setup_game`` from the
@@ -7,7 +7,7 @@ with the keys of docs/scenarios.md.
 
 Each deck holds 50 hypothetical cards with distinct names (Ka00-Ka49 for A, Kb00-Kb49 for B),
 so a card's name identifies it. The roll winner always lets A go first, so A is the first
-player as in RULINGS.md 0.1. A's Host is Test Host and B's is Strife Host, so a Host's name
+player, as the scenarios assume (docs/scenarios.md "Scenario ids"). A's Host is Test Host and B's is Strife Host, so a Host's name
 in the other player's view means the Host zone is open.
 """
 
@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 from typing import Any
+
+import pytest
 
 from hostwcg_env.scenarios import check_expect, setup_game
 
@@ -90,6 +92,7 @@ def _finish_mulligan(game: Any, who: str) -> None:
 # §4-§6 -------------------------------------------------------------------------------------
 
 
+@pytest.mark.rules("4.6.1", "4.6", "9.1.8")
 def test_s037_host_zone_opens_at_game_start() -> None:
     """S037 [4.6.1, 4.6] The Host zone opens at game start. {A13}"""
     game = _new_game()
@@ -111,6 +114,7 @@ def test_s037_host_zone_opens_at_game_start() -> None:
 # §9 Game setup -----------------------------------------------------------------------------
 
 
+@pytest.mark.rules("9.1.1", "9.1")
 def test_s052_initial_placement() -> None:
     """S052 [9.1.1, 9.1] Initial placement."""
     game = _new_game()
@@ -126,6 +130,7 @@ def test_s052_initial_placement() -> None:
     _expect(game, expect)
 
 
+@pytest.mark.rules("9.1.2")
 def test_s053_shuffle_and_cut() -> None:
     """S053 [9.1.2] Shuffle and cut: seeded, and the cut is no agent decision."""
     first, second, other = _new_game(SEED), _new_game(SEED), _new_game(SEED + 1)
@@ -143,6 +148,7 @@ def test_s053_shuffle_and_cut() -> None:
     assert (_drawn(other, "A"), _drawn(other, "B")) != (hand_a, hand_b)
 
 
+@pytest.mark.rules("9.1.6")
 def test_s055_opening_draw() -> None:
     """S055 [9.1.6] Opening draw."""
     game = _new_game()
@@ -151,6 +157,7 @@ def test_s055_opening_draw() -> None:
     _expect(game, {"A.hand": 5, "A.deck": 45, "B.hand": 5, "B.deck": 45})
 
 
+@pytest.mark.rules("9.1.7", "9.1.7.1")
 def test_s056_mulligan_two() -> None:
     """S056 [9.1.7] Mulligan 2."""
     game = _new_game()
@@ -179,6 +186,7 @@ def test_s056_mulligan_two() -> None:
     assert not any(t.startswith("Shuffle(B)") for t in _texts(game, start_b))
 
 
+@pytest.mark.rules("9.1.7")
 def test_s058_mulligan_five() -> None:
     """S058 [9.1.7] Mulligan 5."""
     game = _new_game()
@@ -199,6 +207,7 @@ def test_s058_mulligan_five() -> None:
     assert any(t.startswith("Shuffle(A)") for t in texts[last_draw + 1:])
 
 
+@pytest.mark.rules("9.1.7")
 def test_s059_mulligan_order_and_count() -> None:
     """S059 [9.1.7] Mulligan order and count. {A16}"""
     game = _new_game()

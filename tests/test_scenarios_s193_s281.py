@@ -1,4 +1,4 @@
-"""Rules scenarios S193-S281 (SCENARIOS.md §26-§42) that the TOML scenario format cannot express.
+"""Rules scenarios S193-S281 (rules 26-42; docs/scenarios.md "Scenario ids") that the TOML format cannot express.
 
 The other scenarios of these sections are files in tests/scenarios/. The ones here inspect
 stack-item bookkeeping (in_response_to, controllers), object identities, or need a second board
@@ -9,6 +9,8 @@ without fixing details the rules leave open.
 from __future__ import annotations
 
 from typing import Any
+
+import pytest
 
 from hostwcg_env.scenarios import check_expect, setup_game
 
@@ -96,6 +98,7 @@ def _hand_id(game: Any, player: int, index: int) -> Any:
 # §31 Priority -----------------------------------------------------------------------------
 
 
+@pytest.mark.rules("31.7", "31.8")
 def test_s229_response_bookkeeping() -> None:
     """S229 [31.7, 31.8]: in_response_to is the item directly below when added; a batch from one
     trigger window all records the item below the whole batch."""
@@ -145,6 +148,7 @@ def test_s229_response_bookkeeping() -> None:
 # §30 Targeting: variants needing a second board ---------------------------------------------
 
 
+@pytest.mark.rules("30.6")
 def test_s217_retarget_without_new_target_changes_nothing() -> None:
     """S217 [30.6] variant: no other valid target, so Redirect changes nothing. {A46}"""
     game = setup_game(
@@ -171,7 +175,7 @@ def test_s217_retarget_without_new_target_changes_nothing() -> None:
         game,
         {
             "B.f0": "empty",
-            "B.drop": ["Squire", "Redirect"],
+            "B.drop": ["Redirect", "Squire"],
             "A.drop": ["Spark"],
             "events": ["DamageDealt(Squire, 2, source=Spark, kind=effect)"],
             "stack": [],
@@ -180,6 +184,7 @@ def test_s217_retarget_without_new_target_changes_nothing() -> None:
     )
 
 
+@pytest.mark.rules("30.6.1")
 def test_s218_retarget_without_two_new_targets_changes_nothing() -> None:
     """S218 [30.6.1] variant: only one new valid target for two, so targets stay. {A46}"""
     game = setup_game(
@@ -216,6 +221,7 @@ def test_s218_retarget_without_two_new_targets_changes_nothing() -> None:
 # §36 Persistence ----------------------------------------------------------------------------
 
 
+@pytest.mark.rules("36.2")
 def test_s259_hand_stack_slot_object_ids() -> None:
     """S259 [36.2]: hand, stack and slot hold different objects; "would create" refers to the
     stack object and "created" to the object in play."""
@@ -256,6 +262,7 @@ def test_s259_hand_stack_slot_object_ids() -> None:
 # §37 Controller vs owner ------------------------------------------------------------------
 
 
+@pytest.mark.rules("37.2")
 def test_s262_controllers_of_stack_items_and_triggers() -> None:
     """S262 [37.2]: a stack item's controller is who played/activated it; a trigger's is its
     source's controller when it triggered (LKI), not the owner. {A49}"""
@@ -313,6 +320,7 @@ def test_s262_controllers_of_stack_items_and_triggers() -> None:
 # §41 Reveal, look at, search ----------------------------------------------------------------
 
 
+@pytest.mark.rules("41.2", "41.2.1")
 def test_s275_look_at() -> None:
     """S275 [41.2, 41.2.1]: only A sees the looked-at cards; B sees Look(A, deck, 3); A chooses
     the order and B never sees it."""

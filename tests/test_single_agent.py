@@ -1,4 +1,4 @@
-"""The single-agent gymnasium view for Stable-Baselines3 (issue: env item 6)."""
+"""The single-agent gymnasium view for Stable-Baselines3 (docs/env.md)."""
 
 from __future__ import annotations
 
@@ -49,6 +49,7 @@ def _make() -> SingleAgentEnv:
     return SingleAgentEnv(seed=7)
 
 
+@pytest.mark.slow
 def test_subproc_vec_env_and_maskable_ppo_trains() -> None:
     sb3 = pytest.importorskip("sb3_contrib")
     from stable_baselines3.common.env_util import make_vec_env
@@ -62,3 +63,31 @@ def test_subproc_vec_env_and_maskable_ppo_trains() -> None:
         assert model.num_timesteps >= 2048
     finally:
         vec.close()
+
+
+def test_opponents_are_policies_and_agent_names_are_resolved_by_the_caller() -> None:
+    """The env takes policies (the env layer does not import the agents): an agent made by
+    agents.make_agent plays; an agent name other than "random" is a clear error saying how;
+    add_opponent makes a policy of a dict of weights with the env's from_weights."""
+    from agents import make_agent
+    from agents.ppo import DEFAULT, NumpyPolicy
+
+    env = SingleAgentEnv(opponent=make_agent("heuristic", seed=1), seed=1)
+    env.reset(seed=1)
+    for _ in range(20):
+        _, _, term, trunc, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+        if term or trunc:
+            env.reset()
+    with pytest.raises(ValueError, match=r"make the agent first: agents.make_agent\('heuristic'"):
+        SingleAgentEnv(opponent="heuristic")
+    with pytest.raises(TypeError, match="from_weights"):
+        SingleAgentEnv(seed=0).add_opponent({"pi.0.weight": np.zeros((1, 1))})
+    made: list[int] = []
+
+    def from_weights(w: dict, seed: int) -> NumpyPolicy:
+        made.append(seed)
+        return NumpyPolicy(w, deterministic=False, seed=seed)
+
+    weights = dict(np.load(DEFAULT))
+    env = SingleAgentEnv(seed=3, from_weights=from_weights)
+    assert env.add_opponent(weights) == 2 and len(made) == 1

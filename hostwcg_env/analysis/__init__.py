@@ -7,15 +7,21 @@ confidence intervals, rule-variant comparisons, game records and replays (docs/b
     frames = result.frames()          # pandas DataFrames by table name
     result.write_report()             # CSV, Parquet, PNG plots, report.html in the out folder
 
-Modules: ``records`` (the JSONL game record and its shards), ``simulate`` (studies, seeds,
-resumable runs), ``backends`` (serial, multiprocessing, Ray), ``stats`` (intervals and the
-tables), ``report`` (CSV/Parquet/PNG/HTML), ``compare`` (A/B rule variants, sequential tests),
-``replay`` (exact replays of recorded games).
+Modules: ``runner`` (the one way to play a seeded game: a spec in, a record out), ``records``
+(the game record, one format for every results file), ``recordfile`` (results files: appended
+whole or not at all, resumed, read), ``simulate`` (studies, seeds, resumable runs), ``backends``
+(serial, multiprocessing, Ray), ``stats`` (intervals and the tables), ``report``
+(CSV/Parquet/PNG/HTML), ``compare`` (A/B rule variants, sequential tests), ``replay`` (exact
+replays of recorded games), ``ladder`` (the evaluation ladder between agents), ``selfplay``
+(random self-play and the deck matrix), ``distill`` (demonstrations from records).
 """
 
 from __future__ import annotations
 
-from .records import DeckRef, GameSpec, read_records
+from .recordfile import iter_records, read_records
+from .records import DeckRef
+from .replay import replay
+from .runner import GameSpec, play
 from .simulate import BalanceResult, Study, play_game, run_study
 from .stats import compute_tables
 
@@ -25,7 +31,10 @@ __all__ = [
     "GameSpec",
     "Study",
     "compute_tables",
+    "iter_records",
+    "play",
     "play_game",
     "read_records",
+    "replay",
     "run_study",
 ]

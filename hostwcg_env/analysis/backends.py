@@ -1,19 +1,23 @@
 """Where games are played: in this process, in a multiprocessing pool, or on a Ray cluster.
 
-Every backend maps :func:`play_game` over game specs and yields the records as they finish
-(in any order); since a game is a pure function of its spec, the records are the same on
-every backend (tested). Ray is optional (``pip install 'hostwcg[distributed]'``) and imported
-only when the Ray backend is made.
+Every backend maps the game runner (``runner.run_game``) over game specs and yields the
+records as they finish (in any order); since a game is a pure function of its spec, the records
+are the same on every backend (tested). The ladder and balance studies both play through them.
+Ray is optional (``pip install 'hostwcg[distributed]'``) and imported only when the Ray backend
+is made.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import sys
+import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from .records import GameSpec
-from .simulate import play_game
+from .runner import GameSpec, run_game
 
 
 class BackendError(RuntimeError):
@@ -24,12 +28,32 @@ def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
+def _exit_on_sigterm(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
+@contextlib.contextmanager
+def sigterm_unwinds() -> Iterator[None]:
+    """Within the block, SIGTERM (``kill``, a job scheduler) unwinds like Ctrl-C: ``finally``
+    blocks run, so a pool stops its workers instead of leaving them playing on as orphans and
+    the records file is closed; the process then exits with status 143. (In the main thread
+    only: elsewhere signals cannot be handled.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 class SerialBackend:
     name = "serial"
 
     def imap_unordered(self, specs: Sequence[GameSpec]) -> Iterator[dict[str, Any]]:
         for s in specs:
-            yield play_game(s)
+            yield run_game(s)
 
     def close(self) -> None:
         pass
@@ -39,6 +63,20 @@ class SerialBackend:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+def _die_with_parent() -> None:
+    """Pool initializer: on Linux a worker is sent SIGTERM when the process that started it
+    dies, even by SIGKILL, rather than playing its game on as an orphan (only the parent writes
+    records, so nothing is lost either way)."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        if os.getppid() == 1:  # the parent was gone before the request
+            os._exit(0)
 
 
 class ProcessBackend(SerialBackend):
@@ -54,8 +92,8 @@ class ProcessBackend(SerialBackend):
         if self._pool is None:
             from multiprocessing import get_context
 
-            self._pool = get_context("spawn").Pool(self.workers)
-        yield from self._pool.imap_unordered(play_game, specs, chunksize=1)
+            self._pool = get_context("spawn").Pool(self.workers, initializer=_die_with_parent)
+        yield from self._pool.imap_unordered(run_game, specs, chunksize=1)
 
     def close(self) -> None:
         if self._pool is not None:
@@ -65,7 +103,7 @@ class ProcessBackend(SerialBackend):
 
 
 def _play_batch(specs: list[GameSpec]) -> list[dict[str, Any]]:
-    return [play_game(s) for s in specs]
+    return [run_game(s) for s in specs]
 
 
 def import_ray() -> Any:

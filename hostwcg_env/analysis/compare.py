@@ -19,6 +19,7 @@ Folder layout: ``OUT/A`` and ``OUT/B`` are ordinary (resumable) studies; ``OUT/c
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -26,7 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .records import ShardWriter, record_key
+from .recordfile import ShardWriter
+from .records import record_key
 from .simulate import BalanceResult, Progress, Study, execute, load_done, prepare_out
 from .stats import CONDITIONS, newcombe, paired, result_for, sequential_bounds
 
@@ -238,7 +240,7 @@ def run_compare(study_a: Study, study_b: Study, out: str | Path | None = None, b
                 sequential: SequentialPlan | None = None, stop_after: int | None = None,
                 fresh: bool = False) -> CompareResult:
     """Play ``study_a`` and ``study_b`` (the same schedule, other rules) and compare them."""
-    from .backends import make_backend
+    from .backends import make_backend, sigterm_unwinds
 
     t0 = time.time()
     study_a = Study(**{**study_a.__dict__, "label": "A"})
@@ -278,6 +280,8 @@ def run_compare(study_a: Study, study_b: Study, out: str | Path | None = None, b
     stop = n
     played = 0
     bar = None
+    unwinds = contextlib.ExitStack()
+    unwinds.enter_context(sigterm_unwinds())  # SIGTERM closes the shards and the pool (backends.py)
     try:
         bar = Progress(2 * n, sum(1 for s in specs_a if s.key in done["A"]) + sum(1 for s in specs_b if s.key in done["B"]),
                        quiet=quiet)
@@ -328,6 +332,7 @@ def run_compare(study_a: Study, study_b: Study, out: str | Path | None = None, b
                 w.close()
         if own:
             be.close()
+        unwinds.close()
     keys = [s.key for s in specs_a[:stop] if s.key in done["A"] and s.key in done["B"]]
     ra = [done["A"][k] for k in keys]
     rb = [done["B"][k] for k in keys]

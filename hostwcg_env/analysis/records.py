@@ -1,42 +1,55 @@
-"""The game record: one compact JSON object per game, written as JSONL shards.
+"""The game record: one JSON object per game, the one format every results file holds.
 
-A record holds everything needed to replay the game exactly and to compute every statistic
-without replaying it:
+The ladder (``hostwcg evaluate --results FILE``), balance studies (``OUT/shards/``) and any
+other caller of the game runner (``runner.py``) write the same record, one line each:
 
-    {"v": 1, "key": "brae_deep_roots|karsh_ember_tide|7", "seed": 7,
+    {"v": 2, "key": "brae_deep_roots|karsh_ember_tide|7", "label": "", "seed": 7,
      "decks": [{"id": "brae_deep_roots", "name": "Deep Roots", "host": "Mother Brae of the Grove",
                 "main": [["Squire", 4], ["Grove Warden", 3], ...]}, {...}],
-     "rules": {"damage_draws": true}, "agents": ["random", "random"], "agent_seeds": [14, 15],
+     "rules": {"damage_draws": true}, "agents": ["heuristic", "random"], "agent_seeds": [14, 15],
+     "ask_forced": true,
      "actions": ["yes", "pass", "pass", "ap draw", "play h2", "slot f0", "pay auto", ...],
      "winner": 0, "reason": "damage_zone", "truncated": false, "turns": 13, "decisions": 666,
      "first_player": 1, "cards": [{"opening": [...], "drawn": [...], "played": [...]}, {...}],
-     "pool": "3f1c0a9b2e4d", "engine": "0.1.0", "ms": 61}
+     "seats": [[SECONDS, CHOICES], [SECONDS, CHOICES]],
+     "version": "1a2b3c4d5e6f", "pool": "3f1c0a9b2e4d", "ms": 61}
 
 ``main`` is the deck list in order, run-length encoded (the order matters: the game shuffles
-the list as given). ``actions`` are the canonical ``str(action)`` of each legal action taken, so
-``Action.parse(text)`` gives back the exact action. ``winner`` is the seat (0 = A, 1 = B) or
-null for a draw. ``cards[p]``: the Host-less card names of seat p's opening hand (after the
-mulligan, with repeats), the names drawn after the game started, and the names played (that
-reached the stack). ``pool`` is a hash of the card data the game was played with; ``ms`` the
-wall time (the only field that is not a function of the others).
+the list as given). ``agents`` are the agents' names (``agents.make_agent``), seat A first,
+each seeded with its ``agent_seeds``; ``ask_forced`` whether they were asked on decisions with
+one legal action (the ladder takes those without asking). ``actions`` are the canonical
+``str(action)`` of each legal action taken, so ``Action.parse(text)`` gives back the exact
+action and the game replays from the decks, rules and seed. ``winner`` is the seat (0 = A,
+1 = B) or null for a draw. ``cards[p]``: the Host-less card names of seat p's opening hand
+(after the mulligan, with repeats), the names drawn after the game started, and the names
+played (that reached the stack). ``seats[p]``: the seconds seat p's agent spent choosing and
+its number of choices (decisions with two or more legal actions). ``version`` is the code that
+played it (the last git commit that changed the engine, the cards or the agents, ``+dirty``
+with uncommitted changes there; the package version, ``hostwcg 0.1.0``, outside a git
+checkout); ``pool`` a hash of the card data; ``ms`` the wall time. ``seats`` and ``ms`` are the
+only fields that are not a function of the others.
+
+Older layouts still load, upgraded by :func:`upgrade`: version 1 (balance shards before the
+ladder used this format: no ``seats``, ``engine`` = package version) and the ladder's own lines
+(``a``/``b``, the shipped decks by index, and from 2026-11-25 on the actions). The files
+themselves (appending whole records, resuming, reading) are ``recordfile.py``.
 """
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
-import os
-import sys
-import time
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
-RECORD_VERSION = 1
-SHARD_GLOB = "shard-*.jsonl"
+RECORD_VERSION = 2
+
+
+class RecordError(ValueError):
+    """Valid JSON that is not a game record (the message says what is missing or wrong)."""
 
 
 # ============================================================================ decks
@@ -95,32 +108,21 @@ def unrle(items: Iterable[Any]) -> list[str]:
     return out
 
 
-# ============================================================================ one game to play
+@cache
+def shipped_deck_refs() -> tuple[DeckRef, ...]:
+    """The shipped deck files in file order, stand-in test decks included: the ladder's decks,
+    numbered as its older lines number them."""
+    from hostwcg_env.cards.decks import pool_decks
+
+    return tuple(DeckRef.of(d, id=k) for k, d in pool_decks(include_test=True).items())
 
 
-@dataclass(frozen=True)
-class GameSpec:
-    """One game of a study: decks by seat, seed, agents by seat, rule overrides, label."""
+@cache
+def _shipped_deck_json(i: int) -> dict[str, Any]:
+    return shipped_deck_refs()[i].to_json()
 
-    deck_a: DeckRef
-    deck_b: DeckRef
-    seed: int
-    agents: tuple[str, str] = ("random", "random")
-    rules: tuple[tuple[str, Any], ...] = ()
-    label: str = ""  # the configuration's name in a comparison ("A"/"B"), else ""
-    index: int = 0  # position in the study's schedule (seed-major order)
 
-    @property
-    def key(self) -> str:
-        return game_key(self.deck_a.id, self.deck_b.id, self.seed)
-
-    @property
-    def agent_seeds(self) -> tuple[int, int]:
-        return 2 * self.seed, 2 * self.seed + 1
-
-    @property
-    def rules_dict(self) -> dict[str, Any]:
-        return dict(self.rules)
+# ============================================================================ identity
 
 
 def game_key(deck_a: str, deck_b: str, seed: int) -> str:
@@ -131,7 +133,23 @@ def record_key(rec: dict[str, Any]) -> str:
     return rec.get("key") or game_key(rec["decks"][0]["id"], rec["decks"][1]["id"], rec["seed"])
 
 
-# ============================================================================ card data hash
+def record_id(rec: dict[str, Any]) -> tuple[Any, ...]:
+    """What makes two records the same game of the same schedule: label, decks, seed, agents
+    and rules (a game recorded twice, by two runs or two files, counts once)."""
+    return (rec.get("label", ""), rec["decks"][0]["id"], rec["decks"][1]["id"], rec["seed"],
+            tuple(rec["agents"]), json.dumps(rec.get("rules") or {}, sort_keys=True))
+
+
+def timeless(rec: dict[str, Any]) -> dict[str, Any]:
+    """The record without its wall-time fields (``ms`` and the seconds in ``seats``): what two
+    plays of the same game by the same code share, whatever the machine or the interruptions."""
+    out = {k: v for k, v in rec.items() if k != "ms"}
+    if out.get("seats") is not None:
+        out["seats"] = [[None, k] for _secs, k in out["seats"]]
+    return out
+
+
+# ============================================================================ provenance
 
 
 @cache
@@ -146,159 +164,107 @@ def pool_hash() -> str:
     return h.hexdigest()[:12]
 
 
-# ============================================================================ shards
+@cache
+def code_version() -> str:
+    """The last git commit that changed the code which plays (the engine, the cards, the
+    agents and their checkpoints; not ladder results or docs), with ``+dirty`` for uncommitted
+    changes there, or the package version outside a git checkout (computed once a process)."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[2]
+    paths = ["--", "hostwcg_env", "agents", ":(exclude)agents/ladder_results"]
+    try:
+        head = subprocess.run(["git", "log", "-1", "--format=%h", "--abbrev=12", *paths], cwd=root,
+                              capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", *paths], cwd=root,
+                               capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+        if not head:
+            raise OSError("no commit")
+        return head + ("+dirty" if dirty else "")
+    except (OSError, subprocess.SubprocessError):
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return "hostwcg " + version("hostwcg")
+        except PackageNotFoundError:
+            import hostwcg_env
+
+            return "hostwcg " + getattr(hostwcg_env, "__version__", "unknown")
 
 
-@dataclass
-class ShardWriter:
-    """Appends records to ``DIR/shard-<run>-<n>.jsonl`` as games finish, one line each, flushed
-    at once (a killed run keeps every finished game); a new shard every ``per_shard`` records.
-    Each run writes its own files, so a resumed run never rewrites what an earlier one wrote."""
-
-    folder: Path
-    per_shard: int = 1000
-    prefix: str = ""
-    _fh: Any = None
-    _n: int = 0
-    _k: int = 0
-    run_id: str = field(default_factory=lambda: f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}-{os.urandom(3).hex()}")
-    paths: list[Path] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        self.folder = Path(self.folder)
-        self.folder.mkdir(parents=True, exist_ok=True)
-
-    def write(self, record: dict[str, Any]) -> None:
-        if self._fh is None or self._n >= self.per_shard:
-            self._rotate()
-        self._fh.write(json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n")
-        self._fh.flush()
-        self._n += 1
-
-    def _rotate(self) -> None:
-        self._close_file()
-        self._k += 1
-        name = f"shard-{self.prefix}{self.run_id}-{self._k:04d}.jsonl"
-        path = self.folder / name
-        self.paths.append(path)
-        self._fh = open(path, "x", encoding="utf-8")  # noqa: SIM115  (never another run's file)
-        self._n = 0
-
-    def _close_file(self) -> None:
-        if self._fh is not None:
-            self._fh.flush()
-            os.fsync(self._fh.fileno())
-            self._fh.close()
-            self._fh = None
-
-    def close(self) -> None:
-        self._close_file()
-
-    def __enter__(self) -> ShardWriter:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
+# ============================================================================ older layouts
 
 
-def read_lines(path: str | Path) -> Iterator[str]:
-    """The lines of a text file, or of a gzip-compressed one (a name ending ``.gz``). A gzip
-    stream cut short by an interrupted writer ends the lines where it was cut."""
-    if str(path).endswith(".gz"):
-        with gzip.open(path, "rt", encoding="utf-8") as fh:
-            try:
-                yield from fh
-            except EOFError:
-                return
-    else:
-        with open(path, encoding="utf-8") as fh:
-            yield from fh
-
-
-def open_append(path: str | Path) -> IO[str]:
-    """``path`` opened to append text, gzip-compressed when its name ends ``.gz`` (each run
-    appends a gzip member; ``read_lines`` reads them all as one stream)."""
-    if str(path).endswith(".gz"):
-        return gzip.open(path, "at", encoding="utf-8")
-    return open(path, "a", encoding="utf-8")  # noqa: SIM115  (the caller closes it)
-
-
-def shard_files(path: str | Path) -> list[Path]:
-    """The JSONL files under ``path``: the file itself, or a folder's shards (``shards/`` too)."""
-    p = Path(path)
-    if p.is_file():
-        return [p]
-    if not p.exists():
-        return []
-    files = sorted(p.glob(SHARD_GLOB))
-    if (p / "shards").is_dir():
-        files += sorted((p / "shards").glob(SHARD_GLOB))
-    if not files:
-        files = sorted(p.glob("*.jsonl"))
-    return files
-
-
-def from_ladder_line(d: dict[str, Any]) -> dict[str, Any] | None:
-    """A line of a ladder results file (``agents/ladder.py``: agents ``a`` and ``b``, the
-    shipped decks by index, seed, winner, actions) as a game record that ``replay`` takes: the
-    decks in full (the shipped decks in file order, stand-in test decks included, as the
-    ladder numbers them), default rules. None for a line that kept no actions (files written
-    before they were kept)."""
-    if not d.get("actions"):
-        return None
-    from hostwcg_env.cards.selfplay import pool_decks
-
-    shipped = list(pool_decks(include_test=True).items())
-    decks = [DeckRef.of(shipped[int(d[k])][1], id=shipped[int(d[k])][0]) for k in ("deck_a", "deck_b")]
-    seed = int(d["seed"])
-    rec: dict[str, Any] = {
-        "v": RECORD_VERSION, "seed": seed, "decks": [x.to_json() for x in decks], "rules": {},
-        "agents": [d["a"], d["b"]], "agent_seeds": [2 * seed, 2 * seed + 1], "actions": list(d["actions"]),
-        "winner": d["winner"], "decisions": int(d["decisions"]),
-    }
-    rec.update({k: d[k] for k in ("reason", "turns") if k in d})
+def upgrade(d: Any) -> dict[str, Any]:
+    """A record of any layout (this one, version 1, a ladder line) in this layout; raises
+    :class:`RecordError` saying what is wrong when ``d`` is not a game record."""
+    if not isinstance(d, dict):
+        raise RecordError(f"not a game record (a JSON {type(d).__name__}, not an object)")
+    try:
+        if "decks" in d:
+            rec = _from_v1(d) if d.get("v", 1) == 1 else dict(d)
+        elif "deck_a" in d:
+            rec = _from_ladder_line(d)
+        else:
+            raise RecordError("not a game record (no 'decks', nor the ladder's 'deck_a')")
+        _check(rec)
+    except RecordError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+        what = f"missing {e}" if isinstance(e, KeyError) else str(e)
+        raise RecordError(f"not a game record ({what})") from None
     return rec
 
 
-def iter_records(path: str | Path, warn: bool = True, ladder: bool = False) -> Iterator[dict[str, Any]]:
-    """Every record under ``path`` in file order; with ``ladder``, the lines of a ladder
-    results file too, as game records to replay (``from_ladder_line``: they lack the per-card
-    fields the balance statistics read). A line that is not valid JSON (a game cut off by an
-    interruption mid-write) is skipped with a warning, as are ladder lines that kept no actions
-    (counted in one warning); everything else is kept."""
-    for f in shard_files(path):
-        without_actions = 0
-        for lineno, line in enumerate(read_lines(f), 1):
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError:
-                if warn:
-                    print(f"warning: {f}:{lineno}: skipped an incomplete record", file=sys.stderr)
-                continue
-            if isinstance(rec, dict) and "decks" in rec:
-                yield rec
-            elif ladder and isinstance(rec, dict) and "deck_a" in rec:
-                game = from_ladder_line(rec)
-                if game is None:
-                    without_actions += 1
-                else:
-                    yield game
-        if without_actions and warn:
-            print(f"warning: {f}: skipped {without_actions} ladder records without actions "
-                  f"(written before the ladder kept them)", file=sys.stderr)
+def _check(rec: dict[str, Any]) -> None:
+    if not isinstance(rec["seed"], int):
+        raise RecordError(f"not a game record (seed {rec['seed']!r} is not an integer)")
+    decks, agents = rec["decks"], rec["agents"]
+    if not (isinstance(decks, list) and len(decks) == 2 and all(isinstance(x, dict) and "id" in x and "host" in x
+                                                                 and "main" in x for x in decks)):
+        raise RecordError("not a game record ('decks' must be two decks with id, host and main)")
+    if not (isinstance(agents, list) and len(agents) == 2 and all(isinstance(a, str) for a in agents)):
+        raise RecordError("not a game record ('agents' must be two names)")
+    if not isinstance(rec["actions"], list):  # (each action is checked when the game replays)
+        raise RecordError("not a game record ('actions' must be a list of actions in the text notation)")
+    if rec["winner"] not in (0, 1, None) or isinstance(rec["winner"], bool):
+        raise RecordError(f"not a game record (winner {rec['winner']!r}: 0, 1 or null)")
+    seats = rec.get("seats")
+    if seats is not None and not (isinstance(seats, list) and len(seats) == 2
+                                  and all(isinstance(x, list) and len(x) == 2 for x in seats)):
+        raise RecordError("not a game record ('seats' must be two [seconds, choices] pairs)")
 
 
-def read_records(path: str | Path, warn: bool = True) -> list[dict[str, Any]]:
-    """Records under ``path``, one per (label, key): a game recorded twice is kept once."""
-    seen: set[tuple[str, str]] = set()
-    out = []
-    for rec in iter_records(path, warn=warn):
-        k = (rec.get("label", ""), record_key(rec))
-        if k in seen:
-            continue
-        seen.add(k)
-        out.append(rec)
-    return out
+def _from_v1(d: dict[str, Any]) -> dict[str, Any]:
+    rec = dict(d)
+    engine = rec.pop("engine", "")
+    rec.update(v=RECORD_VERSION, ask_forced=True)
+    rec.setdefault("seats", None)
+    rec.setdefault("version", f"hostwcg {engine}" if engine else "unknown")
+    return rec
+
+
+def _from_ladder_line(d: dict[str, Any]) -> dict[str, Any]:
+    """A line of a ladder results file written before the ladder wrote this format: agents
+    ``a`` and ``b``, the shipped decks by index (``shipped_deck_refs``), default rules, the
+    forced actions taken without asking. Lines written before 2026-11-25 kept no actions (they
+    count in the ladder but do not replay) and no reason or turns."""
+    seed = int(d["seed"])
+    n = len(shipped_deck_refs())
+    ia, ib = int(d["deck_a"]), int(d["deck_b"])
+    if not (0 <= ia < n and 0 <= ib < n):
+        raise RecordError(f"not a game record (deck index {ia if not 0 <= ia < n else ib} "
+                          f"out of range: the ladder numbers the {n} shipped decks 0 to {n - 1})")
+    seats = [[float(secs), int(k)] for secs, k in d["seats"]]
+    if len(seats) != 2:
+        raise RecordError("not a game record ('seats' must be two [seconds, choices] pairs)")
+    a, b = _shipped_deck_json(ia), _shipped_deck_json(ib)
+    return {
+        "v": RECORD_VERSION, "key": game_key(a["id"], b["id"], seed), "label": "", "seed": seed,
+        "decks": [a, b], "rules": {}, "agents": [str(d["a"]), str(d["b"])],
+        "agent_seeds": [2 * seed, 2 * seed + 1], "ask_forced": False,
+        "actions": [str(x) for x in d.get("actions", ())], "winner": d["winner"],
+        "reason": d.get("reason"), "truncated": None, "turns": d.get("turns"),
+        "decisions": int(d["decisions"]), "first_player": None, "cards": None, "seats": seats,
+        "version": str(d.get("version", "unknown")), "pool": None, "ms": None,
+    }

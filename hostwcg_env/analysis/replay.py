@@ -1,9 +1,10 @@
-"""Exact replays of recorded games (hostwcg_env.analysis.records).
+"""Exact replays of recorded games (the record format: records.py).
 
-A record is replayed by starting the same game (decks in order, rule overrides, seed) and
-applying its actions, each of which must be legal at that point. A replay that does not
-reproduce the record (an action not legal, the game ending early or late, another result)
-raises :class:`ReplayError` saying where it diverged.
+A record is replayed by the game runner (runner.py) from the same spec (decks in order, rule
+overrides, seed), its actions played as a script, each of which must be legal at that point. A
+replay that does not reproduce the record (an action not legal, the game ending early or late,
+another result) raises :class:`ReplayError` saying where it diverged. Records of every layout
+replay (the ladder's older lines too, once they kept their actions).
 
     hostwcg replay runs/balance/shards/shard-....jsonl --index 3 --side A --step
     hostwcg replay agents/ladder_results/ismcts045_vs_heuristic.jsonl --index 0 --side B --step
@@ -11,11 +12,13 @@ raises :class:`ReplayError` saying where it diverged.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from .records import DeckRef, iter_records, pool_hash, record_key
+from .recordfile import iter_records
+from .records import DeckRef, pool_hash, record_key
+from .runner import GameSpec, Visitor, play
 
 
 class ReplayError(Exception):
@@ -27,27 +30,54 @@ class ReplayError(Exception):
         self.step = step
 
 
+def replayable(paths: Any, warn: bool = True) -> Iterator[dict[str, Any]]:
+    """The records of these files or folders that kept their actions (``iter_records``); the
+    ladder's lines written before it kept them are skipped, counted in one warning a file."""
+    import sys
+
+    from .recordfile import shard_files
+
+    items = [paths] if isinstance(paths, str | Path) else list(paths)
+    for item in items:
+        for f in shard_files(item) if Path(item).exists() else [item]:
+            without = 0
+            for rec in iter_records(f, warn=warn):
+                if rec["actions"]:
+                    yield rec
+                else:
+                    without += 1
+            if without and warn:
+                print(f"warning: {f}: skipped {without} ladder records without actions "
+                      f"(written before the ladder kept them)", file=sys.stderr)
+
+
 def load_record(path: str | Path, index: int = 0, key: str | None = None) -> dict[str, Any]:
-    """Record ``index`` (0-based, in file order) of a JSONL file or a folder of shards (a ladder
-    results file too: its games that kept their actions), or the record whose key is ``key``."""
-    for i, rec in enumerate(iter_records(path, ladder=True)):
+    """Record ``index`` (0-based, in file order, among those that kept their actions) of a
+    results file or a folder of shards, or the record whose key is ``key``."""
+    for i, rec in enumerate(replayable(path)):
         if (key is not None and record_key(rec) == key) or (key is None and i == index):
             return rec
     what = f"key {key!r}" if key is not None else f"index {index}"
     raise LookupError(f"{path}: no record with {what}")
 
 
-def new_game(rec: dict[str, Any]) -> Any:
-    import hostwcg_env  # noqa: F401  (registers the card pool)
-    from hostwcg_env.engine import Game, RuleConfig
-
+def spec_of(rec: dict[str, Any]) -> GameSpec:
+    """The game spec a record was played from."""
     decks = [DeckRef.from_json(d) for d in rec["decks"]]
-    cfg = RuleConfig().with_overrides(rec.get("rules") or {})
-    return Game.new(decks[0].pair, decks[1].pair, config=cfg, seed=int(rec["seed"]))
+    rules = tuple(sorted((rec.get("rules") or {}).items()))
+    return GameSpec(decks[0], decks[1], int(rec["seed"]), (rec["agents"][0], rec["agents"][1]), rules,
+                    rec.get("label", ""), ask_forced=bool(rec.get("ask_forced", True)))
 
 
-def _result(winner: int | None, reason: str) -> str:
-    return ("draw" if winner is None else f"{'AB'[winner]} won") + f" ({reason})"
+def new_game(rec: dict[str, Any]) -> Any:
+    """The record's game before its first action."""
+    from .runner import new_game as start
+
+    return start(spec_of(rec))
+
+
+def _result(winner: int | None, reason: str | None) -> str:
+    return ("draw" if winner is None else f"{'AB'[winner]} won") + f" ({reason or '?'})"
 
 
 def _pool_note(rec: dict[str, Any]) -> str:
@@ -57,56 +87,85 @@ def _pool_note(rec: dict[str, Any]) -> str:
     return ""
 
 
-def replay(rec: dict[str, Any], on_step: Callable[[Any, int, Any, int], Any] | None = None,
-           before_step: Callable[[Any, int, Any], Any] | None = None) -> Any:
-    """Replay ``rec`` to its end and check the result (what the record holds of it: winner,
-    reason, turns, decisions); returns the finished Game. ``before_step(game, i, action)``
-    runs before each action is applied (the decision it answers is ``game.decision``) and
-    ``on_step(game, i, action, first_new_event)`` after it (i 0-based)."""
-    from hostwcg_env.engine import Action
+class _Script:
+    """A driver (runner.py) that plays the record's actions, each checked legal where it is
+    taken."""
 
-    game = new_game(rec)
-    actions = rec["actions"]
-    n = len(actions)
-    note = _pool_note(rec)
-    for i, text in enumerate(actions):
+    def __init__(self, rec: dict[str, Any]) -> None:
+        self.actions = rec["actions"]
+        self.i = 0
+        self.note = _pool_note(rec)
+
+    def next_action(self, game: Any) -> Any:
+        from hostwcg_env.engine import Action
+
+        n, i = len(self.actions), self.i
         s = game.state
-        if game.is_over:
-            raise ReplayError(f"diverged at action {i + 1} of {n}: the game is already over "
-                              f"({_result(s.winner, s.reason)}, turn {s.turn}) but the record goes on "
-                              f"with {text!r}{note}", i + 1)
         d = game.decision
+        if i >= n:
+            raise ReplayError(f"diverged: the record ends after {n} actions but the game goes on "
+                              f"(turn {s.turn}, {d} to decide){self.note}", n + 1)
+        text = self.actions[i]
         try:
             a = Action.parse(text)
         except ValueError as e:
-            raise ReplayError(f"action {i + 1} of {n}: {e}{note}", i + 1) from None
+            raise ReplayError(f"action {i + 1} of {n}: {e}{self.note}", i + 1) from None
         if a not in d.actions:
             legal = ", ".join(str(x) for x in d.actions)
             raise ReplayError(f"diverged at action {i + 1} of {n} (turn {s.turn}, {'AB'[d.player]} "
                               f"{d.kind.value}): the recorded {text!r} is not legal here "
-                              f"(legal: {legal}){note}", i + 1)
-        if before_step is not None:
-            before_step(game, i, a)
-        first = len(game.events)
-        game.apply(a)
-        if on_step is not None:
-            on_step(game, i, a, first)
+                              f"(legal: {legal}){self.note}", i + 1)
+        self.i += 1
+        return a
+
+
+class _Steps(Visitor):
+    def __init__(self, before: Callable[[Any, int, Any], Any] | None,
+                 after: Callable[[Any, int, Any, int], Any] | None) -> None:
+        self._before, self._after, self._first = before, after, 0
+
+    def before(self, game: Any, i: int, action: Any) -> None:
+        if self._before is not None:
+            self._before(game, i, action)
+        self._first = len(game.events)
+
+    def after(self, game: Any, i: int, action: Any) -> None:
+        if self._after is not None:
+            self._after(game, i, action, self._first)
+
+
+def replay(rec: dict[str, Any], on_step: Callable[[Any, int, Any, int], Any] | None = None,
+           before_step: Callable[[Any, int, Any], Any] | None = None, visit: Visitor | None = None) -> Any:
+    """Replay ``rec`` to its end and check the result (what the record holds of it: winner,
+    reason, turns, decisions); returns the finished Game. ``before_step(game, i, action)``
+    runs before each action is applied (the decision it answers is ``game.decision``) and
+    ``on_step(game, i, action, first_new_event)`` after it (i 0-based); or give a
+    ``runner.Visitor``. Raises ``ValueError`` for a record without actions (a ladder line
+    written before they were kept) and :class:`ReplayError`, saying where, when the replay
+    does not reproduce the record."""
+    if not rec["actions"]:
+        raise ValueError(f"{record_key(rec)}: the record has no actions (written before they were kept)")
+    script = _Script(rec)
+    if visit is None and (on_step is not None or before_step is not None):
+        visit = _Steps(before_step, on_step)
+    game = play(spec_of(rec), visit=visit, players=(script, script)).game
+    n = len(script.actions)
     s = game.state
-    if not game.is_over:
-        d = game.decision
-        raise ReplayError(f"diverged: the record ends after {n} actions but the game goes on "
-                          f"(turn {s.turn}, {d} to decide){note}", n + 1)
+    if script.i < n:
+        raise ReplayError(f"diverged at action {script.i + 1} of {n}: the game is already over "
+                          f"({_result(s.winner, s.reason)}, turn {s.turn}) but the record goes on "
+                          f"with {script.actions[script.i]!r}{script.note}", script.i + 1)
     diffs = []
     if s.winner != rec.get("winner"):
-        diffs.append(f"winner {_result(s.winner, s.reason)}, recorded {_result(rec.get('winner'), rec.get('reason', '?'))}")
-    elif "reason" in rec and s.reason != rec["reason"]:
+        diffs.append(f"winner {_result(s.winner, s.reason)}, recorded {_result(rec.get('winner'), rec.get('reason'))}")
+    elif rec.get("reason") is not None and s.reason != rec["reason"]:
         diffs.append(f"reason {s.reason}, recorded {rec.get('reason')}")
-    if "turns" in rec and s.turn != rec["turns"]:
+    if rec.get("turns") is not None and s.turn != rec["turns"]:
         diffs.append(f"turns {s.turn}, recorded {rec['turns']}")
-    if "decisions" in rec and s.decisions_total != rec["decisions"]:
+    if rec.get("decisions") is not None and s.decisions_total != rec["decisions"]:
         diffs.append(f"decisions {s.decisions_total}, recorded {rec['decisions']}")
     if diffs:
-        raise ReplayError("replayed every action but the result differs: " + "; ".join(diffs) + note)
+        raise ReplayError("replayed every action but the result differs: " + "; ".join(diffs) + script.note)
     return game
 
 
@@ -123,9 +182,9 @@ def describe(rec: dict[str, Any]) -> str:
     d = rec["decks"]
     rules = ", ".join(f"{k}={v}" for k, v in (rec.get("rules") or {}).items()) or "default rules"
     w = rec.get("winner")
-    return (f"{record_key(rec)}: A {d[0]['name']} ({d[0]['host']}, {rec['agents'][0]}) vs "
-            f"B {d[1]['name']} ({d[1]['host']}, {rec['agents'][1]}); seed {rec['seed']}; {rules}; "
-            f"recorded: {_result(w, rec.get('reason', '?'))} in {rec.get('turns', '?')} turns, "
+    return (f"{record_key(rec)}: A {d[0].get('name', d[0]['id'])} ({d[0]['host']}, {rec['agents'][0]}) vs "
+            f"B {d[1].get('name', d[1]['id'])} ({d[1]['host']}, {rec['agents'][1]}); seed {rec['seed']}; {rules}; "
+            f"recorded: {_result(w, rec.get('reason'))} in {rec.get('turns') or '?'} turns, "
             f"{len(rec['actions'])} decisions")
 
 

@@ -15,120 +15,24 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .records import DeckRef, GameSpec, ShardWriter, pool_hash, read_records, record_key
+from .recordfile import RecordFileError, ShardWriter, read_records, repair, shard_files
+from .records import DeckRef, pool_hash, record_key
+from .runner import GameSpec, run_game
 
 STUDY_FILE = "study.json"
 
 
 # ============================================================================ one game
 
-
-@cache
-def _config(rules: tuple[tuple[str, Any], ...]) -> Any:
-    from hostwcg_env.engine import RuleConfig
-
-    return RuleConfig().with_overrides(dict(rules))
-
-
-def _name_in(text: str) -> str:
-    """``WouldPlay(A, Grace, Aligner of Stars)`` -> ``Grace, Aligner of Stars``."""
-    inner = text[text.index("(") + 1 : text.rindex(")")]
-    return inner.split(", ", 1)[1] if ", " in inner else inner
-
-
-def play_game(spec: GameSpec) -> dict[str, Any]:
-    """Play one game and return its record (hostwcg_env.analysis.records)."""
-    import hostwcg_env  # noqa: F401  (registers the card pool)
-    from agents import Observer, decide, make_agent
-    from hostwcg_env.engine import Action, Game
-    from hostwcg_env.engine.actions import DecisionKind, Kind
-
-    t0 = time.perf_counter()
-    cfg = _config(spec.rules)
-    game = Game.new(spec.deck_a.pair, spec.deck_b.pair, config=cfg, seed=spec.seed)
-    agents = [make_agent(spec.agents[p], seed=spec.agent_seeds[p]) for p in (0, 1)]
-    # flat agents see the game through one incremental observer per game
-    observer = Observer(cfg) if any(not hasattr(a, "choose") for a in agents) else None
-    actions: list[str] = []
-    put_back: list[list[str]] = [[], []]
-    s = game.state
-    while not game.is_over:
-        d = game.decision
-        assert d is not None
-        a = decide(agents[d.player], game, observer)
-        text = str(a)
-        if Action.parse(text) != a:  # the notation contract (engine/actions.py)
-            raise RuntimeError(f"action {a!r} does not round-trip through its text {text!r}")
-        if d.kind is DecisionKind.MULLIGAN and a.kind is Kind.CARD:
-            put_back[d.player].append(s.objs[s.players[d.player].hand[int(a.arg[1:])]].name)
-        game.apply(a)
-        actions.append(text)
-    return {
-        "v": 1,
-        "key": spec.key,
-        "label": spec.label,
-        "seed": spec.seed,
-        "decks": [spec.deck_a.to_json(), spec.deck_b.to_json()],
-        "rules": spec.rules_dict,
-        "agents": list(spec.agents),
-        "agent_seeds": list(spec.agent_seeds),
-        "actions": actions,
-        "winner": s.winner,
-        "reason": s.reason,
-        "truncated": bool(s.truncated),
-        "turns": s.turn,
-        "decisions": s.decisions_total,
-        "first_player": s.first_player,
-        "cards": card_summary(game, put_back),
-        "pool": pool_hash(),
-        "engine": _engine_version(),
-        "ms": round(1000 * (time.perf_counter() - t0)),
-    }
-
-
-def _engine_version() -> str:
-    import hostwcg_env
-
-    return getattr(hostwcg_env, "__version__", "")
-
-
-def card_summary(game: Any, put_back: Sequence[Sequence[str]]) -> list[dict[str, list[str]]]:
-    """Per seat: the opening hand (after the mulligan), cards drawn later, cards played."""
-    before: list[Counter[str]] = [Counter(), Counter()]
-    drawn: list[set[str]] = [set(), set()]
-    played: list[set[str]] = [set(), set()]
-    started = False
-    for ev in game.events:
-        k = ev.kind
-        if k == "Draw":
-            p = ev.data.get("player")
-            if p is None:
-                continue
-            if started:
-                drawn[p].add(_name_in(ev.text))
-            else:
-                before[p][_name_in(ev.text)] += 1
-        elif k == "WouldPlay":
-            p = ev.data.get("player")
-            if p is not None:
-                played[p].add(_name_in(ev.text))
-        elif k == "GameStarted":
-            started = True
-    out = []
-    for p in (0, 1):
-        opening = before[p] - Counter(put_back[p])
-        out.append({"opening": sorted(opening.elements()), "drawn": sorted(drawn[p]),
-                    "played": sorted(played[p])})
-    return out
+play_game = run_game  # one game of a study: its record (the game runner, runner.py)
 
 
 # ============================================================================ decks
@@ -285,8 +189,11 @@ class StudyMismatch(ValueError):
 
 
 def prepare_out(study: Study, out: str | Path, fresh: bool = False) -> Path:
-    """Make ``out`` hold this study: write study.json, or check the one there matches."""
+    """Make ``out`` hold this study: write study.json, or check the one there matches; mend
+    what an interrupted run left at the end of its shards (``recordfile.repair``)."""
     folder = Path(out)
+    if folder.exists() and not folder.is_dir():
+        raise RecordFileError(f"--out {folder} is a file: a study's outputs go in a folder")
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / STUDY_FILE
     shards = folder / "shards"
@@ -294,13 +201,21 @@ def prepare_out(study: Study, out: str | Path, fresh: bool = False) -> Path:
         for f in shards.glob("shard-*.jsonl"):
             f.unlink()
     if path.exists() and not fresh:
-        old = json.loads(path.read_text())
-        mine = study.identity()
-        diff = [k for k in mine if json.dumps(old.get(k), sort_keys=True) != json.dumps(mine[k], sort_keys=True)]
-        if diff:
-            raise StudyMismatch(f"{folder} holds a different study (it differs in: {', '.join(diff)}); "
-                                "give another --out, or --fresh to discard its games")
-    path.write_text(json.dumps(study.to_json(), indent=1) + "\n")
+        try:
+            old = json.loads(path.read_text())
+        except ValueError:
+            old = None  # cut off by a kill while it was written (before atomic writes): rewritten
+        if old is not None:
+            mine = study.identity()
+            diff = [k for k in mine if json.dumps(old.get(k), sort_keys=True) != json.dumps(mine[k], sort_keys=True)]
+            if diff:
+                raise StudyMismatch(f"{folder} holds a different study (it differs in: {', '.join(diff)}); "
+                                    "give another --out, or --fresh to discard its games")
+    tmp = folder / f".{STUDY_FILE}.{os.getpid()}"
+    tmp.write_text(json.dumps(study.to_json(), indent=1) + "\n")
+    os.replace(tmp, path)  # whole or not at all
+    for f in shard_files(shards) if shards.is_dir() else []:
+        repair(f)
     return folder
 
 
@@ -397,7 +312,7 @@ def run_study(study: Study, out: str | Path | None = None, backend: Any = "local
     new games, then return (what an interruption would leave). ``upto``: only the first
     ``upto`` games of the schedule (sequential comparisons).
     """
-    from .backends import make_backend
+    from .backends import make_backend, sigterm_unwinds
 
     t0 = time.time()
     if out is not None:
@@ -415,24 +330,25 @@ def run_study(study: Study, out: str | Path | None = None, backend: Any = "local
         bar = Progress(len(specs), len(specs) - len([s for s in specs if s.key not in done]), quiet=quiet)
         be, own = (make_backend(backend, workers=workers, address=address), True) \
             if isinstance(backend, str) else (backend, False)
-        try:
-            execute(todo, {study.label: writer}, be, bar, sink=lambda r: new.__setitem__(record_key(r), r))
-        except KeyboardInterrupt:
-            bar.close()
-            if out is not None:
-                print(f"\ninterrupted: {len(done) + len(new)} of {len(specs)} games are kept in {out}; "
-                      "run the same command again to resume", file=sys.stderr)
-            raise
-        finally:
-            if writer is not None:
-                writer.close()
-            if own:
-                be.close()
+        with sigterm_unwinds():
+            try:
+                execute(todo, {study.label: writer}, be, bar, sink=lambda r: new.__setitem__(record_key(r), r))
+            except (KeyboardInterrupt, SystemExit):
+                bar.close()
+                if out is not None and not quiet:
+                    print(f"\ninterrupted: {len(done) + len(new)} of {len(specs)} games are kept in {out}; "
+                          "run the same command again to resume", file=sys.stderr)
+                raise
+            finally:
+                if writer is not None:
+                    writer.close()
+                if own:
+                    be.close()
         bar.close()
     allrec = {**done, **new}
     records = [allrec[s.key] for s in specs if s.key in allrec]
     return BalanceResult(study, records, time.time() - t0, Path(out) if out is not None else None,
-                         new_games=len(new), new_ms=sum(r.get("ms", 0) for r in new.values()))
+                         new_games=len(new), new_ms=sum(r.get("ms") or 0 for r in new.values()))
 
 
 @dataclass

@@ -4,7 +4,7 @@ Pure Python (no pandas needed): every table is a list of row dicts, in a fixed o
 same records give the same tables to the last digit. Conventions (docs/balance.md):
 
 - a game's result for a side: 1 a win, 0.5 a draw (or a truncated game), 0 a loss;
-- proportions: Wilson score 95% intervals (``agents.ladder.wilson``);
+- proportions: Wilson score 95% intervals (``wilson``, which the ladder uses too);
 - a difference of two proportions from independent groups: Newcombe's hybrid score interval;
 - a mean: mean +- t * sd / sqrt(n);
 - ``too_wide``: a proportion whose 95% interval is wider than ``max_width`` (0.2 by default),
@@ -18,8 +18,6 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from agents.ladder import Z, wilson
-
 CONDITIONS = ("drawn", "opening", "drawn_later", "played", "not_drawn")
 CONDITION_TEXT = {
     "drawn": "in hand at some point (opening hand or drawn later)",
@@ -31,6 +29,20 @@ CONDITION_TEXT = {
 
 
 # ============================================================================ intervals
+
+
+Z = 1.959963984540054
+
+
+def wilson(wins: float, n: int, z: float = Z) -> tuple[float, float, float]:
+    """Point estimate and Wilson score interval of a proportion (draws count as half)."""
+    if n == 0:
+        return 0.5, 0.0, 1.0
+    p = wins / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return p, max(0.0, centre - half), min(1.0, centre + half)
 
 
 def phi(x: float) -> float:

@@ -1,4 +1,4 @@
-"""The Host WCG rules engine: pure Python, standard library only (DESIGN.md "Layers")."""
+"""The Host WCG rules engine: pure Python, standard library only (docs/how-to-play.md, docs/rulings.md)."""
 
 from .actions import Action, Decision, DecisionKind, IllegalActionError, Kind
 from .carddef import Ability, CardDef, CardType, Ref, Res, Selector, Step, Trigger

@@ -237,7 +237,7 @@ class AnnounceMixin:
 
     # ------------------------------------------------------------ action points
     def _spend_ap(self, p: int, a: Action) -> None:
-        """11.3: spend # (11.1). A game action (11.5) that uses no stack (31.2) and completes
+        """11.3 (11.3.1-11.3.3): spend # (11.1). A game action (11.5) that uses no stack (31.2) and completes
         before any Fast response (15.3.2.2, 15.3.2.2.1); priority is not passed (31.2.1, A55)."""
         s = self.s
         pl = s.players[p]

@@ -1,6 +1,6 @@
-"""RuleConfig: every rule flag named in RULINGS.md, with the defaults written there.
+"""RuleConfig: every rule flag of docs/rulings.md ("The flags"), with its default there.
 
-Changing a flag changes play and nothing else (DESIGN.md "Engine contract").
+Changing a flag changes play and nothing else.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 
 @dataclass(frozen=True)
 class RuleConfig:
-    """Rule flags (RULINGS.md Part 2) and table settings."""
+    """Rule flags (docs/rulings.md) and table settings."""
 
     damage_draws: bool = False  # A05: taking Host damage does not draw
     damage_card_choice: str = "chooser"  # A04

@@ -59,7 +59,7 @@ class EffectsMixin:
             new = self._move(s.objs[item.obj], "form", p)  # type: ignore[arg-type, attr-defined, index]
             self._after_enter(item, new)
             return
-        row = "f" if card.type is CardType.ENTITY else "b"
+        row = "f" if card.type is CardType.ENTITY else "b"  # 4.4.1 Entities, 4.5.1 the others
         slots = self._open_slots(p, row)  # type: ignore[attr-defined]
         if not slots:
             self._fizzle(item, "no_slot")  # A41

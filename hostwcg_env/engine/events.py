@@ -1,4 +1,4 @@
-"""The typed event log (DESIGN.md "Engine contract"): every state change, in order.
+"""The typed event log (docs/scenarios.md "Event texts"): every state change, in order.
 
 Each event has a full text (the replay) and, where it names a card only one player may see,
 ``private`` = that player and ``public`` = the text everyone else sees.

@@ -1,6 +1,6 @@
 """The Game facade: decisions, actions, and the loop that runs the rules between them.
 
-The engine runs by itself until the next Decision (DESIGN.md "Engine contract"). Work that
+The engine runs by itself until the next Decision. Work that
 may stop for a player's choice is kept as data in ``state.tasks`` (a stack of named tasks),
 so a game can be cloned at any decision and resumed.
 """
@@ -221,7 +221,7 @@ class Game(
 
     # ----------------------------------------------------------------- game end
     def _check_losses(self) -> None:
-        """1.2 win conditions (1.1.1-1.1.3, printed under 1.2, RULINGS A01) as a game action
+        """1.2 win conditions (1.1.1-1.1.3, printed under 1.2, A01) as a game action
         (35.3.4), checked after every atomic event; a game that is won ends at once (1.1)."""
         s = self.s
         if s.over or not s.started:

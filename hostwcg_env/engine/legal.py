@@ -70,7 +70,7 @@ class LegalMixin:
         return acts
 
     def _open_slots(self, p: int, row: str) -> list[int]:
-        """Open slots of a row; a slot holding any card or token is occupied (7.2)."""
+        """Open slots of a row, those with nothing in them (7.1); any card or token occupies one (7.2)."""
         slots = self.s.players[p].front if row == "f" else self.s.players[p].back
         return [i for i, oid in enumerate(slots) if oid is None]
 

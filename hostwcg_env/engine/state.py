@@ -1,6 +1,6 @@
 """Game state as plain data: objects, players, the stack, battle, pending work.
 
-Rules live in the other modules; this one only holds the data (STYLE.md: state is data).
+Rules live in the other modules; this one only holds the data: the state is plain data.
 Zones (4): deck, hand, drop, damage, banished, front, back, host, form, stack, marker.
 """
 

@@ -1,6 +1,6 @@
 """The flattened action space and the observation layout: fixed, named blocks.
 
-Each block of action indices has one meaning whatever the state (DESIGN.md "Env contract").
+Each block of action indices has one meaning whatever the state (docs/action_space.md).
 Places are ego-centric: the deciding player's own side first, then the opponent's.
 ``docs/action_space.md`` and ``docs/observation.md`` are generated from these tables
 (``python scripts/gen_env_docs.py``) and checked current by the tests.

@@ -2,12 +2,15 @@
 
 The learner plays one seat (alternating every episode unless ``seat`` is fixed; a seeded
 ``reset(seed=s)`` starts at seat ``s % 2``, so seeds 0, 1, 2... alternate too) against an
-opponent that lives inside the env: ``"random"``, any callable ``(observation, action_mask)
--> int``, an object with ``act(observation, action_mask)``, or a list of these (one is drawn
-per episode: an opponent pool). ``action_masks()`` gives the learner's legal actions. An
-illegal action ends the episode with reward -1 (as PettingZoo's TerminateIllegalWrapper); an
-action that is not an index of the action space raises, as does ``step`` after the episode
-ended or before ``reset``. ``render()`` draws the board from the learner's seat.
+opponent *policy* that lives inside the env: ``"random"``, any callable ``(observation,
+action_mask) -> int``, an object with ``act(observation, action_mask)`` or with the engine-level
+``choose(view, actions)``, or a list of these (one is drawn per episode: an opponent pool).
+The env does not know agent names: whoever has one makes the agent first
+(``agents.make_agent("heuristic", seed=0)``), so the env layer never imports the agents.
+``action_masks()`` gives the learner's legal actions. An illegal action ends the episode with
+reward -1 (as PettingZoo's TerminateIllegalWrapper); an action that is not an index of the
+action space raises, as does ``step`` after the episode ended or before ``reset``.
+``render()`` draws the board from the learner's seat.
 """
 
 from __future__ import annotations
@@ -47,16 +50,15 @@ def _as_policy(spec: Any, seed: int | None) -> Any:
     if isinstance(spec, str):
         if spec == "random":
             return RandomPolicy(seed)
-        from agents import make_agent  # heuristic, ismcts, ppo (agents/)
-
-        return _as_policy(make_agent(spec, seed=seed), seed)
+        raise ValueError(f"opponent {spec!r}: the env takes a policy, not an agent name (only 'random'); "
+                         f"make the agent first: agents.make_agent({spec!r}, seed=...)")
     if hasattr(spec, "choose"):
         return spec
     if callable(spec):
         return spec
     if hasattr(spec, "act"):
         return spec.act
-    raise TypeError(f"opponent must be 'random', an agent name, a callable or an agent: got {spec!r}")
+    raise TypeError(f"opponent must be 'random', a callable, or an object with act() or choose(): got {spec!r}")
 
 
 class SingleAgentEnv(gym.Env):
@@ -68,9 +70,14 @@ class SingleAgentEnv(gym.Env):
         seat: int | str = "alternate",
         seed: int | None = None,
         render_mode: str | None = None,
+        from_weights: Callable[[dict[str, np.ndarray], int], Any] | None = None,
         **env_kwargs: Any,
     ) -> None:
+        """``from_weights(weights, seed)``: how ``add_opponent`` makes a policy of a dict of
+        weights (e.g. ``lambda w, seed: agents.ppo.NumpyPolicy(w, deterministic=False,
+        seed=seed)``, as scripts/train_ppo.py passes)."""
         super().__init__()
+        self._from_weights = from_weights
         self.aec = raw_env(render_mode=render_mode, **env_kwargs)
         self.render_mode = render_mode
         self._follow_learner = "render_view" not in env_kwargs  # render from the learner's seat
@@ -178,11 +185,12 @@ class SingleAgentEnv(gym.Env):
 
     def add_opponent(self, spec: Any) -> int:
         """Add an opponent to the pool (e.g. a frozen snapshot during self-play); returns the pool size.
-        ``spec`` may be a dict of numpy weights for agents.ppo.NumpyPolicy."""
+        ``spec`` may be a dict of weights, made a policy by the env's ``from_weights``."""
         if isinstance(spec, dict):
-            from agents.ppo import NumpyPolicy
-
-            spec = NumpyPolicy(spec, deterministic=False, seed=self._rng.getrandbits(32))
+            if self._from_weights is None:
+                raise TypeError("add_opponent: a dict of weights needs SingleAgentEnv(from_weights=...), "
+                                "the function that makes a policy of it")
+            spec = self._from_weights(spec, self._rng.getrandbits(32))
         self._opponents.append(_as_policy(spec, None))
         return len(self._opponents)
 

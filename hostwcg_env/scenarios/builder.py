@@ -12,12 +12,17 @@ from hostwcg_env.cards import default_pool, load_card_tables
 from hostwcg_env.engine import CardDef, CardType, Game, RuleConfig
 from hostwcg_env.engine.state import GameState, Mod, Obj, Player, StackItem
 
+from .checks import slot_problem
+
 FILLER = "Squire"
 SIDE_FIELDS = {"host", "hand", "deck", "damage_zone", "drop", "banished", "pool", "ap", "forms",
                "front", "back"}
 SETUP_FIELDS = {"turn", "phase", "step", "priority", "first_player", "new_game", "seed", "A", "B",
                 "stack"}
-ENTITY_FIELDS = {"card", "damage", "sick", "attacked", "markers", "owner", "mods", "face_down"}
+ENTITY_FIELDS = {"card", "damage", "sick", "attacked", "markers", "owner", "mods", "face_down", "label"}
+HOST_FIELDS = {"card", "mods", "label"}
+CARD_FIELDS = {"card", "label"}  # a table standing for a card in a list (hand, deck, forms ...)
+STACK_FIELDS = {"controller", "card", "targets", "label"}
 MOD_FIELDS = {"health", "power", "soul", "set_health", "set_power", "set_soul", "duration"}
 
 
@@ -33,15 +38,22 @@ def registry_for(doc: dict[str, Any], source: str) -> dict[str, CardDef]:
     return pool
 
 
-def setup_game(doc: dict[str, Any], source: str = "<scenario>") -> Game:
-    """The game a scenario document describes, ready at its first decision."""
-    return Builder(doc, source).build()
+def setup_game(doc: dict[str, Any], source: str = "<scenario>",
+               labels: dict[str, int] | None = None) -> Game:
+    """The game a scenario document describes, ready at its first decision. The objects the
+    setup names with ``label`` are added to ``labels`` (label -> object id), if given."""
+    builder = Builder(doc, source)
+    game = builder.build()
+    if labels is not None:
+        labels.update(builder.labels)
+    return game
 
 
 class Builder:
     def __init__(self, doc: dict[str, Any], source: str) -> None:
         self.doc = doc
         self.src = source
+        self.labels: dict[str, int] = {}
         self.reg = registry_for(doc, source)
         try:
             self.config = RuleConfig().with_overrides(doc.get("config", {}))
@@ -113,12 +125,36 @@ class Builder:
             self.s.players[p].decklist.append(card.name)
         return o
 
-    def names(self, value: Any, field: str) -> list[str]:
+    def names(self, value: Any, field: str) -> list[tuple[str, str | None]]:
+        """(name, label) of each card of a list: names, ``{ card, label }`` tables, or a count
+        of filler Squires."""
         if isinstance(value, int):
-            return [FILLER] * value
-        if isinstance(value, list):
-            return [str(v) for v in value]
-        raise self.fail(field, "must be a list of card names or a count")
+            return [(FILLER, None)] * value
+        if not isinstance(value, list):
+            raise self.fail(field, "must be a list of card names or a count")
+        out: list[tuple[str, str | None]] = []
+        for j, v in enumerate(value):
+            if isinstance(v, dict):
+                self.known(v, CARD_FIELDS, f"{field}[{j}]")
+                out.append((v.get("card"), v.get("label")))  # type: ignore[arg-type]
+            else:
+                out.append((str(v), None))
+        return out
+
+    def known(self, table: dict[str, Any], allowed: set[str], field: str) -> None:
+        for key in table:
+            if key not in allowed:
+                raise self.fail(f"{field}.{key}", f"unknown field (known: {', '.join(sorted(allowed))})")
+
+    def label(self, name: Any, oid: int, field: str) -> None:
+        """Name an object for the identity checks (docs/scenarios.md "Labels")."""
+        if name is None:
+            return
+        if not isinstance(name, str) or not name:
+            raise self.fail(f"{field}.label", "must be a non-empty string")
+        if name in self.labels:
+            raise self.fail(f"{field}.label", f"label {name!r} is used twice")
+        self.labels[name] = oid
 
     def side(self, p: int, t: dict[str, Any], field: str) -> None:
         s = self.s
@@ -128,17 +164,21 @@ class Builder:
                 raise self.fail(f"{field}.{key}", f"unknown field (known: {', '.join(sorted(SIDE_FIELDS))})")
         host = t.get("host", "Test Host")
         host_t = host if isinstance(host, dict) else {"card": host}
+        self.known(host_t, HOST_FIELDS, f"{field}.host")
         h = self.obj(self.card(host_t.get("card"), f"{field}.host"), p, "host")
         pl.host = h.id
+        self.label(host_t.get("label"), h.id, f"{field}.host")
         self.mods(h, host_t.get("mods", []), f"{field}.host.mods")
         for zone, key, default in (("hand", "hand", []), ("deck", "deck", 30), ("damage", "damage_zone", []),
                                    ("drop", "drop", []), ("banished", "banished", [])):
-            for n in self.names(t.get(key, default), f"{field}.{key}"):
+            for j, (n, lab) in enumerate(self.names(t.get(key, default), f"{field}.{key}")):
                 o = self.obj(self.card(n, f"{field}.{key}"), p, zone, face_down=zone == "damage")
                 getattr(pl, zone).append(o.id)
-        for n in self.names(t.get("forms", []), f"{field}.forms"):
+                self.label(lab, o.id, f"{field}.{key}[{j}]")
+        for j, (n, lab) in enumerate(self.names(t.get("forms", []), f"{field}.forms")):
             o = self.obj(self.card(n, f"{field}.forms"), p, "form")
             pl.forms.append(o.id)
+            self.label(lab, o.id, f"{field}.forms[{j}]")
         pl.pool = {str(k): int(v) for k, v in t.get("pool", {}).items() if int(v)}
         for k in pl.pool:
             if k not in "&£!%$":
@@ -149,7 +189,9 @@ class Builder:
             for k, v in t.get(key, {}).items():
                 i = int(k)
                 if not 0 <= i < len(slots):
-                    raise self.fail(f"{field}.{key}.{k}", f"no such slot (there are {len(slots)})")
+                    what = "frontrow" if row == "front" else "backrow"
+                    raise self.fail(f"{field}.{key}.{k}", f"no such place: {'AB'[p]} has {len(slots)} "
+                                    f"{what} slots ({row[0]}0-{row[0]}{len(slots) - 1})")
                 self.place(p, row, i, v, f"{field}.{key}.{k}")
 
     def place(self, p: int, row: str, i: int, v: Any, field: str) -> None:
@@ -168,11 +210,13 @@ class Builder:
                      damage=int(t.get("damage", 0)), sick=bool(t.get("sick", False)),
                      attacked=bool(t.get("attacked", False)), token=card.type is CardType.TOKEN)
         (self.s.players[p].front if row == "front" else self.s.players[p].back)[i] = o.id
+        self.label(t.get("label"), o.id, field)
         self.mods(o, t.get("mods", []), f"{field}.mods")
-        for j, m in enumerate(t.get("markers", [])):
+        for j, (m, lab) in enumerate(self.names(t.get("markers", []), f"{field}.markers")):
             mc = self.card(m, f"{field}.markers[{j}]")
             mo = self.obj(mc, owner, "marker", ctrl=p, attached_to=o.id)
             o.markers.append(mo.id)
+            self.label(lab, mo.id, f"{field}.markers[{j}]")
 
     def mods(self, o: Obj, mods: list[dict[str, Any]], field: str) -> None:
         for j, m in enumerate(mods):
@@ -188,6 +232,7 @@ class Builder:
 
     def stack_item(self, t: dict[str, Any], field: str) -> None:
         s = self.s
+        self.known(t, STACK_FIELDS, field)
         p = "AB".index(t.get("controller", "A"))
         card = self.card(t.get("card"), f"{field}.card")
         o = self.obj(card, p, "stack", face_down=card.type is CardType.AMBUSH)
@@ -200,12 +245,17 @@ class Builder:
                 got = targets.setdefault(f"{ai}:{name}", [])
                 for _ in range(sel.count):
                     if places:
-                        oid = self.game._resolve_place(places.pop(0))
+                        place = places.pop(0)
+                        problem = slot_problem(s, place)
+                        if problem:
+                            raise self.fail(f"{field}.targets", problem)
+                        oid = self.game._resolve_place(place)
                         if oid is None:
-                            raise self.fail(f"{field}.targets", "names an empty place")
+                            raise self.fail(f"{field}.targets", f"{place} is empty")
                         got.append(oid)
         item = StackItem(sid=s.next_sid, kind="card", controller=p, source=o.id, source_name=card.name,
                          card=card, targets=targets, obj=o.id, face_down=o.face_down,
                          in_response_to=s.stack[-1].sid if s.stack else None)
         s.next_sid += 1
         s.stack.append(item)
+        self.label(t.get("label"), o.id, field)

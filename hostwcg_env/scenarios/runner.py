@@ -12,10 +12,10 @@ from hostwcg_env.engine import Game, IllegalActionError
 from hostwcg_env.engine.actions import PASS
 
 from .builder import ScenarioError, setup_game
-from .checks import check_expect
+from .checks import PlaceError, check_expect, line_place_problem, object_at, where
 from .shape import check_shape
 
-STEP_FIELDS = {"do", "expect"}
+STEP_FIELDS = {"do", "expect", "label"}
 TOP_FIELDS = {"id", "title", "rules", "config", "cards", "setup", "step", "notes"}
 
 
@@ -45,8 +45,12 @@ def _need_priority(game: Game, macro: str) -> None:
 
 
 def run_line(game: Game, line: str) -> None:
-    """Play one ``do`` line: an action for a named player, or a macro."""
+    """Play one ``do`` line: an action for a named player, or a macro. A slot the board does
+    not have (``A target A.f5`` with 5 frontrow slots) is a ScriptError naming it."""
     text = line.strip()
+    problem = line_place_problem(game, text)
+    if problem:
+        raise ScriptError(problem)
     if text == "pass":
         game.apply(PASS)
         return
@@ -98,18 +102,19 @@ def run_doc(doc: dict[str, Any], path: str) -> Result:
         if key not in TOP_FIELDS:
             res.mismatches.append(f"{path}: unknown top-level field {key!r}")
             return res
-    if not doc.get("step"):
-        res.mismatches.append(f"{path}: no [[step]]: a scenario without steps checks nothing (docs/scenarios.md)")
-        return res
     try:
         check_shape(doc, path)
     except ScenarioError as e:
         res.mismatches.append(str(e))
         return res
+    labels: dict[str, int] = {}
     try:
-        game = setup_game(doc, path)
+        game = setup_game(doc, path, labels)
     except (ScenarioError, CardError, ValueError) as e:
         res.mismatches.append(f"setup: {e}")
+        return res
+    if not doc.get("step"):
+        res.mismatches.append(f"{path}: no [[step]]: a scenario without steps checks nothing (docs/scenarios.md)")
         return res
     for i, step in enumerate(doc.get("step", [])):
         where = f"step {i + 1}"
@@ -143,9 +148,31 @@ def run_doc(doc: dict[str, Any], path: str) -> Result:
                 except (IllegalActionError, ValueError, ScriptError, IndexError) as e:
                     res.mismatches.append(f"{where}: '{line}': {e}")
                     return res
-        for m in check_expect(game, expect, game.events[start:]):
+        for m in check_expect(game, expect, game.events[start:], labels):
             res.mismatches.append(f"{where}: {m}")
+        problem = _label_step(game, step.get("label", {}), labels)
+        if problem:
+            res.mismatches.append(f"{where}: label: {problem}")
+            return res
     return res
+
+
+def _label_step(game: Game, table: Any, labels: dict[str, int]) -> str | None:
+    """A step's ``label = { name = "A.f2" }``: after the step's checks, name the object now at
+    each place (a card on the stack by its ``stackN``), for later identity checks."""
+    if not isinstance(table, dict):
+        return "must be a table of label = place"
+    for name, place in table.items():
+        try:
+            oid = object_at(game.state, str(place))
+        except PlaceError as e:
+            return str(e)
+        if oid is None:
+            return f"{name} = {place!r}: the place is empty"
+        if name in labels and labels[name] != oid:
+            return f"{name}: the label already names another object (it is {where(game.state, labels[name])})"
+        labels[name] = oid
+    return None
 
 
 def run_file(path: str | Path) -> Result:

@@ -64,7 +64,13 @@ class _Check:
         elif not isinstance(v, list):
             raise self.fail(field, "a list of card names or a count", v)
         else:
-            self.texts(v, field)
+            for i, x in enumerate(v):
+                if isinstance(x, dict):  # a card with a label: { card = "Squire", label = "sq" }
+                    self.text(x.get("card"), f"{field}[{i}].card")
+                    if "label" in x:
+                        self.text(x["label"], f"{field}[{i}].label")
+                else:
+                    self.text(x, f"{field}[{i}]")
 
     # ------------------------------------------------------------------ parts
     def doc(self, doc: dict[str, Any]) -> None:
@@ -129,7 +135,7 @@ class _Check:
                 self.whole(v, f)
             elif key in ("front", "back"):
                 for slot, e in self.table(v, f).items():
-                    if not slot.isdigit():
+                    if not str(slot).isdigit():  # TOML keys are text; a document built in Python may use ints
                         raise self.fail(f"{f}.{slot}", "a slot number (0, 1, ...)", slot)
                     if isinstance(e, dict):
                         self.entity(e, f"{f}.{slot}")
@@ -146,7 +152,9 @@ class _Check:
             elif key in ("sick", "attacked", "face_down"):
                 self.flag(v, f)
             elif key == "markers":
-                self.texts(v, f)
+                if not isinstance(v, list):
+                    raise self.fail(f, "a list of card names", v)
+                self.cards(v, f)
             elif key == "owner":
                 self.player(v, f)
             elif key == "mods":

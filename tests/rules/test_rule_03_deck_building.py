@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import hostwcg_env  # noqa: F401
 from hostwcg_env.cards import check_deck, default_pool
 
@@ -22,6 +24,7 @@ def codes(table: dict) -> list[str]:
     return [p.code for p in check_deck(table, default_pool())]
 
 
+@pytest.mark.rules("3")
 def test_rule_3_1_deck_must_follow_the_constraints() -> None:
     """Rule 3 (Deck Building), 3.1: a list meeting every constraint is legal, and one that
     breaks a constraint is refused with a problem per broken constraint."""
@@ -32,7 +35,7 @@ def test_rule_3_1_deck_must_follow_the_constraints() -> None:
 
 
 def test_rule_3_1_1_fifty_main_deck_cards_and_one_host() -> None:
-    """3.1.1: exactly 50 main-deck cards and exactly 1 Host (RULINGS A10)."""
+    """3.1.1: exactly 50 main-deck cards and exactly 1 Host (A10)."""
     assert codes(deck()) == []
     assert codes(deck(Pinger=1)) == ["DECK_SIZE"]  # 49 cards
     assert codes(deck(Pinger=3)) == ["DECK_SIZE"]  # 51 cards

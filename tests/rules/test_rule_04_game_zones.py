@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import hostwcg_env  # noqa: F401
 
 from ._util import decision, expect, make, play
@@ -29,6 +31,7 @@ def test_rule_4_each_player_has_every_game_zone() -> None:
     assert sorted(mine) == sorted(listed)  # each of A's cards is in exactly one zone
 
 
+@pytest.mark.rules("4.2")
 def test_rule_4_2_1_destroyed_used_and_discarded_cards_go_to_the_drop_zone() -> None:
     """4.2 The Drop Zone, 4.2.1: a destroyed Entity, a used Sorcery and discarded cards all go
     to the drop zone, which is open: the opponent sees its contents."""
@@ -38,11 +41,12 @@ def test_rule_4_2_1_destroyed_used_and_discarded_cards_go_to_the_drop_zone() -> 
     play(g, "A play Spark", "A target B.f0", "resolve", "A slot b0", "resolve")
     expect(g, {"B.drop": ["Squire"], "A.drop": ["Spark"], "B.f0": "empty"})
     play(g, "A play Rummage", "resolve", "A slot b0", "A pass", "B pass")
-    expect(g, {"A.drop": ["Spark", "Rummage", "Ogre", "Wall"]})
-    expect(g, {"view": {"B": {"A.drop": ["Spark", "Rummage", "Ogre", "Wall"],
+    expect(g, {"A.drop": ["Spark", "Ogre", "Wall", "Rummage"]})  # discards, then the used Rummage
+    expect(g, {"view": {"B": {"A.drop": ["Spark", "Ogre", "Wall", "Rummage"],
                               "contains": ["Rummage", "Ogre", "Wall"]}}})
 
 
+@pytest.mark.rules("4.5")
 def test_rule_4_5_1_sorceries_and_ambushes_go_to_backrow_slots() -> None:
     """4.5 Backrow Slots, 4.5.1: a cast Sorcery and a laid Ambush are put into a backrow slot
     (only backrow slots are offered); a face-up backrow card is open to the opponent."""
@@ -59,9 +63,10 @@ def test_rule_4_5_1_sorceries_and_ambushes_go_to_backrow_slots() -> None:
     expect(g, {"view": {"B": {"A.b1": "Beacon", "contains": ["Beacon"]}}})
 
 
+@pytest.mark.rules("4.8")
 def test_rule_4_8_1_damage_zone_cards_are_face_down_and_hidden() -> None:
     """4.8 Damage Zone, 4.8.1: Host damage puts cards face down into the damage zone; the
-    opponent sees only how many there are (RULINGS A09: the owner may look)."""
+    opponent sees only how many there are (A09: the owner may look)."""
     g = make({"turn": 1, "phase": "action1",
               "A": {"hand": ["Blast"], "pool": {"£": 2}},
               "B": {"hand": ["Ogre", "Wall"], "damage_zone": ["Herald"]}})

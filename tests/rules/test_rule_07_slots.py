@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import hostwcg_env  # noqa: F401
 
 from ._util import expect, make, play
@@ -19,6 +21,7 @@ def test_rule_7_only_open_slots_can_be_chosen() -> None:
     assert sorted(str(a) for a in g.legal_actions()) == ["slot f1", "slot f3"]
 
 
+@pytest.mark.rules("7.3")
 def test_rule_7_3_1_moving_between_slots_is_not_a_new_zone() -> None:
     """7.3 (the slots are one zone), 7.3.1: an Entity moved to another of its controller's
     slots stays the same object: it keeps its damage, its effects and its Creation Sickness."""
@@ -34,6 +37,7 @@ def test_rule_7_3_1_moving_between_slots_is_not_a_new_zone() -> None:
     expect(g, {"A.f0": "empty", "A.f3.damage": 2, "A.f3.sick": True, "A.f3.power": 4})
 
 
+@pytest.mark.rules("8", "8.2")
 def test_rule_8_2_1_moving_slots_is_moving_not_leaving_or_entering() -> None:
     """Rule 8 (Leaving/Entering vs Moving), 8.2, 8.2.1: a frontrow-to-frontrow move is
     'moving slots': it fires 'moves slots' effects (Surveyor gains a resource) and no

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 import hostwcg_env  # noqa: F401
 
 from ._util import decision, make, play, texts
@@ -38,6 +40,7 @@ def test_rule_9_setup_steps_happen_in_order() -> None:
     assert f"TurnBegan({first}, 1)" in texts(g)
 
 
+@pytest.mark.rules("9.1.4")
 def test_rule_9_1_3_and_9_1_4_first_player_by_2d6_high_roll() -> None:
     """9.1.3, 9.1.4: the first player is determined by each player rolling 2D6; the higher
     roll wins (and decides, 9.1.5); a tie is rolled again (A16a)."""

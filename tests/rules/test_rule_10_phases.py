@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import hostwcg_env  # noqa: F401
 
 from ._util import expect, legal, make, play
@@ -11,6 +13,7 @@ def phases(events: list[str]) -> list[str]:
     return [e[len("PhaseBegan("):-1] for e in events if e.startswith("PhaseBegan(")]
 
 
+@pytest.mark.rules("10.1")
 def test_rule_10_a_turn_goes_through_every_phase_then_the_opponent_does() -> None:
     """Rule 10 (Phases), 10.1: a turn is Start, Action 1, Battle, Action 2, End; then the
     opponent goes through the same phases (the first player's first turn skips Battle and
@@ -36,6 +39,7 @@ def test_rule_10_1_1_phases_may_not_be_skipped() -> None:
         expect(g, {"phase": nxt, "turn_player": "B"})
 
 
+@pytest.mark.rules("10.3")
 def test_rule_10_3_1_slow_actions_in_action_phase_1() -> None:
     """10.3 Action Phase 1, 10.3.1: Slow actions (playing a card, spending #) may be taken in
     Action Phase 1, and not yet in the Start Phase before it."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import hostwcg_env  # noqa: F401
 from hostwcg_env.cards import load_card_table
 from hostwcg_env.engine import CardType, Res
@@ -21,6 +23,7 @@ def test_rule_13_a_card_is_read_from_its_fields() -> None:
         CardType.ENTITY, Res.STRIFE, "££$", 5, 4)
 
 
+@pytest.mark.rules("11.3.1")
 def test_rule_13_1_resource_type() -> None:
     """13.1: a card's resource type is read from the card; a Host's type is what its # action
     gives (11.3.1)."""

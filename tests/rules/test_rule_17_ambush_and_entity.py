@@ -36,7 +36,7 @@ def test_rule_18_entities_live_in_the_frontrow_and_die_to_damage() -> None:
     play(g, "A play Squire", "resolve", "A slot f1")
     expect(g, {"A.f1": "Squire", "A.f1.sick": True, "A.back": []})
     play(g, "A play Spark", "A target A.f1", "resolve", "A slot b0", "resolve")
-    expect(g, {"A.f1": "empty", "A.drop": ["Squire", "Spark"]})
+    expect(g, {"A.f1": "empty", "A.drop": ["Spark", "Squire"]})
 
 
 def test_rule_18_1_no_entity_without_a_free_frontrow_slot() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import hostwcg_env  # noqa: F401
 
 from ._util import decision, expect, legal, make, play
@@ -11,6 +13,7 @@ def steps(events: list[str]) -> list[str]:
     return [e[len("StepBegan("):-1] for e in events if e.startswith("StepBegan(")]
 
 
+@pytest.mark.rules("25.1")
 def test_rule_25_a_battle_runs_through_its_sections() -> None:
     """Rule 25 (Battle), 25.1: declare the attacker, choose what it attacks, then the early and
     normal damage steps, after which the next attacker may be declared."""

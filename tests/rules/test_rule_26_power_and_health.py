@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import hostwcg_env  # noqa: F401
 from hostwcg_env.engine.stats import health, power
 
@@ -39,6 +41,7 @@ def test_rule_26_1_1_health_is_how_much_damage_an_entity_can_have() -> None:
     expect(g, {"B.f0": "empty", "B.drop": ["Ogre"]})
 
 
+@pytest.mark.rules("26.1.4")
 def test_rule_26_1_4_1_health_is_base_plus_additions_minus_deductions() -> None:
     """26.1.4, 26.1.4.1: health = (base health + additional health) - deducted health."""
     g = make({"turn": 1, "phase": "action1",

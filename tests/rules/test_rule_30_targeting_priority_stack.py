@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import hostwcg_env  # noqa: F401
 
 from ._util import decision, expect, legal, make, play, texts
@@ -73,6 +75,7 @@ def test_rule_32_3_the_stack_resolves_once_both_players_pass() -> None:
     expect(g, {"decision": "A choose_slot"})
 
 
+@pytest.mark.rules("32.5", "32.6")
 def test_rule_32_5_1_new_items_go_on_top_before_the_next_resolves() -> None:
     """32.5, 32.5.1, 32.6: after an item resolves, players may respond; a trigger it caused
     goes on top of what is left and resolves before the stack continues with the next item."""

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 import hostwcg_env  # noqa: F401
 
 from ._util import expect, legal, make, play
 
 
+@pytest.mark.rules("36")
 def test_rule_36_1_a_card_that_changes_zone_is_a_new_card() -> None:
     """Rule 36 (Persistence), 36.1: damage and effects last only while the card stays in its
     zone: Recall returns a damaged, buffed Ogre to the hand, and replayed it is a fresh object

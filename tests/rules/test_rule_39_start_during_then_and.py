@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import hostwcg_env  # noqa: F401
 
 from ._util import decision, expect, legal, make, play
@@ -29,6 +31,7 @@ def test_rule_39_start_of_phase_triggers_and_during_options() -> None:
 RITES = ["A target B.f0", "resolve", "A slot b0", "resolve"]
 
 
+@pytest.mark.rules("40")
 def test_rule_40_1_then_and_and_decide_how_an_effect_resolves() -> None:
     """Rule 40 (Then... vs And...), 40.1: 'deal 2 damage, then +2 health' (Harsh Rite) lets the
     game action destroy the 2/2 Squire in between; 'deal 2 damage and +2 health' (Bulwark

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import hostwcg_env  # noqa: F401
 
 from ._util import decision, expect, make, play
@@ -57,6 +59,7 @@ def test_rule_41_3_3_a_card_found_by_its_traits_is_shown_to_both_players() -> No
     expect(g, {"A.hand": ["Herald"], "view": {"B": {"contains": ["Reveal(A, card=Herald)"]}}})
 
 
+@pytest.mark.rules("42.1")
 def test_rule_42_an_infinite_loop_is_cut_and_the_initial_action_stands() -> None:
     """Rule 42 (Miscellaneous), 42.1: two Echo Sphinxes would feed each other forever once A
     gains a resource; the looping effect does not resolve, and A keeps the resource."""
@@ -83,6 +86,7 @@ def test_rule_42_1_1_1_a_loop_that_ends_in_a_loss_is_not_infinite() -> None:
     assert events[-1] == "GameOver(winner=B, reason=deck_out)"
 
 
+@pytest.mark.rules("4.1.1")
 def test_rule_41_looked_at_cards_go_back_on_top_in_a_game_sampled_from_a_view() -> None:
     """Rule 41 with 4.1.1: the deck's order is closed, so a view (and a game sampled from it
     by determinize, as search agents do) holds the deck in another order. Putting the looked-at

@@ -1,6 +1,7 @@
-"""Seeded random-agent games between decks: which cards get played, and the deck matrix.
+"""Seeded random self-play between decks: which cards get played, and the deck matrix.
 
-The random agent picks uniformly among the legal actions with its own ``random.Random(seed)``,
+Both seats are played by one uniform random walk over the legal actions, a
+``random.Random(seed)`` (:class:`SharedRandom`, a driver of the game runner, ``runner.py``),
 so every game is reproducible from ``(deck_a, deck_b, seed)``. Used by tests/test_pool.py and
 scripts/deck_matrix.py; notebooks can call :func:`deck_matrix` directly.
 """
@@ -11,12 +12,16 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from hostwcg_env.cards.decks import Deck, pool_decks
 
-__all__ = ["GameRecord", "cards_played", "deck_matrix", "format_matrix", "play_random_game", "pool_decks", "worst"]
+from .records import DeckRef
+from .runner import GameSpec, Visitor, name_in, play
+
+__all__ = ["GameRecord", "SharedRandom", "cards_played", "deck_matrix", "format_matrix", "play_random_game",
+           "pool_decks", "worst"]
 
 
 @dataclass
@@ -34,33 +39,55 @@ class GameRecord:
     created: Counter[str] = field(default_factory=Counter)  # Entities and tokens created
 
 
-def _name_in(text: str) -> str:
-    """``WouldPlay(A, Grace, Aligner of Stars)`` -> ``Grace, Aligner of Stars``."""
-    inner = text[text.index("(") + 1 : text.rindex(")")]
-    return inner.split(", ", 1)[1] if ", " in inner else inner
+class SharedRandom:
+    """A driver for both seats: ``random.Random(seed)`` picks uniformly among the legal
+    actions of every decision, forced ones included."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def next_action(self, game: Any) -> Any:
+        return self.rng.choice(game.legal_actions())
+
+
+def _ref(deck: Any) -> DeckRef:
+    if isinstance(deck, DeckRef):
+        return deck
+    if isinstance(deck, tuple):  # (host, main), as Game.new takes it
+        return DeckRef("deck", "deck", deck[0], tuple(deck[1]))
+    return DeckRef.of(deck)
+
+
+def _overrides(config: Any) -> tuple[tuple[str, Any], ...]:
+    """The flags in which ``config`` (a RuleConfig) differs from the defaults."""
+    if config is None:
+        return ()
+    default = type(config)()
+    return tuple((f.name, getattr(config, f.name)) for f in fields(config)
+                 if getattr(config, f.name) != getattr(default, f.name))
+
+
+class _CardEvents(Visitor):
+    def __init__(self, rec: GameRecord) -> None:
+        self.rec = rec
+
+    def end(self, game: Any) -> None:
+        counters = {"WouldPlay": self.rec.played, "Played": self.rec.resolved,
+                    "Activated": self.rec.activated, "Created": self.rec.created}
+        for ev in game.events:
+            c = counters.get(ev.kind)
+            if c is not None:
+                c[name_in(ev.text)] += 1
 
 
 def play_random_game(deck_a: Any, deck_b: Any, seed: int, config: Any = None) -> GameRecord:
-    """One complete game between two uniform random agents (one RNG, seeded)."""
-    import hostwcg_env  # noqa: F401  (registers the default card pool)
-    from hostwcg_env.engine import Game
-
-    game = Game.new(deck_a, deck_b, config=config, seed=seed)
-    rng = random.Random(seed)
-    decisions = 0
-    while not game.is_over:
-        game.apply(rng.choice(game.legal_actions()))
-        decisions += 1
-    rec = GameRecord(seed, game.winner, game.state.reason, game.state.turn, decisions)
-    for ev in game.events:
-        if ev.kind == "WouldPlay":
-            rec.played[_name_in(ev.text)] += 1
-        elif ev.kind == "Played":
-            rec.resolved[_name_in(ev.text)] += 1
-        elif ev.kind == "Activated":
-            rec.activated[_name_in(ev.text)] += 1
-        elif ev.kind == "Created":
-            rec.created[_name_in(ev.text)] += 1
+    """One complete game of random self-play (one RNG for both seats, seeded)."""
+    spec = GameSpec(_ref(deck_a), _ref(deck_b), seed, ("random", "random"), _overrides(config))
+    rec = GameRecord(seed, None, "", 0, 0)
+    driver = SharedRandom(seed)
+    game, record = play(spec, visit=_CardEvents(rec), players=(driver, driver))
+    s = game.state
+    rec.winner, rec.reason, rec.turns, rec.decisions = game.winner, s.reason, s.turn, len(record["actions"])
     return rec
 
 

@@ -1,0 +1,297 @@
+"""The evaluation ladder: a round robin between agents with seats swapped on paired seeds
+over the shipped decks, win rates with Wilson 95% intervals, Bradley-Terry ratings (Elo
+scale) with bootstrap 95% intervals, and each agent's time per choice.
+
+    hostwcg evaluate --agents random,heuristic,ismcts,ppo --games 200 --workers 2
+
+Games are played by the game runner (``runner.py``: forced actions are taken without asking
+the agents) and kept as game records (``records.py``). With ``results=PATH``
+(``--results PATH``) every finished game is appended to that results file as it ends (gzip-
+compressed when PATH ends ``.gz``), whole or not at all (``recordfile.py``), and the games of
+the schedule already in the file are not played again: a stopped or killed run resumes where
+it stopped, with exactly the records and the report an uninterrupted run gives, and a long run
+(ISMCTS at 0.45 s a decision takes about a minute a game against the heuristic) can be spread
+over several sessions or machines and merged by concatenating their files. Each record
+carries the code version that played it and every action of its game, so the game replays
+exactly (``replay.py``; ``hostwcg replay FILE``) and an agent's choices can be distilled
+(``distill.py``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import random
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+from .recordfile import RecordFileError, RecordWriter, iter_records
+from .records import DeckRef, code_version, record_id, shipped_deck_refs
+from .runner import GameSpec, run_game
+from .stats import Z, wilson
+
+__all__ = ["Z", "LadderResult", "bradley_terry", "load_results", "play_game", "run_ladder", "schedule", "wilson"]
+
+play_game = run_game  # one ladder game: its record
+
+
+def schedule(agents: Sequence[str], games: int, seed: int = 0,
+             decks: Sequence[DeckRef] | None = None) -> list[GameSpec]:
+    """``games`` games per pair: pairs of games share a seed and decks, with seats swapped.
+    The decks are drawn from ``decks`` (default: every shipped deck file, in file order) with
+    ``random.Random(seed)``; forced actions are taken without asking the agents."""
+    refs = list(decks) if decks is not None else list(shipped_deck_refs())
+    n_decks = len(refs)
+    out: list[GameSpec] = []
+    for x, y in combinations(agents, 2):
+        for i in range(games // 2 + games % 2):
+            s = seed + i
+            r = random.Random(s)
+            da, db = r.randrange(n_decks), r.randrange(n_decks)
+            out.append(GameSpec(refs[da], refs[db], s, (x, y), ask_forced=False, index=len(out)))
+            if 2 * i + 1 < games:
+                out.append(GameSpec(refs[db], refs[da], s, (y, x), ask_forced=False, index=len(out)))
+    return out
+
+
+def spec_id(spec: GameSpec) -> tuple[Any, ...]:
+    """The ``records.record_id`` the record of ``spec`` will have."""
+    import json
+
+    return (spec.label, spec.deck_a.id, spec.deck_b.id, spec.seed, tuple(spec.agents),
+            json.dumps(spec.rules_dict, sort_keys=True))
+
+
+def bradley_terry(names: list[str], wins: dict[tuple[str, str], float], iters: int = 200) -> dict[str, float]:
+    """Maximum-likelihood strengths (MM algorithm); returned on the Elo scale, mean 1500."""
+    strength = dict.fromkeys(names, 1.0)
+    for _ in range(iters):
+        new = {}
+        for i in names:
+            w_i = sum(wins.get((i, j), 0.0) for j in names if j != i) + 0.5  # a small prior
+            den = 0.0
+            for j in names:
+                if j == i:
+                    continue
+                n_ij = wins.get((i, j), 0.0) + wins.get((j, i), 0.0)
+                if n_ij:
+                    den += n_ij / (strength[i] + strength[j])
+            new[i] = w_i / den if den else strength[i]
+        g = math.exp(sum(math.log(v) for v in new.values()) / len(new))
+        strength = {k: v / g for k, v in new.items()}
+    return {k: 1500 + 400 * math.log10(v) for k, v in strength.items()}
+
+
+def _order(rec: dict[str, Any]) -> tuple[str, str, int]:
+    return rec["agents"][0], rec["agents"][1], rec["seed"]
+
+
+@dataclass
+class LadderResult:
+    agents: list[str]
+    records: list[dict[str, Any]]  # game records (records.py)
+    seconds: float
+    resumed: int = 0  # records taken from a results file rather than played by this run
+    source: str = ""  # set by ``from_results``: the files the records were read from
+
+    def pair_wins(self) -> dict[tuple[str, str], float]:
+        wins: dict[tuple[str, str], float] = {}
+        for rec in self.records:
+            a, b = rec["agents"]
+            w = rec["winner"]
+            if w is None:
+                wins[(a, b)] = wins.get((a, b), 0) + 0.5
+                wins[(b, a)] = wins.get((b, a), 0) + 0.5
+            else:
+                names = (a, b)
+                wins[(names[w], names[1 - w])] = wins.get((names[w], names[1 - w]), 0) + 1
+        return wins
+
+    def ratings(self, boot: int = 200, seed: int = 0) -> dict[str, tuple[float, float, float]]:
+        point = bradley_terry(self.agents, self.pair_wins())
+        rng = random.Random(seed)
+        samples: dict[str, list[float]] = {a: [] for a in self.agents}
+        for _ in range(boot):
+            pick = [self.records[rng.randrange(len(self.records))] for _ in self.records]
+            r = LadderResult(self.agents, pick, 0).pair_wins()
+            for a, v in bradley_terry(self.agents, r, iters=60).items():
+                samples[a].append(v)
+        out = {}
+        for a in self.agents:
+            xs = sorted(samples[a])
+            lo, hi = xs[int(0.025 * (len(xs) - 1))], xs[int(0.975 * (len(xs) - 1))]
+            out[a] = (point[a], lo, hi)
+        return out
+
+    def rows(self) -> list[dict[str, Any]]:
+        wins = self.pair_wins()
+        out = []
+        for x, y in combinations(self.agents, 2):
+            n = sum(1 for r in self.records if set(r["agents"]) == {x, y})
+            if not n and self.source:
+                continue  # a report from results files shows the pairs that were played
+            p, lo, hi = wilson(wins.get((x, y), 0.0), n)
+            out.append({"agent": x, "opponent": y, "games": n, "wins": wins.get((x, y), 0.0),
+                        "win_rate": p, "ci95_low": lo, "ci95_high": hi})
+        return out
+
+    def markdown(self) -> str:
+        lines = ["| agent | opponent | games | win rate | 95% CI |", "|---|---|---:|---:|---|"]
+        for r in self.rows():
+            lines.append(f"| {r['agent']} | {r['opponent']} | {r['games']} | {r['win_rate']:.1%} | "
+                         f"{r['ci95_low']:.1%} - {r['ci95_high']:.1%} |")
+        if self.connected():
+            lines += ["", "| agent | rating (Bradley-Terry, Elo scale) | 95% CI (bootstrap) |", "|---|---:|---|"]
+            for a, (rating, lo, hi) in sorted(self.ratings().items(), key=lambda t: -t[1][0]):
+                lines.append(f"| {a} | {rating:.0f} | {lo:.0f} - {hi:.0f} |")
+        else:
+            lines += ["", "No ratings: the pairs played do not link every agent to every other."]
+        lines += ["", "| agent | choices | ms per choice (mean) | slowest game's mean (ms) |", "|---|---:|---:|---:|"]
+        for a, (n, mean, worst) in self.timing().items():
+            lines.append(f"| {a} | {n} | {1000 * mean:.2f} | {1000 * worst:.2f} |")
+        games = len(self.records)
+        played = (f"{games} games ({self.resumed} from the results file, {games - self.resumed} played "
+                  f"in {self.seconds:.0f} s)" if self.resumed else f"{games} games in {self.seconds:.0f} s")
+        if self.source:
+            played = f"{games:,} games from {self.source}"
+        lines += ["", f"{played}; draws count as half a win; "
+                      "seats swapped on paired seeds over the shipped decks; a choice is a decision "
+                      "with more than one legal action (forced ones are taken without asking)."]
+        return "\n".join(lines)
+
+    def connected(self) -> bool:
+        """Whether the pairs played link every agent to every other (Bradley-Terry ratings
+        compare agents only within such a set)."""
+        if not self.agents:
+            return False
+        seen, todo = {self.agents[0]}, [self.agents[0]]
+        pairs = {(r["agents"][0], r["agents"][1]) for r in self.records}
+        while todo:
+            x = todo.pop()
+            for a, b in pairs:
+                for u, v in ((a, b), (b, a)):
+                    if u == x and v not in seen:
+                        seen.add(v)
+                        todo.append(v)
+        return seen == set(self.agents)
+
+    @classmethod
+    def from_results(cls, paths: Sequence[str | Path]) -> LadderResult:
+        """The ladder of every game in these results files, whatever pairs and seeds they
+        hold (``hostwcg ladder FILES``): a game found in more than one file counts once."""
+        records: dict[tuple[Any, ...], dict[str, Any]] = {}
+        agents: list[str] = []
+        for path in paths:
+            if not Path(path).is_file():
+                raise RecordFileError(f"{path}: no such results file")
+            for rec in load_results(path)[0]:
+                records.setdefault(record_id(rec), rec)
+                for name in rec["agents"]:
+                    if name not in agents:
+                        agents.append(name)
+        if not records:
+            raise RecordFileError(f"no games in {', '.join(map(str, paths))}")
+        names = ", ".join(Path(p).name for p in paths)
+        out = cls(agents, sorted(records.values(), key=_order), 0.0,
+                  source=f"{len(paths)} results file{'s' if len(paths) > 1 else ''} ({names})")
+        if out.connected():  # standings order: each row names the stronger agent first
+            point = bradley_terry(agents, out.pair_wins())
+            out.agents = sorted(agents, key=lambda a: -point[a])
+        return out
+
+    def timing(self) -> dict[str, tuple[int, float, float]]:
+        """Per agent: choices made, mean seconds per choice, and the highest per-game mean
+        (records without timing, balance records of the first layout, count no choices)."""
+        out: dict[str, list[Any]] = {a: [0, 0.0, 0.0] for a in self.agents}
+        for rec in self.records:
+            for name, (secs, k) in zip(rec["agents"], rec.get("seats") or ((0.0, 0), (0.0, 0)), strict=True):
+                out[name][0] += k
+                out[name][1] += secs
+                if k:
+                    out[name][2] = max(out[name][2], secs / k)
+        return {a: (n, secs / n if n else 0.0, worst) for a, (n, secs, worst) in out.items()}
+
+    def csv(self) -> str:
+        buf = io.StringIO()
+        rows = self.rows()
+        w = csv.DictWriter(buf, fieldnames=list(rows[0].keys()))
+        w.writeheader()
+        # rounded here, for the file only: the markdown formats the exact values (rounding twice
+        # turned a bound of 99.349% into "99.4%")
+        w.writerows({k: round(v, 4) if isinstance(v, float) else v for k, v in r.items()} for r in rows)
+        return buf.getvalue()
+
+
+def load_results(path: str | Path, warn: bool = True) -> tuple[list[dict[str, Any]], set[str]]:
+    """The records of a results file (any layout the ladder has written: ``records.upgrade``)
+    and the code versions that played them. A record cut off by an interruption is skipped
+    with a warning; valid JSON that is not a game record is an error naming the file and line
+    (``recordfile.iter_records``)."""
+    if not Path(path).exists():
+        return [], set()
+    records = list(iter_records(path, warn=warn))
+    return records, {str(r.get("version") or "unknown") for r in records}
+
+
+def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, quiet: bool = False,
+               results: str | Path | None = None, shard: tuple[int, int] | None = None) -> LadderResult:
+    """Play the schedule (``schedule``) and collect the records. With ``results``, games
+    already in that results file are taken from it and each new game is appended to it as
+    it ends (see the module docstring). With ``shard=(k, n)`` this run plays only the games
+    whose place in the schedule is k modulo n (n runs, on one machine or several, share the
+    schedule); the report covers every game of the schedule found in ``results`` too."""
+    from .backends import make_backend, sigterm_unwinds
+    from .simulate import Progress
+
+    if shard is not None:
+        k, n_shards = shard
+        if n_shards < 1 or not 0 <= k < n_shards:
+            raise ValueError(f"shard {k}/{n_shards}: K must be 0 to N-1 and N at least 1")
+    if results is not None and Path(results).is_dir():
+        raise RecordFileError(f"--results {results} is a folder: give a results file (FILE.jsonl or FILE.jsonl.gz)")
+    specs = schedule(agents, games, seed)
+    done: dict[tuple[Any, ...], dict[str, Any]] = {}
+    t0 = time.time()
+    new: list[dict[str, Any]] = []
+    with sigterm_unwinds():
+        out = RecordWriter(results) if results is not None else None  # repairs an interrupted end first
+        try:
+            if results is not None:
+                version = code_version()
+                old, versions = load_results(results)
+                wanted = {spec_id(sp) for sp in specs}
+                for rec in old:
+                    rid = record_id(rec)
+                    if rid in wanted:
+                        done.setdefault(rid, rec)
+                if done and not quiet:
+                    print(f"{results}: {len(done)} of {len(specs)} games already played "
+                          f"(code versions: {', '.join(sorted(versions))})", file=sys.stderr)
+                if versions - {version} and not quiet:
+                    print(f"{results}: note: games played by other code versions than this one ({version})",
+                          file=sys.stderr)
+            todo = [sp for i, sp in enumerate(specs)
+                    if spec_id(sp) not in done and (shard is None or i % shard[1] == shard[0])]
+            if todo:
+                backend = make_backend("local", workers=max(1, min(workers, len(todo))))
+                bar = Progress(len(todo), quiet=quiet)
+                try:
+                    for rec in backend.imap_unordered(todo):
+                        new.append(rec)
+                        if out is not None:
+                            out.write(rec)
+                        bar.update()
+                finally:
+                    backend.close()
+                    bar.close()
+        finally:
+            if out is not None:
+                out.close()
+    records = sorted([*done.values(), *new], key=_order)
+    return LadderResult(list(agents), records, time.time() - t0, resumed=len(done))

@@ -1,0 +1,496 @@
+"""Results files: game records appended whole or not at all, resumed after any interruption.
+
+A results file holds one record (``records.py``) a line, as plain JSON lines or, when its
+name ends ``.gz``, gzip-compressed. Writers (:class:`RecordWriter`; :class:`ShardWriter` for a
+balance study's shards) append each record as it arrives, in one ``write`` with SIGINT and
+SIGTERM held back, so a stopped or killed run leaves whole records and at most one cut-off
+last one:
+
+* plain files: each record is one line; a line cut off by a kill is removed when the next
+  run opens the file (``repair``) before it appends, so the next record never lands on a half
+  line;
+* gzip files: a run writes one gzip member, flushed after every record (the file reads to
+  its last record at every moment) and closed when the run ends, also by Ctrl-C or SIGTERM. A
+  run killed outright (SIGKILL, a crash) leaves its member unclosed; the next run replaces that
+  member by a closed one holding the same whole records (written aside and renamed over the
+  file, so a kill during the repair changes nothing) before it appends its own.
+
+A gzip file takes one writer at a time (a second is refused: each member is one run's); a
+plain file may be shared by runs on one machine (each appends whole lines).
+
+Readers (:func:`iter_records`) take every layout the project has written (``records.upgrade``)
+and files damaged by older writers: a line that is not JSON (a record cut off by a kill, or
+the start of one with the next glued to it) is skipped with a warning naming the file and
+line, keeping the whole record glued to it; a gzip member cut short or broken is read up to its
+last whole line and reading goes on with the next member. Valid JSON that is not a game record
+is an error naming the file and line (:class:`RecordFileError`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import json
+import os
+import signal
+import sys
+import time
+import zlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .records import RecordError, record_id, record_key, upgrade
+
+SHARD_GLOB = "shard-*.jsonl"
+GZ_MAGIC = b"\x1f\x8b\x08"
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: no locks (one writer a file is then the user's to keep)
+    fcntl = None  # type: ignore[assignment]
+
+
+class RecordFileError(ValueError):
+    """A results file that cannot be used: the message names the file (and line)."""
+
+
+def _warn(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr)
+
+
+# ============================================================================ writing
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM wait until the block is done (a record is written whole)."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    try:
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    except (AttributeError, OSError, ValueError):  # no pthread_sigmask here
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+
+
+def _lock(fd: int, exclusive: bool, wait: bool = False) -> bool:
+    if fcntl is None:
+        return True
+    flags = (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | (0 if wait else fcntl.LOCK_NB)
+    try:
+        fcntl.flock(fd, flags)
+    except OSError:
+        return False
+    return True
+
+
+def is_gzip(path: str | Path) -> bool:
+    return str(path).endswith(".gz")
+
+
+def encode(rec: dict[str, Any]) -> bytes:
+    """A record as the line a results file holds."""
+    return (json.dumps(rec, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
+
+
+class RecordWriter:
+    """Appends records to one results file (plain or ``.gz``), each whole or not at all
+    (module docstring); opening it repairs what an interrupted run left at its end."""
+
+    def __init__(self, path: str | Path, warn: bool = True) -> None:
+        p = Path(path)
+        if p.is_dir():
+            raise RecordFileError(f"{p} is a folder: give a results file (FILE.jsonl or FILE.jsonl.gz)")
+        p.parent.mkdir(parents=True, exist_ok=True)
+        self.path = p
+        self.gz = is_gzip(p)
+        self.count = 0
+        self._fd = self._open()
+        try:
+            self._prepare(warn)
+        except BaseException:
+            if self._fd >= 0:
+                os.close(self._fd)
+            raise
+        self._z = zlib.compressobj(6, zlib.DEFLATED, 31) if self.gz else None
+
+    def _prepare(self, warn: bool) -> None:
+        """Lock the file and mend its end (``repair``) when no other run is writing it."""
+        p = self.path
+        if _lock(self._fd, exclusive=True):
+            if repair(p, warn=warn, locked=True):
+                os.close(self._fd)  # the repair renamed a new file over the old one
+                self._fd = -1
+                self._fd = self._open()
+                if not _lock(self._fd, exclusive=True):
+                    self._busy()
+            if not self.gz:
+                _lock(self._fd, exclusive=False, wait=True)  # other runs may append lines too
+        elif self.gz:
+            self._busy()
+        else:
+            _lock(self._fd, exclusive=False, wait=True)
+
+    def _open(self) -> int:
+        return os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+
+    def _busy(self) -> None:
+        os.close(self._fd)
+        self._fd = -1
+        raise RecordFileError(f"{self.path} is being written by another run (a gzip file takes one "
+                              "run at a time: give each run its own file and concatenate them)")
+
+    def write(self, rec: dict[str, Any]) -> None:
+        data = encode(rec)
+        if self._z is not None:
+            data = self._z.compress(data) + self._z.flush(zlib.Z_SYNC_FLUSH)
+        with _signals_held():
+            _write_all(self._fd, data)
+        self.count += 1
+
+    def close(self) -> None:
+        if self._fd < 0:
+            return
+        with _signals_held():
+            if self._z is not None and self.count:
+                _write_all(self._fd, self._z.flush(zlib.Z_FINISH))
+            with contextlib.suppress(OSError):
+                os.fsync(self._fd)
+            os.close(self._fd)
+            self._fd = -1
+
+    def __enter__(self) -> RecordWriter:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+@dataclass
+class ShardWriter:
+    """Appends records to ``DIR/shard-<run>-<n>.jsonl`` as games finish (a :class:`RecordWriter`
+    each); a new shard every ``per_shard`` records. Each run writes its own files, so a resumed
+    run never appends to what an earlier one wrote."""
+
+    folder: Path
+    per_shard: int = 1000
+    prefix: str = ""
+    run_id: str = field(default_factory=lambda: f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}-{os.urandom(3).hex()}")
+    paths: list[Path] = field(default_factory=list)
+    _out: RecordWriter | None = None
+    _k: int = 0
+
+    def __post_init__(self) -> None:
+        self.folder = Path(self.folder)
+        if self.folder.exists() and not self.folder.is_dir():
+            raise RecordFileError(f"{self.folder} is a file: the shards go in a folder")
+        self.folder.mkdir(parents=True, exist_ok=True)
+
+    def write(self, record: dict[str, Any]) -> None:
+        if self._out is None or self._out.count >= self.per_shard:
+            self.close()
+            self._k += 1
+            path = self.folder / f"shard-{self.prefix}{self.run_id}-{self._k:04d}.jsonl"
+            self.paths.append(path)
+            self._out = RecordWriter(path)
+        self._out.write(record)
+
+    def close(self) -> None:
+        if self._out is not None:
+            self._out.close()
+            self._out = None
+
+    def __enter__(self) -> ShardWriter:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+# ============================================================================ repairing
+
+
+def repair(path: str | Path, warn: bool = True, locked: bool = False) -> bool:
+    """Make ``path`` end with a whole record, as a writer needs before appending: a plain
+    file loses its cut-off last line (kept, with its newline, when it is a whole record that
+    lost only that); a gzip file gets its unclosed or broken members replaced by closed ones
+    holding their whole lines (a copy renamed over the file). Returns True when the file was
+    replaced by a new one. Without ``locked`` the file is locked here, and left alone when
+    another run holds it."""
+    p = Path(path)
+    if not p.is_file():
+        return False
+    fd = -1
+    if not locked:
+        fd = os.open(p, os.O_RDONLY)
+        if not _lock(fd, exclusive=True):
+            os.close(fd)
+            return False
+    try:
+        return _repair_gzip(p, warn) if is_gzip(p) else _repair_plain(p, warn)
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
+def _repair_plain(p: Path, warn: bool) -> bool:
+    size = p.stat().st_size
+    if size == 0:
+        return False
+    with open(p, "rb+") as fh:
+        fh.seek(size - 1)
+        if fh.read(1) == b"\n":
+            return False
+        # find the last newline, reading back in blocks
+        pos, cut = size, 0
+        while pos > 0:
+            start = max(0, pos - 65536)
+            fh.seek(start)
+            block = fh.read(pos - start)
+            k = block.rfind(b"\n")
+            if k >= 0:
+                cut = start + k + 1
+                break
+            pos = start
+        fh.seek(cut)
+        tail = fh.read()
+        try:
+            upgrade(json.loads(tail))
+            whole = True
+        except (ValueError, UnicodeDecodeError):
+            whole = False
+        if whole:
+            fh.seek(0, os.SEEK_END)
+            fh.write(b"\n")
+        else:
+            fh.truncate(cut)
+        fh.flush()
+        os.fsync(fh.fileno())
+    if warn:
+        _warn(f"{p}: ended the last record with a newline" if whole else
+              f"{p}: removed a record cut off by an interrupted run ({size - cut} bytes at the end)")
+    return False
+
+
+@dataclass
+class _Member:
+    """A gzip member (or bytes that are not one) of a file, as ``_scan`` found it."""
+
+    start: int
+    end: int
+    closed: bool  # ended with its trailer and decoded without error
+    tail: bytes  # what it decoded after its last newline (a cut-off record), if anything
+
+
+def _scan(data: bytes) -> Iterator[bytes | _Member]:
+    """Decode gzip ``data`` member by member: each whole line (bytes, newline included) as it
+    is decoded, then the member itself. A member cut short ends there; after a broken one (or
+    bytes that are no member) decoding goes on at the next gzip header."""
+    pos = 0
+    step = 1 << 20
+    while pos < len(data):
+        if not data.startswith(GZ_MAGIC, pos):
+            nxt = data.find(GZ_MAGIC, pos + 1)
+            end = nxt if nxt >= 0 else len(data)
+            yield _Member(pos, end, False, b"")
+            pos = end
+            continue
+        d = zlib.decompressobj(31)
+        buf = b""
+        i = pos
+        ok = True
+        while ok and i < len(data) and not d.eof:
+            chunk = data[i : i + step]
+            backup = d.copy()
+            try:
+                buf += d.decompress(chunk)
+            except zlib.error:  # decode this chunk again byte by byte, up to the damage
+                ok = False
+                d = backup
+                with contextlib.suppress(zlib.error):
+                    for j in range(len(chunk)):
+                        buf += d.decompress(chunk[j : j + 1])
+            i = min(i + step, len(data))
+            k = buf.rfind(b"\n")
+            if k >= 0:
+                yield from buf[: k + 1].splitlines(keepends=True)
+                buf = buf[k + 1 :]
+        if ok and d.eof:
+            end = i - len(d.unused_data)
+            yield _Member(pos, end, True, buf)
+            pos = end
+            continue
+        nxt = data.find(GZ_MAGIC, pos + 1) if not ok else -1
+        end = nxt if nxt >= 0 else len(data)
+        yield _Member(pos, end, False, buf)
+        pos = end
+
+
+def _repair_gzip(p: Path, warn: bool) -> bool:
+    data = p.read_bytes()
+    members = [m for m in _scan(data) if isinstance(m, _Member)]
+    if all(m.closed and not m.tail for m in members):
+        return False
+    for m in members:
+        if not data.startswith(GZ_MAGIC[: m.end - m.start], m.start) or (
+                not data.startswith(GZ_MAGIC, m.start) and m.end - m.start > 9):
+            raise RecordFileError(f"{p}: its name ends .gz but {'it is' if m.start == 0 else 'part of it is'} "
+                                  "not gzip data (a plain results file is named .jsonl)")
+    parts: list[bytes] = []
+    lines: list[bytes] = []
+    kept = dropped = 0
+    for item in _scan(data):
+        if not isinstance(item, _Member):
+            lines.append(item)
+            continue
+        if item.closed and not item.tail:
+            parts.append(data[item.start : item.end])
+        else:
+            kept += len(lines)
+            dropped += len(item.tail)
+            if lines:
+                parts.append(gzip.compress(b"".join(lines), compresslevel=6, mtime=0))
+        lines = []
+    tmp = p.with_name(f".{p.name}.repair-{os.getpid()}")
+    with open(tmp, "wb") as fh:
+        for part in parts:
+            fh.write(part)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, p)
+    with contextlib.suppress(OSError):
+        dfd = os.open(p.parent, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    if warn:
+        _warn(f"{p}: closed the gzip stream an interrupted run left open ({kept} whole records "
+              f"kept from it" + (f", {dropped} bytes of a cut-off record dropped)" if dropped else ")"))
+    return True
+
+
+# ============================================================================ reading
+
+
+def shard_files(path: str | Path) -> list[Path]:
+    """The record files under ``path``: the file itself, or a folder's shards (``shards/``
+    too), or else its ``*.jsonl`` and ``*.jsonl.gz`` files."""
+    p = Path(path)
+    if p.is_file():
+        return [p]
+    if not p.exists():
+        return []
+    files = sorted(p.glob(SHARD_GLOB))
+    if (p / "shards").is_dir():
+        files += sorted((p / "shards").glob(SHARD_GLOB))
+    if not files:
+        files = sorted([*p.glob("*.jsonl"), *p.glob("*.jsonl.gz")])
+    return files
+
+
+def _raw_lines(path: Path, warn: bool) -> Iterator[bytes]:
+    """The lines of a file as bytes, each ending with a newline except perhaps a cut-off last
+    line of a plain file. Of a gzip file, the whole lines of every member (``_scan``): a record
+    cut off at the end of a member is dropped here, with a warning."""
+    if not is_gzip(path):
+        with open(path, "rb") as fh:
+            yield from fh
+        return
+    data = path.read_bytes()
+    for item in _scan(data):
+        if not isinstance(item, _Member):
+            yield item
+        elif warn and item.tail:
+            _warn(f"{path}: skipped a record cut off by an interrupted run (the end of the gzip "
+                  f"member at byte {item.start})")
+        elif warn and not data.startswith(GZ_MAGIC, item.start):
+            _warn(f"{path}: skipped {item.end - item.start} bytes at byte {item.start} that are not gzip data")
+        elif warn and not item.closed and item.end < len(data):
+            _warn(f"{path}: the gzip member at byte {item.start} is broken (an interrupted run's, "
+                  "appended to by a later one): read up to its damage")
+
+
+def _salvage(line: str) -> dict[str, Any] | None:
+    """The whole record at the end of a line that starts with a cut-off one, if any."""
+    i = line.find('{"', 1)
+    while i > 0:
+        try:
+            d = json.loads(line[i:])
+        except ValueError:
+            i = line.find('{"', i + 1)
+            continue
+        try:
+            return upgrade(d)
+        except RecordError:
+            return None
+    return None
+
+
+def iter_file(path: str | Path, warn: bool = True) -> Iterator[dict[str, Any]]:
+    """The records of one results file in file order, in this layout (``records.upgrade``)."""
+    p = Path(path)
+    for lineno, raw in enumerate(_raw_lines(p, warn), 1):
+        try:
+            line = raw.decode("utf-8").strip()
+        except UnicodeDecodeError:
+            line = raw.decode("utf-8", "replace").strip()
+        if not line:
+            continue
+        try:
+            d = json.loads(line)
+        except ValueError:
+            rec = _salvage(line)
+            if warn:
+                _warn(f"{p}:{lineno}: skipped a record cut off by an interrupted run"
+                      + (" (kept the whole record glued to it)" if rec is not None else ""))
+            if rec is not None:
+                yield rec
+            continue
+        try:
+            yield upgrade(d)
+        except RecordError as e:
+            raise RecordFileError(f"{p}:{lineno}: {e}") from None
+
+
+def iter_records(paths: str | Path | Iterable[str | Path], warn: bool = True) -> Iterator[dict[str, Any]]:
+    """Every record in these files or folders (a folder: its shards), in order: the public
+    reader of results files (``--results`` files, balance shards, the ladder's kept files).
+    Each record is in this layout whatever layout it was written in; replay one with
+    ``replay.replay(record)``."""
+    items = [paths] if isinstance(paths, str | Path) else list(paths)
+    for item in items:
+        if not Path(item).exists():
+            raise RecordFileError(f"{item}: no such file or folder")
+        for f in shard_files(item):
+            yield from iter_file(f, warn=warn)
+
+
+def read_records(path: str | Path | Iterable[str | Path], warn: bool = True) -> list[dict[str, Any]]:
+    """Records under ``path``, one per game (``records.record_id``): a game recorded twice is
+    kept once."""
+    seen: set[tuple[Any, ...]] = set()
+    out = []
+    for rec in iter_records(path, warn=warn):
+        k = record_id(rec)
+        if k in seen:
+            continue
+        seen.add(k)
+        out.append(rec)
+    return out
+
+
+__all__ = ["RecordFileError", "RecordWriter", "ShardWriter", "iter_file", "iter_records", "read_records",
+           "record_key", "repair", "shard_files"]

@@ -1,0 +1,210 @@
+"""The docs say what the code does: docs/rulings.md has an entry for every ruling id the
+repository cites, its flags table is RuleConfig's fields and defaults, and the code it points
+at exists."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+from hostwcg_env.engine import RuleConfig
+
+ROOT = Path(__file__).resolve().parent.parent
+RULINGS_DOC = ROOT / "docs" / "rulings.md"
+_RULING_ID = re.compile(r"(?<![\w.])A(\d{2})[a-z]?\b")
+
+
+def _rulings_text() -> str:
+    return RULINGS_DOC.read_text(encoding="utf-8")
+
+
+def _entries() -> dict[str, str]:
+    """Ruling id -> the text of its entry."""
+    parts = re.split(r"^### (A\d\d) ", _rulings_text(), flags=re.M)
+    return {parts[i]: parts[i + 1] for i in range(1, len(parts), 2)}
+
+
+def _cited_files() -> list[Path]:
+    files = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    for folder in ("hostwcg_env", "agents", "scripts", "tests"):
+        files += sorted((ROOT / folder).rglob("*.py"))
+    files += sorted((ROOT / "tests" / "scenarios").glob("*.toml"))
+    return [f for f in files if f != RULINGS_DOC]
+
+
+def test_every_ruling_has_one_entry_in_order() -> None:
+    assert list(_entries()) == [f"A{i:02d}" for i in range(1, 56)]
+
+
+def test_every_ruling_id_the_repository_cites_is_in_rulings_md() -> None:
+    entries = _entries()
+    missing = []
+    for path in _cited_files():
+        for m in _RULING_ID.finditer(path.read_text(encoding="utf-8")):
+            if f"A{m.group(1)}" not in entries:
+                missing.append(f"{path.relative_to(ROOT)}: {m.group(0)}")
+    assert not missing, missing
+
+
+def test_every_entry_gives_question_or_reading_rules_flag_and_where() -> None:
+    for rid, text in _entries().items():
+        assert "**Reading:**" in text, rid
+        assert "**Rules:**" in text and "**Flag:**" in text, rid
+        assert "**Where:**" in text, rid
+
+
+def _toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return str(value)
+
+
+def test_the_flags_table_is_rule_configs_fields_and_defaults() -> None:
+    """Each row names fields in its first cell and their defaults, in the same order, in the
+    second; together the rows name every RuleConfig field once."""
+    table = _rulings_text().split("## The flags", 1)[1].split("\n## ", 1)[0]
+    defaults = {f.name: _toml_value(getattr(RuleConfig(), f.name)) for f in dataclasses.fields(RuleConfig)}
+    seen: list[str] = []
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) < 4 or not cells[0].startswith("`") or cells[1] == "default":
+            continue
+        names = re.findall(r"`(\w+)`", cells[0])
+        values = re.findall(r"`([^`]+)`", cells[1])
+        assert len(names) == len(values), line
+        for name, value in zip(names, values, strict=True):
+            assert name in defaults, f"{name} is not a RuleConfig field"
+            assert value == defaults[name], f"{name}: the table says {value}, RuleConfig says {defaults[name]}"
+            seen.append(name)
+    assert sorted(seen) == sorted(defaults)
+
+
+def test_the_flag_of_each_entry_has_the_right_default() -> None:
+    """'**Flag:** `name = value` (default)' in an entry agrees with RuleConfig."""
+    config = RuleConfig()
+    for rid, text in _entries().items():
+        flag = text.split("**Flag:**", 1)[1].split("* **", 1)[0]
+        for name, value in re.findall(r"`(\w+) = ([^`]+)`", flag):
+            assert value == _toml_value(getattr(config, name)), f"{rid}: {name} = {value}"
+
+
+def test_the_code_each_entry_points_at_exists() -> None:
+    """Every `engine/x.py` or `cards/x.py` named under 'Where' exists, and every
+    `Class.method` named after it is defined in that file."""
+    problems = []
+    for rid, text in _entries().items():
+        where = text.split("**Where:**", 1)[1].split("* **", 1)[0]
+        source = ""
+        for token in re.findall(r"`([^`]+)`", where):
+            if re.fullmatch(r"(engine|cards)/\w+\.py", token):
+                path = ROOT / "hostwcg_env" / token
+                if not path.is_file():
+                    problems.append(f"{rid}: {token} does not exist")
+                    source = ""
+                    continue
+                source = path.read_text(encoding="utf-8")
+            elif re.fullmatch(r"[A-Z]\w*\.\w+", token) and source:
+                cls, meth = token.split(".")
+                if f"class {cls}" not in source or not re.search(rf"def {meth}\b", source):
+                    problems.append(f"{rid}: {token} is not defined there")
+    assert not problems, problems
+
+
+# --------------------------------------------------------------------------- how-to-play.md
+
+HOW_TO_PLAY = ROOT / "docs" / "how-to-play.md"
+
+
+def _example_section() -> str:
+    text = HOW_TO_PLAY.read_text(encoding="utf-8")
+    return text.split("## An annotated example game", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_annotated_game_is_the_game_the_engine_plays() -> None:
+    """docs/how-to-play.md annotates `hostwcg demo --agents heuristic,heuristic --seed 3`:
+    every log line it quotes is in the demo's output, in order, and the game ends as told."""
+    from hostwcg_env.demo import run_demo
+
+    section = _example_section()
+    assert "hostwcg demo --agents heuristic,heuristic --seed 3" in section
+    lines: list[str] = []
+    game = run_demo(seed=3, agents=("heuristic", "heuristic"), out=lines.append)
+    printed = " ".join(" ".join(lines).split())
+    events = [e.text for e in game.events]
+    quotes = [q for q in re.findall(r"`([^`]+)`", " ".join(section.split()))
+              if len(q) > 12 and not q.startswith(("python", "hostwcg"))]
+    assert len(quotes) >= 10
+    at = 0
+    for quote in quotes:
+        for piece in [p.strip(" ;") for p in quote.split("...")]:
+            if piece in events:  # an event of the log (PhaseBegan(end))
+                continue
+            found = printed.find(piece, at)
+            assert found >= 0, f"{piece!r} is not in the demo's output (after what came before)"
+            at = found
+    s = game.state
+    assert (s.winner, s.reason, s.turn) == (1, "empty_hand", 8)
+    assert [s.objs[o].name for o in s.players[0].damage] == ["Oath of Steel"]
+    from hostwcg_env.engine.stats import host_health
+
+    assert host_health(s, 0) == 7
+
+
+# --------------------------------------------------------------------------- citations
+
+# Documents that are not part of the repository: the project's working notes (design, style,
+# rulings and scenario lists), the rules text files they came with, and tracker issues. The
+# repository cites rule numbers and its own docs instead (docs/rulings.md, docs/how-to-play.md,
+# docs/scenarios.md ...).
+_OUTSIDE = [
+    (re.compile(r"\b(RULINGS|DESIGN|STYLE|SCENARIOS)\.md\b"), "a working note outside the repository"),
+    (re.compile(r"\bRULINGS\s+(A\d|\d|Part)|\b(DESIGN|STYLE)\s*[:\"(]"), "a working note outside the repository"),
+    (re.compile(r"\bseeds?/|\bseed 0\d\d\b|\bseed file\b|\bSeed example\b"), "the rules text files outside the repository"),
+    (re.compile(r"\bengine-lessons\b|\bFaB-|\bMTG-"), "a document outside the repository"),
+    (re.compile(r"\bissues?\s*(#\s*)?\d+|\bissue\s*[:\"“(]|\(issue\b|\bthe issue (asks|says|wants)"),
+     "a tracker issue"),
+]
+_SCANNED = ("*.py", "*.md", "*.toml", "*.ipynb", "*.sh", "*.cfg", "*.txt", "Makefile")
+_SKIPPED = {".git", ".venv", ".venv-bench", "runs", "node_modules", "__pycache__"}
+
+
+def _repository_files() -> list[Path]:
+    out = []
+    for pattern in _SCANNED:
+        for path in ROOT.rglob(pattern):
+            rel = path.relative_to(ROOT)
+            if rel.parts[0] in _SKIPPED or any(p.startswith(".venv") for p in rel.parts):
+                continue
+            if path == Path(__file__).resolve() or not path.is_file():
+                continue
+            out.append(path)
+    return sorted(set(out))
+
+
+def outside_citations(text: str) -> list[str]:
+    """What in ``text`` cites a document outside the repository."""
+    return [f"{m.group(0)!r} ({why})" for pattern, why in _OUTSIDE for m in pattern.finditer(text)]
+
+
+def test_no_citation_of_documents_outside_the_repository() -> None:
+    """Code, docs, notebooks, data and tests cite rule numbers and the repository's own docs,
+    never notes, rules files or issues that a user of the repository does not have."""
+    found = []
+    for path in _repository_files():
+        for i, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            found += [f"{path.relative_to(ROOT)}:{i}: {c}" for c in outside_citations(line)]
+    assert not found, "\n".join(found)
+
+
+def test_the_citation_guard_catches_each_kind() -> None:
+    for text in ('(see RU' + 'LINGS.md A26)', 'RU' + 'LINGS A06', '(DE' + 'SIGN.md "Layers")',
+                 'STY' + 'LE.md', '(STY' + 'LE: state is data)', 'SCEN' + 'ARIOS.md S001', 'se' + 'eds/000_x.txt', 'se' + 'ed 000',
+                 'iss' + 'ue 5', '(iss' + 'ue: agents)', 'the iss' + 'ue asks for'):
+        assert outside_citations(text), text
+    for text in ("docs/rulings.md A26", "A26", "S001", "--seed 7", "seeds from 500,000",
+                 "an issue with the layout", "RULINGS_DOC", "test_s239_rules_example",
+                 'STYLE = "<style>"'):
+        assert not outside_citations(text), text
