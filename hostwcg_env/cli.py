@@ -203,7 +203,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = Parser(prog="hostwcg", description="Host WCG rules engine tools.")
+    from hostwcg_env import __version__
+
+    p = Parser(prog="hostwcg", description="Host WCG rules engine, environment, agents and analysis tools.")
+    p.add_argument("--version", action="version", version=f"hostwcg {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     sc = sub.add_parser("scenario", help="scenario files (docs/scenarios.md)")

@@ -390,10 +390,9 @@ def test_ladder_records_keep_the_actions_and_replay_to_the_same_result(tmp_path:
     not replay says where it diverged; lines of the ladder's older layout still load (those
     without actions count but do not replay), and those with actions but no reason replay."""
     from hostwcg_env.analysis.ladder import load_results
+    from hostwcg_env.analysis.records import shipped_deck_refs
     from hostwcg_env.analysis.replay import ReplayError, replay
     from hostwcg_env.cards.decks import pool_decks
-
-    from hostwcg_env.analysis.records import shipped_deck_refs
 
     # an older ladder line names decks by index among every deck file in order, the two test
     # decks included (shipped_decks(include_test=True)); the ladder draws from the same ten

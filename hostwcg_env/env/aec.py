@@ -8,7 +8,21 @@
 | observation | `{"observation": Box(float32), "action_mask": Box(int8, (N,))}`, see `docs/observation.md` |
 | rewards | +1 / -1 to the winner / loser when the game ends, 0 for a draw or truncation |
 | truncation | the turn limit (`RuleConfig.turn_limit`) or the decisions-per-turn cap |
-| versions | v0: first release |
+| versions | see below |
+
+Versions (PettingZoo's convention): the number in ``hostwcg_v0`` (and in the gymnasium id
+``hostwcg/HostWCG-v0``) changes whenever the same arguments and seed could give different
+observations, masks, rewards or games: the observation's layout or encoding, the action
+space's blocks, the rewards, termination or truncation, the rules played by default
+(``RuleConfig`` defaults), a card's behaviour or a shipped deck's list. A new version is a new
+module (``hostwcg_v1``) and the old one stays importable and unchanged. Speed, memory, error
+messages, rendering and new optional arguments whose default keeps the old behaviour change
+no version.
+
+| version | since | what changed |
+|---|---|---|
+| v0 | 0.1.0 | first release |
+| v0 | 0.2.0 (unreleased) | the default decks: each seat draws one of the eight preconstructed decks per episode instead of playing the stand-in test decks; ``decks="test"`` plays 0.1.0's default games exactly (kept at v0 as the change came before any use outside this repository) |
 
 The agent to act is whoever holds the engine's current decision. With
 ``auto_single=True`` (the default, for training) decisions with exactly one legal action are

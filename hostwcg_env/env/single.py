@@ -62,7 +62,8 @@ def _as_policy(spec: Any, seed: int | None) -> Any:
 
 
 class SingleAgentEnv(gym.Env):
-    metadata = {"render_modes": ["ansi", "human"]}
+    # render_fps: how often a viewer would redraw; the text board is drawn once per call
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
     def __init__(
         self,
