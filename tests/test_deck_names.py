@@ -125,7 +125,7 @@ def test_short_names_are_unique_and_name_their_deck() -> None:
     shorts = [short_name(i) for i in PRECON]
     assert shorts == ["brae", "karsh", "lior", "mirela", "osric", "sable", "tamsin", "verena"]
     assert short_name("test_strife") == "test_strife"
-    assert short_name("karsh_ember_tide.toml") == "karsh"
+    assert short_name("karsh_ember_tide.toml") == "karsh" and short_name("my_own_deck") == "my_own_deck"
     for i in deck_files():
         assert deck_path(short_name(i)).stem == i
 

@@ -288,12 +288,18 @@ def is_test_deck(deck_id: str) -> bool:
 
 
 def short_name(deck_id: str) -> str:
-    """A deck's short name: ``karsh_ember_tide`` -> ``karsh`` (its Host's name, the first word of
-    its id). A test deck, or an id with one word, keeps its id (``test_strife``)."""
-    stem = Path(deck_id).stem if deck_id.endswith(".toml") else deck_id
-    if is_test_deck(stem):
-        return stem
-    return stem.split("_", 1)[0]
+    """A shipped preconstructed deck's short name: ``karsh_ember_tide`` -> ``karsh`` (its Host's
+    name, the first word of its id; ``.toml`` may follow). Any other id, a test deck's
+    (``test_strife``) or a deck of your own, is its own short name."""
+    stem = deck_id[: -len(".toml")] if deck_id.endswith(".toml") else deck_id
+    if stem in _preconstructed_ids():
+        return stem.split("_", 1)[0]
+    return stem
+
+
+@functools.cache
+def _preconstructed_ids() -> frozenset[str]:
+    return frozenset(deck_files(include_test=False))
 
 
 def deck_path(name: str | Path) -> Path:
