@@ -1,14 +1,22 @@
 """The ``hostwcg`` command (also ``python -m hostwcg_env``).
 
+    hostwcg --version
     hostwcg scenario run FILE...         check scenario files (docs/scenarios.md)
     hostwcg cards validate [FILE...]     check card files (default: the shipped pool)
     hostwcg cards list [--type T] [--resource R] [--cost N] [--search TEXT]
     hostwcg cards show NAME
-    hostwcg deck check FILE...           check deck lists (3.1, A10)
-    hostwcg demo [--seed N] [--decks A.toml B.toml] [--quiet]
+    hostwcg deck check DECK...           check deck lists (3.1, A10): names or files
+    hostwcg demo [--agents A,B] [--seed N] [--decks DECK [DECK]] [--quiet]
+    hostwcg play [--vs AGENT] [--seat A|B] [--seed N] [--decks DECK [DECK]]
+    hostwcg evaluate --agents A,B,... [--games N] [--workers N] [--results FILE]
+    hostwcg ladder FILE...               the ladder of results files, playing nothing
     hostwcg balance [run|compare|report] [--decks ...] [--games N] [--agents A,B] [--rule F=V]
                     [--compare F=V] [--sequential] [--out DIR] [--workers N] [--backend ray]
     hostwcg replay FILE [--index N] [--side A|B|spectator] [--step] [--all]
+
+A deck is a short name (``karsh``), an id (``karsh_ember_tide``) or a ``.toml`` file
+(docs/cards.md "Naming a deck"); an agent is ``random``, ``heuristic``, ``ismcts[:N|:Ss]``,
+``ppo`` (the shipped policy) or ``ppo:PATH`` (a trained ``.zip`` or an exported ``.npz``).
 
 Exit status: 0 ok, 1 when something checked is wrong, 2 on a usage error. A bad value or file
 is refused with one line on stderr that names it (``hostwcg_env/cli_input.py`` checks them);
@@ -206,7 +214,8 @@ def build_parser() -> argparse.ArgumentParser:
     from hostwcg_env import __version__
 
     p = Parser(prog="hostwcg", description="Host WCG rules engine, environment, agents and analysis tools.")
-    p.add_argument("--version", action="version", version=f"hostwcg {__version__}")
+    p.add_argument("--version", action="version", version=f"hostwcg {__version__}",
+                   help="print the version and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     sc = sub.add_parser("scenario", help="scenario files (docs/scenarios.md)")
@@ -233,7 +242,7 @@ def build_parser() -> argparse.ArgumentParser:
     deck = sub.add_parser("deck", help="deck lists (3.1, A10)")
     ds = deck.add_subparsers(dest="action", metavar="ACTION")
     chk = ds.add_parser("check", help="list every problem of deck files")
-    chk.add_argument("files", nargs="+", metavar="FILE")
+    chk.add_argument("files", nargs="+", metavar="DECK", help="deck files or names (karsh, karsh_ember_tide)")
     chk.set_defaults(func=cmd_deck_check)
 
     demo = sub.add_parser(
@@ -241,12 +250,14 @@ def build_parser() -> argparse.ArgumentParser:
         description="One seeded game between two agents, printed turn by turn from the spectator's "
                     "view: each turn's events and the board, then who won and by which rule. Each seat "
                     "plays a preconstructed deck drawn from the seed unless --decks names them.")
-    demo.add_argument("--seed", type=at_least(0), default=0, help=SEED_HELP)
+    demo.add_argument("--seed", type=at_least(0), default=0,
+                      help=f"the game's seed, and the decks' when --decks does not name them: {SEED_HELP}")
     demo.add_argument("--decks", nargs="+", type=deck_name, metavar="DECK", help=DECKS_HELP)
     demo.add_argument("--quiet", action="store_true", help="print only the result")
     demo.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     demo.add_argument("--agents", type=agent_list(1, 2), metavar="A,B",
-                      help="agents for seats A and B: random, heuristic, ismcts, ppo (default random,random)")
+                      help="agents for seats A and B: random, heuristic, ismcts[:N|:Ss], ppo, ppo:PATH "
+                           "(a trained .zip or .npz); one name is seat A's, B is random (default random,random)")
     demo.set_defaults(func=cmd_demo)
 
     ev = sub.add_parser("evaluate", help="round-robin ladder between agents (win rates, ratings)")
@@ -279,9 +290,12 @@ def build_parser() -> argparse.ArgumentParser:
                     "move (the opponent's actions included), the board each turn, your hand with costs and "
                     "stats, and the legal actions numbered. Answer with a number or an action; 'help' lists "
                     "the commands (hand, board, show CARD, log, concede).")
-    pl.add_argument("--vs", type=agent_spec, default="heuristic", help="random, heuristic, ismcts, ppo")
-    pl.add_argument("--seat", choices=("A", "B"), default="A")
-    pl.add_argument("--seed", type=at_least(0), default=0, help=SEED_HELP)
+    pl.add_argument("--vs", type=agent_spec, default="heuristic",
+                    help="your opponent: random, heuristic (default), ismcts[:N|:Ss], ppo, ppo:PATH (a trained "
+                         ".zip or .npz)")
+    pl.add_argument("--seat", choices=("A", "B"), default="A", help="your seat (default A)")
+    pl.add_argument("--seed", type=at_least(0), default=0,
+                    help=f"the game's seed, and the decks' when --decks does not name them: {SEED_HELP}")
     pl.add_argument("--decks", nargs="+", type=deck_name, metavar="DECK", help=DECKS_HELP)
     pl.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     pl.set_defaults(func=cmd_play)

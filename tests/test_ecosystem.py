@@ -94,3 +94,26 @@ def test_every_env_version_stays_importable_and_is_in_the_tables() -> None:
     # what changes a version is written down, with both answers
     assert re.search(r"\| the observation's layout.*\| yes \|", versions)
     assert re.search(r"\| speed, memory.*\| no \|", versions)
+
+
+def test_help_describes_the_commands_as_they_are(capsys: pytest.CaptureFixture[str]) -> None:
+    from hostwcg_env import cli
+
+    assert cli.main(["--help"]) == 0
+    top = " ".join(capsys.readouterr().out.split())
+    demo_line = re.search(r"demo (.*?) evaluate ", top)
+    assert demo_line is not None
+    # demo plays any two agents (random unless --agents), not only "two random agents"
+    assert "two random agents" not in demo_line.group(1) and "--agents" in demo_line.group(1)
+    assert "--version" in top
+    assert cli.main(["demo", "--help"]) == 0
+    demo = " ".join(capsys.readouterr().out.split())
+    assert "preconstructed deck drawn from the seed" in demo and "karsh_ember_tide" in demo
+    assert "ppo:PATH" in demo
+    assert cli.main(["play", "--help"]) == 0
+    play = " ".join(capsys.readouterr().out.split())
+    assert "ppo:PATH" in play and "show CARD" in play
+    # the module's usage block names every command the parser has
+    commands = set(cli.build_parser()._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
+    usage = cli.__doc__ or ""
+    assert {c for c in commands if f"hostwcg {c}" not in usage} == set()
