@@ -25,7 +25,7 @@ from hostwcg_env.play import play_terminal
 
 
 def _game(seed: int) -> Game:
-    decks = shipped_decks()
+    decks = shipped_decks(include_test=True)
     rng = random.Random(seed)
     return Game.new(rng.choice(decks), rng.choice(decks), seed=seed)
 
@@ -114,7 +114,7 @@ def test_every_agents_choice_ignores_the_opponents_hidden_cards(name: str) -> No
 
 
 def test_ismcts_samples_the_opponent_from_the_deck_of_its_public_host() -> None:
-    decks = shipped_decks()
+    decks = shipped_decks(include_test=True)
     karsh = next(d for d in decks if d.host.startswith("Karsh"))
     brae = next(d for d in decks if d.host.startswith("Mother Brae"))
     g = Game.new(brae, karsh, seed=4)
@@ -384,12 +384,12 @@ def test_terminal_player_scripted_session() -> None:
     rc = play_terminal(vs="random", seat=0, seed=2, read=lambda _p: next(lines), out=out.append)
     text = "\n".join(str(x) for x in out)
     assert rc == 0
-    assert "not allowed: cannot read action" in text
+    assert "'nonsense' is not a legal action now" in text
     import re
 
     assert re.search(r"not allowed: \d+(\.\d+)*: ", text), "an illegal action is answered with its rule"
     assert "A conceded (rule 35.3.5)" in text
-    assert "legal: " in text
+    assert re.search(r"^ +1  \S", text, re.M), "the legal actions are listed, numbered"
 
 
 def test_agent_names() -> None:
@@ -420,12 +420,16 @@ def test_ladder_records_keep_the_actions_and_replay_to_the_same_result(tmp_path:
     not replay says where it diverged; lines of the ladder's older layout still load (those
     without actions count but do not replay), and those with actions but no reason replay."""
     from hostwcg_env.analysis.ladder import load_results
+    from hostwcg_env.analysis.records import shipped_deck_refs
     from hostwcg_env.analysis.replay import ReplayError, replay
     from hostwcg_env.engine import ENGINE_EPOCH
     from hostwcg_env.cards.decks import pool_decks
 
-    # an older ladder line names decks by index in shipped_decks(); they are the deck files in order
-    assert [d.name for d in shipped_decks()] == [d.name for d in pool_decks(include_test=True).values()]
+    # an older ladder line names decks by index among every deck file in order, the two test
+    # decks included (shipped_decks(include_test=True)); the ladder draws from the same ten
+    assert [d.name for d in shipped_decks(include_test=True)] == [d.name for d in pool_decks(include_test=True).values()]
+    assert [r.id for r in shipped_deck_refs()] == list(pool_decks(include_test=True))
+    assert len(shipped_deck_refs()) == len(shipped_decks()) + 2
     path = tmp_path / "res.jsonl"
     run_ladder(["random", "heuristic"], games=4, quiet=True, results=path)
     records, _ = load_results(path)

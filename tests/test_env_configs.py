@@ -17,7 +17,7 @@ from hostwcg_env.env import AGENTS, action_layout, section, shipped_decks
 from hostwcg_env.env.layout import MAX_HAND, MAX_LIST, hand_slots
 from hostwcg_env.env.observation import ObservationEncoder
 
-DECKS = shipped_decks()
+DECKS = shipped_decks(include_test=True)
 
 # the published v0 spaces (docs/action_space.md, docs/observation.md)
 V0_BLOCKS = [("pass", 0, 1), ("yes", 1, 1), ("ap_host", 2, 1), ("ap_draw", 3, 1), ("ap_any", 4, 4),

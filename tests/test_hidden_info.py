@@ -47,7 +47,7 @@ def _error(game: Game, action: Action) -> str:
 
 
 def _states(n_games: int, every: int):  # type: ignore[no-untyped-def]
-    decks = shipped_decks()
+    decks = shipped_decks(include_test=True)
     for seed in range(n_games):
         rng = random.Random(seed)
         g = Game.new(rng.choice(decks), rng.choice(decks), seed=seed)
