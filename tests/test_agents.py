@@ -422,8 +422,8 @@ def test_ladder_records_keep_the_actions_and_replay_to_the_same_result(tmp_path:
     from hostwcg_env.analysis.ladder import load_results
     from hostwcg_env.analysis.records import shipped_deck_refs
     from hostwcg_env.analysis.replay import ReplayError, replay
-    from hostwcg_env.engine import ENGINE_EPOCH
     from hostwcg_env.cards.decks import pool_decks
+    from hostwcg_env.engine import ENGINE_EPOCH
 
     # an older ladder line names decks by index among every deck file in order, the two test
     # decks included (shipped_decks(include_test=True)); the ladder draws from the same ten
