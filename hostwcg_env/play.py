@@ -4,8 +4,7 @@ Everything is shown from the human's side only (their PlayerView and the events 
 them). Before each question the game tells what happened since the last one, the opponent's
 actions included, in the words ``hostwcg demo`` uses; the board is drawn at the start of each
 turn (``board`` draws it again). A decision with one possible answer is taken without asking
-and said in one line (``Game.forced_action`` where the engine has it: the answer forced on
-public grounds; else the only legal action).
+and said in one line.
 
 Answers: the number of a listed action, the action in the notation of docs/scenarios.md
 (``play h0``, ``attack f1``, ``target B.f2``, ``pass``), or with a card name for an index
@@ -44,11 +43,10 @@ Commands:
 
 
 def forced(game: Game) -> Action | None:
-    """The answer to take without asking: ``Game.forced_action()`` where the engine has it
-    (the single legal action a driver may take on public grounds), else the only legal action."""
-    fn = getattr(game, "forced_action", None)
-    if fn is not None:
-        return fn()  # type: ignore[no-any-return]
+    """The answer to take without asking: the only legal action, if there is one. Here that
+    tells nothing hidden to anyone (the env's ``auto_single`` must ask more: ``Game.forced_action``):
+    the agent reads only its own PlayerView, never who was asked, and the human is told the
+    game's events, never the agent's questions."""
     legal = game.legal_actions()
     return legal[0] if len(legal) == 1 else None
 
