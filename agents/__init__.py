@@ -13,6 +13,9 @@ AGENT_NAMES = ("random", "heuristic", "ismcts", "ppo")
 def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
     """An agent by name: random, heuristic, ismcts[:ITERATIONS | :SECONDSs], ppo[:PATH].
 
+    ``ppo`` is the shipped policy; ``ppo:PATH`` a trained model: a Stable-Baselines3 ``.zip`` as
+    training saves it (converted at load time; needs torch) or an exported ``.npz``.
+
     ``ismcts:300`` searches 300 iterations a decision; ``ismcts:0.5s`` as many as fit in half a
     second (the search stops at the first iteration that ends past the limit)."""
     base, _, arg = name.partition(":")

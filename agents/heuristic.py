@@ -1,6 +1,7 @@
 """A rule-based player with a documented strategy (docs/agents.md).
 
-It reads only its own PlayerView. In short:
+It reads only its own PlayerView, through its public API (public facts and its own cards).
+In short:
 
 * **Setup**: go first; mulligan back cards costing 4 or more (at most two).
 * **Curve out**: in its own Action Phase, first make sure it can pay for its best card
@@ -25,10 +26,8 @@ from typing import Any
 from hostwcg_env.engine import Action, CardDef, CardType, Kind
 from hostwcg_env.engine.actions import PASS, YES
 from hostwcg_env.engine.costs import can_pay
-from hostwcg_env.engine.places import resolve_place
 from hostwcg_env.engine.primitives import Damage, Modify, Set
-from hostwcg_env.engine.state import GameState, Obj
-from hostwcg_env.engine.stats import has_keyword, health, host_soul, power
+from hostwcg_env.engine.state import Obj
 from hostwcg_env.engine.view import PlayerView
 
 from .base import EngineAgent
@@ -54,9 +53,9 @@ def harmful(card: CardDef, ability: int | None = None) -> bool:
     return False
 
 
-def resolve(s: GameState, place: str) -> Obj | None:
-    oid = resolve_place(s, place)
-    return s.objs.get(oid) if oid is not None and oid >= 0 else None
+def _entities(view: PlayerView, p: int) -> list[Obj]:
+    """The Entities in p's frontrow, slot order (a frontrow card is always face up)."""
+    return [o for o in view.row(p, "front") if isinstance(o, Obj)]
 
 
 class HeuristicAgent(EngineAgent):
@@ -109,12 +108,11 @@ class HeuristicAgent(EngineAgent):
 
     # ------------------------------------------------------------ priority
     def _priority(self, view: PlayerView, actions: tuple[Action, ...]) -> Action:
-        s = view.game
         me = view.player
         by_kind: dict[Kind, list[Action]] = {}
         for a in actions:
             by_kind.setdefault(a.kind, []).append(a)
-        if s.tp != me:
+        if view.turn_player != me:
             return self._respond(view, by_kind)
         if Kind.ATTACK in by_kind:
             att = self._best_attack(view, by_kind[Kind.ATTACK])
@@ -143,8 +141,8 @@ class HeuristicAgent(EngineAgent):
         for a in by_kind.get(Kind.ACTIVATE, []):
             return a
         # 3. left-over action points
-        pl = s.players[me]
-        if Action(Kind.AP_DRAW) in actions and len(pl.hand) < max(1, host_soul(s, me)) and len(pl.deck) > 8:
+        if (Action(Kind.AP_DRAW) in actions and view.count(me, "hand") < max(1, view.host_soul(me))
+                and view.count(me, "deck") > 8):
             return Action(Kind.AP_DRAW)
         if Action(Kind.AP_HOST) in actions:
             return Action(Kind.AP_HOST)
@@ -152,26 +150,25 @@ class HeuristicAgent(EngineAgent):
 
     def _respond(self, view: PlayerView, by_kind: dict[Kind, list[Action]]) -> Action:
         """On the opponent's turn: a Fast removal on an attacker it can kill."""
-        s = view.game
-        b = s.battle
+        b = view.battle
         if b is None or b.controller == view.player:
             return PASS
-        attacker = s.objs.get(b.attacker)
+        attacker = view.public(b.attacker)
         if attacker is None or attacker.zone != "front":
             return PASS
         hand = view.hand()
         for a in by_kind.get(Kind.PLAY, []):
             c = hand[int(a.arg[1:])].card
-            if c.is_fast and harmful(c) and self._kills(c, attacker, s):
+            if c.is_fast and harmful(c) and self._kills(c, attacker, view):
                 return a
         return PASS
 
-    def _kills(self, card: CardDef, target: Obj, s: GameState) -> bool:
+    def _kills(self, card: CardDef, target: Obj, view: PlayerView) -> bool:
         for ab in card.abilities:
             for st in ab.steps:
                 if st.do == "destroy":
                     return True
-                if isinstance(st, Damage) and target.damage + st.amount >= health(s, target):
+                if isinstance(st, Damage) and target.damage + st.amount >= view.health(target):
                     return True
         return False
 
@@ -192,9 +189,8 @@ class HeuristicAgent(EngineAgent):
         c = view.hand()[int(a.arg[1:])].card
         if c.type is not CardType.SORCERY:
             return True
-        s = view.game
-        opp_entities = [x for x in s.players[1 - view.player].front if x is not None]
-        own_entities = [x for x in s.players[view.player].front if x is not None]
+        opp_entities = _entities(view, view.opponent)
+        own_entities = _entities(view, view.player)
         if c.is_equipment or not harmful(c):
             return bool(own_entities) or not any(ab.targets for ab in c.abilities)
         return bool(opp_entities) or any(st.to is not None and st.to.name in ("opponent_host", "each_host")
@@ -202,31 +198,32 @@ class HeuristicAgent(EngineAgent):
             sel.type == "host" for ab in c.abilities for _n, sel in ab.targets)
 
     # ------------------------------------------------------------ battle
-    def _fight(self, s: GameState, att: Obj, blk: Obj) -> tuple[bool, bool]:
+    def _fight(self, view: PlayerView, att: Obj, blk: Obj) -> tuple[bool, bool]:
         """(attacker kills the blocker, attacker survives)."""
-        kills = power(s, att) + blk.damage >= health(s, blk)
-        if has_keyword(s, blk, "cannot_block"):
+        kills = view.power(att) + blk.damage >= view.health(blk)
+        if view.has_keyword(blk, "cannot_block"):
             return kills, True
-        att_fs = has_keyword(s, att, "first_strike")
-        blk_fs = has_keyword(s, blk, "first_strike")
+        att_fs = view.has_keyword(att, "first_strike")
+        blk_fs = view.has_keyword(blk, "first_strike")
         if att_fs and not blk_fs and kills:
             return True, True
-        survives = power(s, blk) + att.damage < health(s, att)
+        survives = view.power(blk) + att.damage < view.health(att)
         if blk_fs and not att_fs and not survives:
             return False, False
         return kills, survives
 
     def _best_attack(self, view: PlayerView, attacks: list[Action]) -> Action | None:
-        s = view.game
         me = view.player
-        opp = [s.objs[x] for x in s.players[1 - me].front if x is not None]
-        host_open = not any(not has_keyword(s, o, "cannot_block") for o in opp)
+        opp = _entities(view, view.opponent)
+        host_open = not any(not view.has_keyword(o, "cannot_block") for o in opp)
+        mine = view.row(me, "front")
         best: tuple[float, Action] | None = None
         for a in attacks:
-            att = s.objs[s.players[me].front[int(a.arg[1:])]]  # type: ignore[index]
+            att = mine[int(a.arg[1:])]
+            assert isinstance(att, Obj)
             score = 1.0 if host_open else -1.0
             for blk in opp:
-                kills, survives = self._fight(s, att, blk)
+                kills, survives = self._fight(view, att, blk)
                 if kills and survives:
                     score = max(score, 2 + card_value(blk.card))
                 elif kills and card_value(blk.card) > card_value(att.card):
@@ -237,25 +234,24 @@ class HeuristicAgent(EngineAgent):
 
     # ------------------------------------------------------------ targets
     def _target(self, view: PlayerView, actions: tuple[Action, ...], d: Any) -> Action:
-        s = view.game
         me = view.player
         targets = [a for a in actions if a.kind is Kind.TARGET]
         if not targets:
             return actions[0]
         if d.kind.value == "choose_attack_target":
-            battle = s.battle
-            att = s.objs.get(battle.attacker) if battle else None
+            battle = view.battle
+            att = view.public(battle.attacker) if battle else None
             best: tuple[float, Action] | None = None
             for a in targets:
-                o = resolve(s, a.arg)
+                o = view.at(a.arg)
                 if o is None:
                     continue
                 if o.zone == "host":
                     score = 1.5
                 elif att is not None:
-                    kills, survives = self._fight(s, att, o)
+                    kills, survives = self._fight(view, att, o)
                     score = (2 + card_value(o.card)) if kills and survives else (
-                        card_value(o.card) - card_value(att.card) if kills else -power(s, o))
+                        card_value(o.card) - card_value(att.card) if kills else -view.power(o))
                 else:
                     score = 0
                 if best is None or score > best[0]:
@@ -265,12 +261,12 @@ class HeuristicAgent(EngineAgent):
         hurt = harmful(card, ability) if card is not None else True
         scored = []
         for a in targets:
-            o = resolve(s, a.arg)
+            o = view.at(a.arg)
             if o is None:
                 scored.append((0.0, a))
                 continue
             mine = o.controller == me
-            value = card_value(o.card) + (power(s, o) if o.zone == "front" else 0)
+            value = card_value(o.card) + (view.power(o) if o.zone == "front" else 0)
             if o.zone == "host":
                 value = 3.0
             scored.append(((value if mine != hurt else -value), a))
@@ -282,7 +278,7 @@ class HeuristicAgent(EngineAgent):
             return None, None
         if src.card is not None:
             return src.card, src.ability
-        o = view.game.objs.get(src.obj) if src.obj is not None else None
+        o = view.public(src.obj) if src.obj is not None else None
         return (o.card if o is not None else None), src.ability
 
     # ------------------------------------------------------------ cards

@@ -53,7 +53,7 @@ def _shipped_lists() -> dict[str, list[str]]:
         from hostwcg_env.env import shipped_decks
 
         by_host: dict[str, list[list[str]]] = {}
-        for d in shipped_decks():
+        for d in shipped_decks(include_test=True):
             by_host.setdefault(d.host, []).append(list(d.main))
         _LISTS.update({h: lists[0] for h, lists in by_host.items() if len(lists) == 1})
     return _LISTS

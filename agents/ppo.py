@@ -1,13 +1,23 @@
 """The shipped MaskablePPO policy, run with numpy alone (no torch needed to play).
 
-``scripts/train_ppo.py`` trains with sb3-contrib and exports the policy network's weights to
-``agents/checkpoints/<name>.npz``; ``NumpyPolicy`` reproduces the torch forward pass
-(MLP with tanh, then the action head) and picks the most probable legal action.
+``scripts/train_ppo.py`` trains with sb3-contrib; ``NumpyPolicy`` reproduces the actor's torch
+forward pass (MLP with tanh or ReLU, then the action head) and picks the most probable legal
+action. It loads either
+
+* an exported ``.npz`` (``export_sb3``; the shipped ``agents/checkpoints/ppo_hostwcg_v0.npz``),
+  which needs numpy alone, or
+* a Stable-Baselines3 model ``.zip`` as training saves it (``runs/x/latest.zip``): its actor's
+  weights are converted at load time (``weights_of_zip``), which needs torch (the ``train``
+  extra). So ``make_agent("ppo:runs/x/latest.zip")``, ``hostwcg evaluate --agents
+  heuristic,ppo:runs/x/latest.zip`` and ``hostwcg play --vs ppo:runs/x/latest.zip`` play a
+  trained model directly.
 """
 
 from __future__ import annotations
 
+import io
 import json
+import zipfile
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -36,11 +46,10 @@ class NumpyPolicy:
 
     @classmethod
     def load(cls, path: str | Path = DEFAULT, **kw: Any) -> NumpyPolicy:
-        """The policy in an exported ``.npz``; the arrays are read once per file (and again
-        when it changes) and shared by every policy loaded from it (the ladder makes one
-        agent a game)."""
-        p = Path(path).resolve()
-        return cls(_read_weights(str(p), p.stat().st_mtime_ns), **kw)
+        """The policy in an exported ``.npz`` or a Stable-Baselines3 model ``.zip``; the arrays
+        are read once per file (and again when it changes) and shared by every policy loaded
+        from it (the ladder makes one agent a game)."""
+        return cls(load_weights(path), **kw)
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
         x = np.asarray(observation, dtype=np.float32).reshape(-1)
@@ -72,6 +81,22 @@ class NumpyPolicy:
             self.rng = np.random.default_rng(seed)
 
 
+def load_weights(path: str | Path) -> dict[str, np.ndarray]:
+    """The actor's arrays (``pi.N.weight``, ``action.weight``, ``activation``...) of an exported
+    ``.npz`` or of a Stable-Baselines3 model ``.zip`` (converted; needs torch)."""
+    p = Path(path).resolve()
+    mtime = p.stat().st_mtime_ns  # OSError (no such file) names the file
+    suffix = p.suffix.lower()
+    if suffix == ".zip" or (suffix != ".npz" and zipfile.is_zipfile(p) and not _is_npz(p)):
+        return _zip_weights(str(p), mtime)
+    return _read_weights(str(p), mtime)
+
+
+def _is_npz(p: Path) -> bool:
+    with zipfile.ZipFile(p) as z:
+        return all(n.endswith(".npy") for n in z.namelist())
+
+
 @lru_cache(maxsize=8)
 def _read_weights(path: str, mtime_ns: int) -> dict[str, np.ndarray]:
     """The arrays of an exported policy file (``mtime_ns`` keys the cache to its contents)."""
@@ -79,9 +104,51 @@ def _read_weights(path: str, mtime_ns: int) -> dict[str, np.ndarray]:
         return {k: z[k] for k in z.files}
 
 
-def export_sb3(model: Any, path: str | Path, meta: dict[str, Any] | None = None) -> None:
-    """Write an sb3(-contrib) MlpPolicy's actor weights as a numpy .npz (+ .json metadata)."""
-    sd = {k: v.detach().cpu().numpy() for k, v in model.policy.state_dict().items()}
+@lru_cache(maxsize=8)
+def _zip_weights(path: str, mtime_ns: int) -> dict[str, np.ndarray]:
+    return weights_of_zip(path)
+
+
+def weights_of_zip(path: str | Path) -> dict[str, np.ndarray]:
+    """The actor of a Stable-Baselines3 (or sb3-contrib) model ``.zip`` with an ``MlpPolicy``,
+    in ``export_sb3``'s layout. Reads the zip's ``policy.pth`` (tensors only: nothing in the
+    file is unpickled) and the activation named in its ``data``; needs torch."""
+    try:
+        import torch
+    except ImportError:
+        raise ImportError(
+            f"{path} is a Stable-Baselines3 model (.zip): reading it needs torch, which is not "
+            "installed. Install the train extra (pip install -e '.[train]'), or give a policy "
+            "exported to numpy (.npz: scripts/train_ppo.py --export PATH.npz), which needs numpy "
+            "alone") from None
+    with zipfile.ZipFile(path) as z:
+        names = z.namelist()
+        if "policy.pth" not in names or "data" not in names:
+            raise ValueError(f"{path} is not a Stable-Baselines3 model .zip (it has no policy.pth "
+                             "and data; a model saved by model.save(PATH) has)")
+        state = torch.load(io.BytesIO(z.read("policy.pth")), map_location="cpu", weights_only=True)
+        data = json.loads(z.read("data"))
+    kwargs = data.get("policy_kwargs") or {}
+    activation = str(kwargs.get("activation_fn", "Tanh"))  # SB3's MlpPolicy default is Tanh
+    sd = {k: v.detach().cpu().numpy() for k, v in state.items()}
+    extra = [k for k in sd if k.startswith(("features_extractor.", "pi_features_extractor."))]
+    if extra:
+        raise ValueError(f"{path}: the policy has a features extractor with weights ({extra[0]}); "
+                         "NumpyPolicy runs an MlpPolicy on the flat observation only")
+    return actor_arrays(sd, activation)
+
+
+def actor_arrays(sd: dict[str, np.ndarray], activation: str) -> dict[str, np.ndarray]:
+    """An sb3 MlpPolicy's state dict (as numpy arrays) -> the actor in ``export_sb3``'s layout."""
+    if "action_net.weight" not in sd:
+        raise ValueError("the model has no action_net: not an actor-critic MlpPolicy")
+    act = activation.lower()
+    if "tanh" in act:
+        name = "tanh"
+    elif "relu" in act and "leaky" not in act:
+        name = "relu"
+    else:
+        raise ValueError(f"the policy's activation {activation!r} is not one NumpyPolicy runs (Tanh, ReLU)")
     out: dict[str, np.ndarray] = {}
     linear = [k for k in sd if k.startswith("mlp_extractor.policy_net.") and k.endswith(".weight")]
     linear.sort(key=lambda k: int(k.split(".")[2]))
@@ -90,8 +157,14 @@ def export_sb3(model: Any, path: str | Path, meta: dict[str, Any] | None = None)
         out[f"pi.{i}.bias"] = sd[k.replace(".weight", ".bias")]
     out["action.weight"] = sd["action_net.weight"]
     out["action.bias"] = sd["action_net.bias"]
-    act = model.policy.activation_fn.__name__.lower()
-    out["activation"] = np.array("tanh" if "tanh" in act else "relu")
+    out["activation"] = np.array(name)
+    return out
+
+
+def export_sb3(model: Any, path: str | Path, meta: dict[str, Any] | None = None) -> None:
+    """Write an sb3(-contrib) MlpPolicy's actor weights as a numpy .npz (+ .json metadata)."""
+    sd = {k: v.detach().cpu().numpy() for k, v in model.policy.state_dict().items()}
+    out = actor_arrays(sd, model.policy.activation_fn.__name__)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(path, **out)  # type: ignore[arg-type]

@@ -1,14 +1,22 @@
 """The ``hostwcg`` command (also ``python -m hostwcg_env``).
 
+    hostwcg --version
     hostwcg scenario run FILE...         check scenario files (docs/scenarios.md)
     hostwcg cards validate [FILE...]     check card files (default: the shipped pool)
     hostwcg cards list [--type T] [--resource R] [--cost N] [--search TEXT]
     hostwcg cards show NAME
-    hostwcg deck check FILE...           check deck lists (3.1, A10)
-    hostwcg demo [--seed N] [--decks A.toml B.toml] [--quiet]
+    hostwcg deck check DECK...           check deck lists (3.1, A10): names or files
+    hostwcg demo [--agents A,B] [--seed N] [--decks DECK [DECK]] [--quiet]
+    hostwcg play [--vs AGENT] [--seat A|B] [--seed N] [--decks DECK [DECK]]
+    hostwcg evaluate --agents A,B,... [--games N] [--workers N] [--results FILE]
+    hostwcg ladder FILE...               the ladder of results files, playing nothing
     hostwcg balance [run|compare|report] [--decks ...] [--games N] [--agents A,B] [--rule F=V]
                     [--compare F=V] [--sequential] [--out DIR] [--workers N] [--backend ray]
     hostwcg replay FILE [--index N] [--side A|B|spectator] [--step] [--all]
+
+A deck is a short name (``karsh``), an id (``karsh_ember_tide``) or a ``.toml`` file
+(docs/cards.md "Naming a deck"); an agent is ``random``, ``heuristic``, ``ismcts[:N|:Ss]``,
+``ppo`` (the shipped policy) or ``ppo:PATH`` (a trained ``.zip`` or an exported ``.npz``).
 
 Exit status: 0 ok, 1 when something checked is wrong, 2 on a usage error. A bad value or file
 is refused with one line on stderr that names it (``hostwcg_env/cli_input.py`` checks them);
@@ -18,12 +26,12 @@ an unexpected failure still shows its traceback.
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from hostwcg_env.cards.text import card_sheet, find_card, resource_name, stats_text
 from hostwcg_env.cli_input import (
     SEED_HELP,
     CLIError,
@@ -33,6 +41,7 @@ from hostwcg_env.cli_input import (
     at_least,
     card_error_line,
     deck_error_line,
+    deck_name,
     fraction,
     out_file,
     positive,
@@ -40,7 +49,12 @@ from hostwcg_env.cli_input import (
 )
 from hostwcg_env.engine.carddef import RES_LETTERS, RES_NAMES, CardDef, CardType, Res
 
+__all__ = ["build_parser", "find_card", "main", "stats_text"]
+
 TYPE_ORDER = {t: i for i, t in enumerate(CardType)}
+DECKS_HELP = ("seat A's deck and seat B's: a short name (karsh), an id (karsh_ember_tide) or a .toml "
+              "file; one deck is seat A's (B's is drawn); 'test' for the two test decks "
+              "(default: each seat's drawn from the preconstructed decks by the seed)")
 
 
 # ============================================================================ scenario
@@ -101,15 +115,6 @@ def _pool() -> dict[str, CardDef]:
     return default_pool()
 
 
-def stats_text(c: CardDef) -> str:
-    """``H2/P3`` for Entities and tokens (health/power), ``H8/S5`` for Hosts (health/soul)."""
-    if c.type is CardType.HOST:
-        return f"H{c.health}/S{c.soul}"
-    if c.type in (CardType.ENTITY, CardType.TOKEN):
-        return f"H{c.health}/P{c.power}"
-    return ""
-
-
 def _resource(word: str) -> Res:
     w = word.strip()
     if w.lower() in RES_NAMES:
@@ -142,7 +147,7 @@ def cmd_cards_list(args: argparse.Namespace) -> int:
     cards = [c for c in _pool().values() if _matches(c, args)]
     cards.sort(key=lambda c: (TYPE_ORDER[c.type], len(c.cost), c.name))
     rows = [("name", "type", "resource", "cost", "stats", "keywords")]
-    rows += [(c.name, c.type.value, _res_name(c.resource), c.cost_text() or "-", stats_text(c),
+    rows += [(c.name, c.type.value, resource_name(c.resource), c.cost_text() or "-", stats_text(c),
               ", ".join(sorted(c.keywords))) for c in cards]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for i, row in enumerate(rows):
@@ -151,22 +156,6 @@ def cmd_cards_list(args: argparse.Namespace) -> int:
             print("  ".join("-" * w for w in widths))
     print(f"{len(cards)} card{'s' if len(cards) != 1 else ''}")
     return 0
-
-
-def _res_name(r: Res) -> str:
-    return next(name for name, res in RES_NAMES.items() if res is r) + f" {r.value}"
-
-
-def find_card(pool: dict[str, CardDef], name: str) -> tuple[CardDef | None, list[str]]:
-    """The card called ``name`` (case-insensitive), else close names to suggest."""
-    if name in pool:
-        return pool[name], []
-    folded = {n.lower(): n for n in pool}
-    if name.lower() in folded:
-        return pool[folded[name.lower()]], []
-    near = difflib.get_close_matches(name.lower(), list(folded), n=5, cutoff=0.5)
-    near += [n for n in folded if name.lower() in n and n not in near]
-    return None, [folded[n] for n in near[:5]]
 
 
 def cmd_cards_show(args: argparse.Namespace) -> int:
@@ -178,25 +167,7 @@ def cmd_cards_show(args: argparse.Namespace) -> int:
         if near:
             print("did you mean: " + ", ".join(near) + "?")
         return 1
-    type_line = card.type.value.capitalize()
-    if card.subtypes:
-        type_line += " - " + " ".join(card.subtypes)
-    print(card.name)
-    print(f"  type:       {type_line}")
-    print(f"  resource:   {_res_name(card.resource)}")
-    if card.type not in (CardType.HOST, CardType.TOKEN):
-        print(f"  cost:       {card.cost_text() or 'free'}")
-    if card.type is CardType.HOST:
-        print(f"  stats:      health {card.health}, soul {card.soul}")
-    elif card.type in (CardType.ENTITY, CardType.TOKEN):
-        print(f"  stats:      health {card.health}, power {card.power}")
-    if card.keywords:
-        print(f"  keywords:   {', '.join(sorted(card.keywords))}")
-    if card.abilities:
-        print(f"  abilities:  {', '.join(a.kind for a in card.abilities)}")
-    if card.test_id:
-        print(f"  test id:    {card.test_id}")
-    print(f"  text:       {card.text or '(no text)'}")
+    print("\n".join(card_sheet(card)))
     return 0
 
 
@@ -228,6 +199,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from hostwcg_env.demo import run_demo
 
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
+    _check_decks(args.decks)
     # a deck file that is refused raises DeckError: main prints its first problem on one line
     run_demo(seed=args.seed, decks=args.decks, quiet=args.quiet, color=color,
              agents=([a.strip() for a in args.agents.split(",")] + ["random"])[:2] if args.agents
@@ -239,7 +211,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = Parser(prog="hostwcg", description="Host WCG rules engine tools.")
+    from hostwcg_env import __version__
+
+    p = Parser(prog="hostwcg", description="Host WCG rules engine, environment, agents and analysis tools.")
+    p.add_argument("--version", action="version", version=f"hostwcg {__version__}",
+                   help="print the version and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     sc = sub.add_parser("scenario", help="scenario files (docs/scenarios.md)")
@@ -266,16 +242,22 @@ def build_parser() -> argparse.ArgumentParser:
     deck = sub.add_parser("deck", help="deck lists (3.1, A10)")
     ds = deck.add_subparsers(dest="action", metavar="ACTION")
     chk = ds.add_parser("check", help="list every problem of deck files")
-    chk.add_argument("files", nargs="+", metavar="FILE")
+    chk.add_argument("files", nargs="+", metavar="DECK", help="deck files or names (karsh, karsh_ember_tide)")
     chk.set_defaults(func=cmd_deck_check)
 
-    demo = sub.add_parser("demo", help="a seeded game between two random agents, rendered")
-    demo.add_argument("--seed", type=at_least(0), default=0, help=SEED_HELP)
-    demo.add_argument("--decks", nargs=2, metavar=("A.toml", "B.toml"))
+    demo = sub.add_parser(
+        "demo", help="watch one seeded game between two agents (random unless --agents), turn by turn",
+        description="One seeded game between two agents, printed turn by turn from the spectator's "
+                    "view: each turn's events and the board, then who won and by which rule. Each seat "
+                    "plays a preconstructed deck drawn from the seed unless --decks names them.")
+    demo.add_argument("--seed", type=at_least(0), default=0,
+                      help=f"the game's seed, and the decks' when --decks does not name them: {SEED_HELP}")
+    demo.add_argument("--decks", nargs="+", type=deck_name, metavar="DECK", help=DECKS_HELP)
     demo.add_argument("--quiet", action="store_true", help="print only the result")
     demo.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     demo.add_argument("--agents", type=agent_list(1, 2), metavar="A,B",
-                      help="agents for seats A and B: random, heuristic, ismcts, ppo (default random,random)")
+                      help="agents for seats A and B: random, heuristic, ismcts[:N|:Ss], ppo, ppo:PATH "
+                           "(a trained .zip or .npz); one name is seat A's, B is random (default random,random)")
     demo.set_defaults(func=cmd_demo)
 
     ev = sub.add_parser("evaluate", help="round-robin ladder between agents (win rates, ratings)")
@@ -302,11 +284,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_balance_parsers(sub)
 
-    pl = sub.add_parser("play", help="play a game against an agent in the terminal")
-    pl.add_argument("--vs", type=agent_spec, default="heuristic", help="random, heuristic, ismcts, ppo")
-    pl.add_argument("--seat", choices=("A", "B"), default="A")
-    pl.add_argument("--seed", type=at_least(0), default=0, help=SEED_HELP)
-    pl.add_argument("--decks", nargs=2, metavar=("A.toml", "B.toml"))
+    pl = sub.add_parser(
+        "play", help="play a game against an agent in the terminal",
+        description="You against an agent, from your side of the table: what happened since your last "
+                    "move (the opponent's actions included), the board each turn, your hand with costs and "
+                    "stats, and the legal actions numbered. Answer with a number or an action; 'help' lists "
+                    "the commands (hand, board, show CARD, log, concede).")
+    pl.add_argument("--vs", type=agent_spec, default="heuristic",
+                    help="your opponent: random, heuristic (default), ismcts[:N|:Ss], ppo, ppo:PATH (a trained "
+                         ".zip or .npz)")
+    pl.add_argument("--seat", choices=("A", "B"), default="A", help="your seat (default A)")
+    pl.add_argument("--seed", type=at_least(0), default=0,
+                    help=f"the game's seed, and the decks' when --decks does not name them: {SEED_HELP}")
+    pl.add_argument("--decks", nargs="+", type=deck_name, metavar="DECK", help=DECKS_HELP)
+    pl.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     pl.set_defaults(func=cmd_play)
     return p
 
@@ -356,10 +347,18 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     return _print_ladder(result, args)
 
 
+def _check_decks(decks: list[str] | None) -> None:
+    if decks and len(decks) > 2:
+        raise CLIError(f"--decks: give one or two decks (seat A's, then seat B's), got {len(decks)}")
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from hostwcg_env.play import play_terminal
 
-    return play_terminal(vs=args.vs, seat="AB".index(args.seat), seed=args.seed, decks=args.decks)
+    _check_decks(args.decks)
+    color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
+    return play_terminal(vs=args.vs, seat="AB".index(args.seat), seed=args.seed, decks=args.decks,
+                         color=color)
 
 
 # ============================================================================ balance, replay

@@ -137,15 +137,18 @@ def agent_problem(spec: str) -> str | None:
             return (f"{spec!r}: write ismcts:ITERATIONS (a whole number, 1 or more) or "
                     f"ismcts:SECONDSs (e.g. ismcts:0.5s)")
     if base == "ppo" and colon and not arg:
-        return f"{spec!r}: write ppo:PATH.npz, or ppo for the shipped policy"
+        return f"{spec!r}: write ppo:PATH (a trained model .zip or an exported .npz), or ppo for the shipped policy"
     try:
         make_agent(spec, seed=0)
     except OSError as e:
         return f"agent {spec!r} cannot be made: {e.strerror or e}: {e.filename or arg}"
+    except ImportError as e:  # a model .zip without torch installed (agents.ppo.weights_of_zip)
+        return f"agent {spec!r} cannot be made: {e}"
     except (ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
-        if base == "ppo":  # a file that is not an exported policy (agents.ppo.export_sb3)
+        if base == "ppo":  # neither a model .zip nor an exported policy (agents.ppo)
             why = str(e).split(". ")[0] or type(e).__name__
-            return f"agent {spec!r}: {arg or 'the shipped policy'} is not an exported policy .npz ({why})"
+            return (f"agent {spec!r}: {arg or 'the shipped policy'} is neither a Stable-Baselines3 "
+                    f"model .zip nor an exported policy .npz ({why})")
         return f"agent {spec!r} cannot be made: {e}"
     return None
 
@@ -182,6 +185,21 @@ def agent_list(lo: int, hi: int | None) -> Callable[[str], str]:
 
     check.__name__ = "agent list"
     return check
+
+
+def deck_name(text: str) -> str:
+    """A deck as ``hostwcg_env.cards.deck_path`` reads it: a short name (``karsh``), an id
+    (``karsh_ember_tide``), a path, or ``test`` (the two stand-in test decks); a name that is no
+    deck is refused with the closest ones. A file is read (and checked) by the command."""
+    from hostwcg_env.cards.decks import DeckError, deck_path
+
+    if text.strip() == "test":
+        return "test"
+    try:
+        deck_path(text)
+    except DeckError as e:
+        raise argparse.ArgumentTypeError(e.problems[0].message.removeprefix("UNKNOWN_DECK ")) from None
+    return text.strip()
 
 
 def out_file(text: str) -> str:

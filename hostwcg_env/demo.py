@@ -1,8 +1,9 @@
-"""A seeded game between two random agents, shown turn by turn in the terminal.
+"""A seeded game between two agents (random by default), shown turn by turn in the terminal.
 
-``run_demo`` is what ``hostwcg demo`` runs; notebooks can call it too. The board is drawn from
-the spectator's view (everything is shown: nobody is playing from behind it). ``explain_result``
-says in words who won and by which rule.
+``run_demo`` is what ``hostwcg demo`` runs; notebooks can call it too. Each seat plays one of
+the eight preconstructed decks, drawn from the seed (``load_decks``), unless decks are named.
+The board is drawn from the spectator's view (everything is shown: nobody is playing from
+behind it). ``explain_result`` says in words who won and by which rule.
 """
 
 from __future__ import annotations
@@ -12,13 +13,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from hostwcg_env.cards.decks import DECKS_DIR, Deck, load_deck
+from hostwcg_env.cards.decks import Deck, load_deck, pool_decks, stand_in_decks
 from hostwcg_env.cards.loader import default_ruleset
 from hostwcg_env.engine import Action, Game, GameState, RuleConfig
 from hostwcg_env.engine.stats import host_health
 from hostwcg_env.render import render_events, render_text
 
-DEFAULT_DECKS = (DECKS_DIR / "test_authority.toml", DECKS_DIR / "test_strife.toml")
 EVENT_LINES_PER_TURN = 40
 
 
@@ -79,14 +79,28 @@ def _health(s: GameState, p: int) -> str:
         return "?"
 
 
-def load_decks(paths: Sequence[str | Path] | None = None) -> tuple[Deck, Deck]:
-    a, b = paths if paths else DEFAULT_DECKS
-    return load_deck(a), load_deck(b)
+def load_decks(names: Sequence[str | Path] | str | None = None, seed: int = 0) -> tuple[Deck, Deck]:
+    """The decks of seats A and B: two decks named as ``hostwcg_env.cards.deck_path`` reads
+    them (``karsh``, ``karsh_ember_tide``, a path); one (seat A's; seat B's is drawn);
+    ``"test"`` (the two stand-in test decks); or none: each seat's deck drawn from the eight
+    preconstructed decks, from the seed (the same seed, the same decks)."""
+    if isinstance(names, str | Path):
+        names = [names]
+    names = list(names or [])
+    if names == ["test"]:
+        return stand_in_decks()
+    if len(names) > 2:
+        raise ValueError(f"give at most two decks (one per seat), got {len(names)}")
+    rng = random.Random(f"hostwcg decks {seed}")
+    pool = list(pool_decks().values())
+    drawn = [rng.choice(pool), rng.choice(pool)]
+    picked = [load_deck(n) for n in names] + drawn[len(names):]
+    return picked[0], picked[1]
 
 
 def run_demo(
     seed: int = 0,
-    decks: Sequence[str | Path] | None = None,
+    decks: Sequence[str | Path] | str | None = None,
     quiet: bool = False,
     color: bool = False,
     out: Callable[[str], Any] = print,
@@ -95,8 +109,9 @@ def run_demo(
     agents: Sequence[str] = ("random", "random"),
 ) -> Game:
     """Play one seeded game between two agents (names from ``agents.make_agent``; the default
-    is two random agents) and print it; returns the finished game."""
-    deck_a, deck_b = load_decks(decks)
+    is two random agents) and print it; returns the finished game. ``decks``: see
+    ``load_decks`` (default: each seat's deck drawn from the preconstructed decks by the seed)."""
+    deck_a, deck_b = load_decks(decks, seed)
     game = default_ruleset(config or RuleConfig()).new_game(deck_a, deck_b, seed=seed)
     players = [_agent(name, s) for name, s in zip(agents, agent_seeds(seed), strict=False)]
     show = _Printer(game, out, color, max_event_lines) if not quiet else None

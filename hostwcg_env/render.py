@@ -13,6 +13,7 @@ board (``viewer=None``) shows everything; ``viewer="spectator"`` shows only what
 
 from __future__ import annotations
 
+import functools
 import re
 import textwrap
 from collections.abc import Iterable
@@ -252,7 +253,36 @@ def parse_event(text: str) -> tuple[str, list[str]]:
     return m.group(1), _split_args(m.group(2))
 
 
+@functools.cache
+def _comma_names() -> frozenset[str]:
+    """Card names of the pool that hold a comma ("Xin, Master of Pain"): an event's arguments
+    are split at commas, so these are joined back."""
+    from hostwcg_env.cards import default_pool
+
+    return frozenset(n for n in default_pool() if "," in n)
+
+
 def _split_args(body: str) -> list[str]:
+    parts = _split_commas(body)
+    if "," not in body or len(parts) < 2:
+        return parts
+    names = _comma_names()
+    out: list[str] = []
+    i = 0
+    while i < len(parts):
+        for j in range(len(parts), i + 1, -1):  # the longest run of parts that is one name
+            joined = ", ".join(parts[i:j])
+            if joined in names:
+                out.append(joined)
+                i = j
+                break
+        else:
+            out.append(parts[i])
+            i += 1
+    return out
+
+
+def _split_commas(body: str) -> list[str]:
     out: list[str] = []
     cur: list[str] = []
     depth = 0

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -87,8 +88,8 @@ def main(argv: list[str] | None = None) -> int:
                          f"{lo:.1%} - {hi:.1%} |")
         lines.append("")
     else:
-        fin = meta.get("final_eval_200_games_greedy", {})
-        lines += ["## Final evaluation (greedy, 200 games each, seats alternating, all shipped decks)", "",
+        games, fin = final_eval(meta)
+        lines += [f"## Final evaluation (greedy, {games} games each, seats alternating, all shipped decks)", "",
                   f"* against random: {fin.get('random', float('nan')):.1%}",
                   f"* against heuristic: {fin.get('heuristic', float('nan')):.1%}", ""]
     if args.ladder:
@@ -97,6 +98,16 @@ def main(argv: list[str] | None = None) -> int:
         lines += [f"## {args.notes_title}", "", args.notes, ""]
     Path(args.out).write_text("\n".join(lines))
     return 0
+
+
+def final_eval(meta: dict) -> tuple[str, dict]:
+    """The final evaluation of a run.json (``final_eval_<N>_games_greedy``: N its games per
+    opponent) as (N, win rates); ("no", {}) when the run had none."""
+    for key, value in meta.items():
+        m = re.fullmatch(r"final_eval_(\d+)_games_greedy", key)
+        if m and value:
+            return m.group(1), value
+    return "no", {}
 
 
 if __name__ == "__main__":

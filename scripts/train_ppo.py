@@ -9,10 +9,13 @@ The learner plays hostwcg_v0 through the single-agent view (seat alternating eac
 against an opponent pool: random, heuristic, and frozen snapshots of itself added every
 ``--snapshot-every`` steps (drawn uniformly per episode, so ``--opponents heuristic,heuristic,random``
 weights the heuristic 2:1; each snapshot is one more entry). Every ``--eval-every`` steps it is evaluated (numpy policy, greedy)
-against random and heuristic; TensorBoard logs go to OUT/tb. The final policy is exported to
-``agents/checkpoints/ppo_hostwcg_v0.npz`` with a JSON of the run's facts for the model card
-(``--export ''`` skips it); every snapshot (or every ``--save-every`` steps) is also kept as
-OUT/step_<N>.zip.
+against random and heuristic; TensorBoard logs go to OUT/tb. The final model is OUT/latest.zip
+and every snapshot (or every ``--save-every`` steps) is kept as OUT/step_<N>.zip; each loads
+directly as an opponent (``hostwcg play --vs ppo:OUT/latest.zip``, ``hostwcg evaluate --agents
+heuristic,ppo:OUT/latest.zip``). OUT/run.json holds the run's facts (the command, steps, wall
+time, evaluations, each labelled with its own numbers, and what was written). The policy is
+exported as numpy weights only where asked: ``--export PATH.npz`` (with PATH.json beside it);
+to replace the shipped policy, give ``--export agents/checkpoints/ppo_hostwcg_v0.npz``.
 
 ``--init PATH.zip`` starts from another model's weights (e.g. the behaviour-cloning warm start
 of ``scripts/pretrain_bc.py``, whose value head is pretrained too) with a fresh optimizer and
@@ -52,10 +55,12 @@ def make_env(rank: int, seed: int, opponents: list[str], decks: str = "all"):  #
         from hostwcg_env.env import shipped_decks
         from hostwcg_env.env.single import SingleAgentEnv
 
-        kw = {}
-        if decks == "all":  # every seat draws any shipped deck each episode
+        kw: dict = {}
+        if decks == "all":  # every seat draws any preconstructed deck each episode
             pool = shipped_decks()
             kw["deck_pools"] = [pool, pool]
+        else:  # the two stand-in test decks
+            kw["decks"] = "test"
         env_seed = seed + 1000 * rank
         # the env takes policies: agents by name are made here ("random" is the env's own)
         pool_of = [o if o == "random" else make_agent(o, seed=env_seed) for o in opponents]
@@ -160,6 +165,24 @@ def evaluate(weights: dict[str, np.ndarray], opponent: str, games: int, seed: in
     return wins / games
 
 
+def final_label(games: int) -> str:
+    """The run.json key of the final evaluation, from its own number of games."""
+    return f"final_eval_{games}_games_greedy"
+
+
+def run_facts(args: argparse.Namespace, argv: list[str] | None, model, wall: float, net: list[int],  # type: ignore[no-untyped-def]
+              opponents: list[str], evals: list[dict]) -> dict:
+    """What the run did, each label derived from the run's own values."""
+    import torch
+
+    return {"command": " ".join(["python", "scripts/train_ppo.py", *(argv if argv is not None else sys.argv[1:])]),
+            "steps": int(model.num_timesteps), "wall_time_s": round(wall), "envs": args.envs, "seed": args.seed,
+            "net_arch": net, "opponents": opponents, "decks": args.decks,
+            "hardware": f"{platform.processor() or platform.machine()}, CPU only",
+            "python": platform.python_version(), "torch": torch.__version__,
+            "evaluations": evals}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--steps", type=int, default=1_000_000)
@@ -180,7 +203,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--gamma", type=float, default=0.995)
     p.add_argument("--target-kl", type=float, default=None, help="stop an update's epochs early past this KL")
     p.add_argument("--opponents", default="random,heuristic")
-    p.add_argument("--decks", choices=("all", "test"), default="all", help="deck pool per seat")
+    p.add_argument("--decks", choices=("all", "test"), default="all",
+                   help="all: each seat draws one of the eight preconstructed decks per episode; "
+                        "test: the two stand-in test decks")
     p.add_argument("--snapshot-every", type=int, default=100_000)
     p.add_argument("--save-every", type=int, default=None,
                    help="keep OUT/step_<N>.zip this often (default: at every snapshot)")
@@ -189,8 +214,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--n-steps", type=int, default=1024)
     p.add_argument("--batch-size", type=int, default=512)
     p.add_argument("--net", default="128,128")
-    p.add_argument("--export", default=str(ROOT / "agents" / "checkpoints" / "ppo_hostwcg_v0.npz"))
-    p.add_argument("--final-games", type=int, default=200, help="games per opponent in the final evaluation")
+    p.add_argument("--export", default=None, metavar="PATH.npz",
+                   help="also write the final policy as numpy weights here, with PATH.json (default: "
+                        "none; agents/checkpoints/ppo_hostwcg_v0.npz replaces the shipped policy)")
+    p.add_argument("--final-games", type=int, default=200,
+                   help="games per opponent in the final evaluation (0: none)")
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--max-minutes", type=float, default=None, help="stop learning after this wall time")
     args = p.parse_args(argv)
@@ -247,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
             if self.num_timesteps >= self.next_eval:
                 self.next_eval += args.eval_every
                 w = weights_of(self.model)
-                row = {"steps": int(self.num_timesteps)}
+                row: dict = {"steps": int(self.num_timesteps), "games_per_opponent": args.eval_games}
                 for opp in ("random", "heuristic"):
                     row[opp] = evaluate(w, opp, args.eval_games, seed=10_000 + len(evals))
                     self.logger.record(f"eval/win_rate_vs_{opp}", row[opp])
@@ -286,14 +314,14 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.time() - t0
     model.save(out / "latest.zip")
     w = weights_of(model)
-    final = {o: evaluate(w, o, args.final_games, seed=99) for o in ("random", "heuristic")} if args.final_games else {}
-    meta = {"command": " ".join(["python", "scripts/train_ppo.py", *(argv if argv is not None else sys.argv[1:])]),
-            "steps": int(model.num_timesteps), "wall_time_s": round(wall), "envs": args.envs, "seed": args.seed,
-            "net_arch": net, "opponents": opponents, "hardware": f"{platform.processor() or platform.machine()}, CPU only",
-            "python": platform.python_version(), "torch": torch.__version__, "evaluations": evals,
-            "final_eval_200_games_greedy": final}
+    meta = run_facts(args, argv, model, wall, net, opponents, evals)
+    if args.final_games:
+        meta[final_label(args.final_games)] = {
+            o: evaluate(w, o, args.final_games, seed=99) for o in ("random", "heuristic")}
     if args.init:
         meta["init"] = args.init
+    meta["saved"] = str(out / "latest.zip")
+    meta["exported"] = args.export or None
     if args.export:
         export_sb3(model, args.export, meta)
     (out / "run.json").write_text(json.dumps(meta, indent=2))

@@ -64,7 +64,7 @@ def test_mirrors_and_agents_and_rules() -> None:
         parse_rules(["damage_draws"])
     with pytest.raises(ValueError, match="unknown agent"):
         Study.make(decks=DECKS2, agents="nobody")
-    with pytest.raises(ValueError, match="unknown deck"):
+    with pytest.raises(ValueError, match="no such deck"):
         Study.make(decks=["no_such_deck"])
 
 

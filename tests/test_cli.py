@@ -331,3 +331,15 @@ def test_describe_event():
     assert describe_event("Draw(B)") == "B draws a card"
     assert describe_event("GameOver(winner=A, reason=damage_zone)") == "GAME OVER: A wins (damage_zone)"
     assert describe_event("Reveal(B, hand=[Squire, Ogre])") == "Reveal(B, hand=[Squire, Ogre])"
+
+
+def test_event_arguments_keep_card_names_that_hold_a_comma():
+    """Event texts separate their arguments with commas, and some card names hold one: the
+    phrases name the whole card ("B plays Xin, Master of Pain", not "Xin -> Master of Pain")."""
+    from hostwcg_env.render import parse_event
+
+    assert parse_event("EntersSlot(B, Xin, Master of Pain, f1)") == ("EntersSlot", ["B", "Xin, Master of Pain", "f1"])
+    assert parse_event("Played(A, Grace, Aligner of Stars)") == ("Played", ["A", "Grace, Aligner of Stars"])
+    assert parse_event("Draw(A, Squire)") == ("Draw", ["A", "Squire"])
+    text = render_events(["Played(B, Xin, Master of Pain)", "EntersSlot(B, Xin, Master of Pain, f1)"], compact=True)
+    assert "Xin, Master of Pain" in text and "->  Master" not in text and "Xin ->" not in text

@@ -127,14 +127,14 @@ def _example_section() -> str:
 
 
 def test_the_annotated_game_is_the_game_the_engine_plays() -> None:
-    """docs/how-to-play.md annotates `hostwcg demo --agents heuristic,heuristic --seed 3`:
+    """docs/how-to-play.md annotates `hostwcg demo --agents heuristic,heuristic --seed 3 --decks test`:
     every log line it quotes is in the demo's output, in order, and the game ends as told."""
     from hostwcg_env.demo import run_demo
 
     section = _example_section()
-    assert "hostwcg demo --agents heuristic,heuristic --seed 3" in section
+    assert "hostwcg demo --agents heuristic,heuristic --seed 3 --decks test" in section
     lines: list[str] = []
-    game = run_demo(seed=3, agents=("heuristic", "heuristic"), out=lines.append)
+    game = run_demo(seed=3, agents=("heuristic", "heuristic"), decks="test", out=lines.append)
     printed = " ".join(" ".join(lines).split())
     events = [e.text for e in game.events]
     quotes = [q for q in re.findall(r"`([^`]+)`", " ".join(section.split()))

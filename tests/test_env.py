@@ -118,6 +118,7 @@ def test_decision_cap_truncates_with_its_own_reason() -> None:
         e.step(int(np.flatnonzero(obs["action_mask"])[-1]))
     s = e.game.state
     assert s.truncated and s.winner is None and s.reason == "decision_limit"
+    assert s.decisions_this_turn == 3  # exactly the cap: the fourth decision is never asked
     assert "decisions in one turn" in explain_result(s)
 
 
@@ -172,7 +173,7 @@ def test_auto_single_off_asks_every_decision() -> None:
 def test_codec_covers_every_legal_action_over_shipped_decks() -> None:
     """Every legal action of thousands of random decisions maps to exactly one index, and
     back (no option the layout cannot express)."""
-    decks = shipped_decks()
+    decks = shipped_decks(include_test=True)
     lay = action_layout(RuleConfig())
     codec = Codec(lay)
     n = 0
@@ -219,7 +220,7 @@ def test_generated_docs_are_current() -> None:
 
 
 def test_random_games_over_all_deck_pairs_finish() -> None:
-    decks = shipped_decks()
+    decks = shipped_decks(include_test=True)
     for i, a in enumerate(decks[:4]):
         e = hostwcg_v0.raw_env(decks=[a, decks[(i + 1) % len(decks)]])
         assert play_random(e, seed=i) > 0
@@ -227,7 +228,7 @@ def test_random_games_over_all_deck_pairs_finish() -> None:
 
 
 def test_deck_pools_per_seat() -> None:
-    decks = shipped_decks()
+    decks = shipped_decks(include_test=True)
     e = hostwcg_v0.raw_env(deck_pools=[decks, decks[:1]])
     e.reset(seed=5)
     assert e.game.state.players[1].decklist == list(decks[0].main)
@@ -249,7 +250,7 @@ def test_incremental_observation_equals_fresh_encoding_across_games() -> None:
     """The env encodes into a persistent buffer, rewriting only what changed; after every
     step, for both agents and across resets (object ids restart in each game), the result
     must equal a fresh encoding of the same view."""
-    decks = shipped_decks()
+    decks = shipped_decks(include_test=True)
     e = hostwcg_v0.raw_env(deck_pools=[decks, decks])
     enc = ObservationEncoder(RuleConfig())
     rng = np.random.default_rng(7)

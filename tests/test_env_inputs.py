@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from hostwcg_env import hostwcg_v0
+from hostwcg_env.cards import DeckError
 from hostwcg_env.env import AGENTS
 from hostwcg_env.env.single import SingleAgentEnv
 from hostwcg_env.render import render_text
@@ -250,11 +251,15 @@ def test_seeded_resets_alternate_the_seat_and_repeat() -> None:
 
 
 @pytest.mark.parametrize(("kw", "error", "needle"), [
-    ({"decks": ["a.toml", "b.toml"]}, TypeError, "a deck is a Deck"),
+    ({"decks": ["a.toml", "b.toml"]}, DeckError, "a.toml: FORMAT: cannot read the file"),
+    ({"decks": ["krash", "brae"]}, DeckError, "no such deck .did you mean 'karsh'"),
+    ({"decks": "karsh"}, ValueError, "give two decks"),
+    ({"decks": [1, 2]}, TypeError, "a deck is a Deck"),
     ({"deck_pools": [[], []]}, ValueError, r"deck_pools\[0\] is empty"),
     ({"deck_pools": [[("Test Host", ["Squire"] * 50)]]}, ValueError, "two pools of decks"),
     ({"config": {"damage_draws": True}}, TypeError, "config must be a RuleConfig"),
-], ids=["deck names", "empty pool", "one pool", "config dict"])
+], ids=["deck files missing", "deck name typo", "one deck name", "not decks", "empty pool", "one pool",
+        "config dict"])
 def test_env_constructor_refuses_bad_arguments(kw: dict[str, Any], error: type, needle: str) -> None:
     with pytest.raises(error, match=needle):
         hostwcg_v0.raw_env(**kw)

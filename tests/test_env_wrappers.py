@@ -13,7 +13,7 @@ from hostwcg_env import hostwcg_v0
 from hostwcg_env.env import shipped_decks
 from hostwcg_env.env.aec import StandardWrappers, pettingzoo_wrapped_env
 
-DECKS = shipped_decks()
+DECKS = shipped_decks(include_test=True)
 
 
 def trace(e, seed: int, illegal_every: int) -> list:  # type: ignore[no-untyped-def]

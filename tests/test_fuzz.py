@@ -173,11 +173,13 @@ def check_invariants(s, cfg: RuleConfig) -> None:  # type: ignore[no-untyped-def
         raise AssertionError(f"non-token cards per owner {cards}, expected {MAIN_SIZE + 1} each")
     if s.turn > cfg.turn_limit:
         raise AssertionError(f"turn {s.turn} > turn limit {cfg.turn_limit}")
+    if s.started and s.decisions_this_turn > cfg.max_decisions_per_turn:
+        raise AssertionError(f"{s.decisions_this_turn} decisions in turn {s.turn} > cap {cfg.max_decisions_per_turn}")
     if s.over:
         if s.reason == "turn_limit" and (s.turn != cfg.turn_limit or not s.truncated or s.winner is not None):
             raise AssertionError(f"truncated at the turn limit {cfg.turn_limit} in turn {s.turn} "
                                  f"(truncated={s.truncated}, winner={s.winner})")
-        if s.reason == "decision_limit" and (s.decisions_this_turn != cfg.max_decisions_per_turn + 1
+        if s.reason == "decision_limit" and (s.decisions_this_turn != cfg.max_decisions_per_turn
                                              or not s.truncated or s.winner is not None):
             raise AssertionError(f"decision cap {cfg.max_decisions_per_turn} ended the game after "
                                  f"{s.decisions_this_turn} decisions in the turn")
@@ -260,8 +262,6 @@ def play_game(a: str, b: str, seed: int, sample: bool = False,
     Returns the actions taken, the finished game and, for sampled games, the clones taken at
     random points ({action index: clone})."""
     cfg = cfg or RuleConfig()
-    default = RuleConfig()
-    rules = tuple(sorted((k, v) for k, v in cfg.as_dict().items() if getattr(default, k) != v))
     clone_at: set[int] = set()
     if sample:
         crng = random.Random(seed)
@@ -269,6 +269,8 @@ def play_game(a: str, b: str, seed: int, sample: bool = False,
     checks = Checks(cfg, clone_at)
     walk = RandomWalk(a, b, seed)
     try:
+        default = RuleConfig().as_dict()
+        rules = tuple((k, v) for k, v in cfg.as_dict().items() if v != default[k])
         g = play(GameSpec(REFS[a], REFS[b], seed, rules=rules), visit=checks, players=(walk, walk)).game
         if not g.is_over or g.legal_actions():
             raise AssertionError("game over but legal actions remain")

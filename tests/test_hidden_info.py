@@ -12,6 +12,7 @@ import random
 
 import numpy as np
 import pytest
+from resample import resample_opponent
 
 import hostwcg_env  # noqa: F401
 from hostwcg_env import hostwcg_v0
@@ -48,7 +49,7 @@ def _error(game: Game, action: Action) -> str:
 
 
 def _states(n_games: int, every: int):  # type: ignore[no-untyped-def]
-    decks = shipped_decks()
+    decks = shipped_decks(include_test=True)
     for seed in range(n_games):
         rng = random.Random(seed)
         g = default_ruleset().new_game(rng.choice(decks), rng.choice(decks), seed=seed)
@@ -141,33 +142,6 @@ _PUBLIC_KINDS = frozenset({Kind.PASS, Kind.YES, Kind.AP_HOST, Kind.AP_DRAW, Kind
                            Kind.TARGET, Kind.SLOT, Kind.PAY})
 
 
-def _resample_opponent(s, viewer: int, rng: random.Random):  # type: ignore[no-untyped-def]
-    """A copy of ``s`` whose opponent's hidden cards are shuffled among themselves, a
-    face-down card (an Ambush, 14.3) only ever getting an Ambush: the same view for ``viewer``."""
-    from hostwcg_env.engine.carddef import CardType
-    from hostwcg_env.engine.view import hidden_ids
-
-    q = 1 - viewer
-    s2 = s.copy()
-    ids = sorted(o for o in hidden_ids(s, viewer) if s.objs[o].owner == q and s.objs[o].zone != "host")
-    down = [o for o in ids if s.objs[o].face_down and s.objs[o].zone in ("back", "stack", "marker")]
-    cards = [s.objs[o].card for o in ids]
-    for _ in range(50):
-        rng.shuffle(cards)
-        new = dict(zip(ids, cards, strict=True))
-        if all(new[o].type is CardType.AMBUSH for o in down):
-            break
-    else:
-        return None
-    for o, c in new.items():
-        s2.objs[o].card = c
-    for it in s2.stack:  # a face-down card being laid: its stack item is that card
-        if it.obj in new:
-            it.card = new[it.obj]
-            it.source_name = it.card.name
-    return s2
-
-
 def _twin(p1, state):  # type: ignore[no-untyped-def]
     """A parallel env like ``p1`` whose game is ``state``."""
     from hostwcg_env.env import parallel_env
@@ -225,7 +199,7 @@ def _run_twins(seed: int, viewer: int, warm: int, horizon: int, rng: random.Rand
         steps += 1
     if not p1.agents:
         return 0, 0
-    s2 = _resample_opponent(p1.aec.game.state, viewer, rng)
+    s2 = resample_opponent(p1.aec.game.state, viewer, rng)
     if s2 is None:
         return 0, 0
     p2 = _twin(p1, s2)

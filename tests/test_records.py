@@ -27,9 +27,10 @@ from hostwcg_env.analysis.records import (
     timeless,
     upgrade,
 )
-from hostwcg_env.analysis.replay import replay
+from hostwcg_env.analysis.replay import ReplayError, replay
 from hostwcg_env.analysis.runner import GameSpec, Visitor, play
 from hostwcg_env.cli import main
+from hostwcg_env.engine import ENGINE_EPOCH
 
 ROOT = Path(__file__).resolve().parent.parent
 KEPT = ROOT / "agents" / "ladder_results"
@@ -170,11 +171,20 @@ def test_kept_ladder_files_load_with_the_same_numbers(name: str) -> None:
         assert got[agent][0] == n and got[agent][1] == pytest.approx(mean, rel=1e-3)
 
 
-def test_kept_ladder_lines_replay() -> None:
-    """A kept ISMCTS game with its actions (written by the ladder's older layout) replays."""
-    recs = [r for _, r in zip(range(200), iter_records(KEPT / "ismcts045_vs_heuristic.jsonl"), strict=False)
-            if r["actions"]][:2]
-    assert recs and all(replay(r).winner == r["winner"] for r in recs)
+def test_kept_ladder_lines_of_an_older_epoch_are_refused_saying_why() -> None:
+    """A kept ISMCTS game with its actions (the ladder's older layout, engine epoch 1) was asked
+    other decisions than this engine asks, so it does not replay: the replay says so, naming
+    both epochs and the code that played it, instead of diverging somewhere in the middle."""
+    rec = next(r for r in iter_records(KEPT / "ismcts045_vs_heuristic.jsonl") if r["actions"])
+    assert rec["epoch"] == 1
+    with pytest.raises(ReplayError, match=rf"decision epoch 1 \(code {rec['version']}\); this engine is of epoch {ENGINE_EPOCH}"):
+        replay(rec)
+
+
+def test_records_carry_the_engine_epoch_and_replay() -> None:
+    rec = play(_spec(5)).record
+    assert rec["epoch"] == ENGINE_EPOCH
+    assert replay(rec).winner == rec["winner"]
 
 
 # ============================================================================ damaged files

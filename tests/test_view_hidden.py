@@ -3,6 +3,9 @@ a PlayerView is everything that player may see and nothing else, and
 ``determinize(view, rng)`` samples a full game consistent with a view.
 
 Over hundreds of random states from random games, for each player p:
+- the hidden cards of the decks, the opponent's hand and its damage zone carry ids of the view's
+  own, none of them a real object's id (so no card can be followed across a hidden move, 2.1.1,
+  36.2); every other object keeps its id;
 - the view's state has no real identity for any card in either deck (except the cards p is
   choosing from while searching or looking at its deck, 41.2.1, 41.3.2), in the opponent's hand,
   among the opponent's face-down cards (backrow and stack) and in the opponent's damage zone;
@@ -27,6 +30,7 @@ import pytest
 import hostwcg_env  # noqa: F401  (registers the default card pool)
 from hostwcg_env.cards import default_ruleset, load_deck
 from hostwcg_env.engine import Action, Game, GameState, RuleConfig
+from hostwcg_env.engine.damage import HostPoint
 from hostwcg_env.engine.view import determinize
 
 DECK_DIR = Path(hostwcg_env.__file__).parent / "cards" / "decks"
@@ -181,10 +185,29 @@ def check_view(g: Game, p: int, where: str, k_rng: random.Random) -> None:
     vs = v.state
     assert vs is not s
     assert vs.rng is None, f"{where}: view({p}).state.rng is not None"
-    assert vs.objs.keys() == s.objs.keys()
+    hid = hidden_from(s, p)
+
+    # hidden cards of closed and semi-open zones have ids of the view's own; others keep theirs
+    moved = {oid for oid in hid if s.objs[oid].zone in ("deck", "hand", "damage")}
+    assert not moved & vs.objs.keys(), f"{where}: view({'AB'[p]}) keeps a hidden card's real id"
+    assert vs.objs.keys() - moved >= s.objs.keys() - moved
+    fresh = vs.objs.keys() - s.objs.keys()
+    assert len(fresh) == len(moved) and all(i >= s.next_id for i in fresh) and vs.next_id >= s.next_id + len(moved)
+    for who in (0, 1):
+        for z in ("deck", "hand", "damage"):
+            real, seen = getattr(s.players[who], z), getattr(vs.players[who], z)
+            assert len(real) == len(seen)
+            for oid in seen:
+                assert vs.objs[oid].zone == z and vs.objs[oid].owner == who
+                if oid in fresh:
+                    vo = vs.objs[oid]
+                    assert is_placeholder(vo.card) and not vo.mods and vo.ts == 0, (
+                        f"{where}: view({'AB'[p]}) shows {vo.card.name!r} in {'AB'[who]}.{z}")
 
     # hidden places carry no identity
-    for oid, why in hidden_from(s, p).items():
+    for oid, why in hid.items():
+        if oid in moved:
+            continue
         vo = vs.objs[oid]
         assert is_placeholder(vo.card), (
             f"{where}: view({'AB'[p]}) shows {vo.card.name!r} (real {s.objs[oid].name!r}) in {why}")
@@ -194,8 +217,18 @@ def check_view(g: Game, p: int, where: str, k_rng: random.Random) -> None:
         if it_real.face_down and it_real.controller == q:
             assert it.source_name == "?" and is_placeholder(it.card), (
                 f"{where}: face-down stack item {it_real.source_name} visible to {'AB'[p]}")
+    # no field names a hidden card: stack items, triggers and Ambush options name their
+    # subject only if p may see it; the ids they hold exist in the view
+    hidden_names = {s.objs[oid].name for oid in hid} - {s.objs[oid].name for oid in visible_to(s, p)}
+    for it in vs.stack:
+        assert it.subject_name not in hidden_names or it.subject in visible_to(s, p), (
+            f"{where}: stack item {it.source_name} names its hidden subject {it.subject_name!r}")
+        assert it.subject is None or it.subject in vs.objs or it.subject not in s.objs
+    for t in vs.pending:
+        assert t.subject_name not in hidden_names or t.subject in visible_to(s, p), (
+            f"{where}: a pending trigger names its hidden subject {t.subject_name!r}")
+    assert all(op[0] == p for op in vs.ambush_ops)
     # pending triggers of the opponent from hidden sources
-    hid = hidden_from(s, p)
     for t in vs.pending:
         if t.controller == q and t.source in hid:
             assert is_placeholder(t.card), f"{where}: pending trigger of a hidden card: {t.card.name}"
@@ -270,7 +303,8 @@ def check_view(g: Game, p: int, where: str, k_rng: random.Random) -> None:
 
 def _view_repr(vs: GameState) -> tuple:
     return (repr(vs.players), repr(vs.objs), repr(vs.stack), repr(vs.pending), repr(vs.tasks),
-            repr(vs.decision), repr(vs.battle), vs.phase, vs.step, vs.turn)
+            repr(vs.decision), repr(vs.battle), repr(vs.ambush_ops),
+            repr(vs.ambush_chances), vs.phase, vs.step, vs.turn, vs.next_id)
 
 
 def run_chunk(seeds: range) -> int:
@@ -360,3 +394,194 @@ def test_deck_order_is_hidden_from_the_view() -> None:
             assert _view_repr(Game(s2).view(p).state) == _view_repr(g.view(p).state), (
                 f"view({'AB'[p]}) shows the order of {'AB'[who]}'s deck "
                 f"(the put-back {name} located at position {i}: {located})")
+
+
+# --------------------------------------------------------------------------- leaks fixed
+TWIN_BLAST = {"name": "Twin Blast", "type": "sorcery", "resource": "strife", "cost": "£",
+              "text": "Deal 1 damage to each Host.",
+              "abilities": [{"kind": "spell", "steps": [{"do": "damage", "amount": 1, "to": "each_host"}]}]}
+
+
+def _twin_blast(a_pick: str | None = None, b_pick: str | None = None) -> Game:
+    """A casts Twin Blast: both Hosts take 1 damage at once; A (the turn player) picks a card
+    for its damage zone first (2.1, A04), then B. B's hand was revealed to A before."""
+    from hostwcg_env.scenarios import run_line, setup_game
+
+    g = setup_game({"setup": {"turn": 3, "phase": "action1",
+                              "A": {"hand": ["Twin Blast", "Exposure", "Squire", "Ogre"], "pool": {"£": 1, "!": 1},
+                                    "deck": 5},
+                              "B": {"hand": ["Squire", "Ogre", "Wall"], "deck": 5}},
+                    "cards": [TWIN_BLAST]}, "<test_view_hidden>")
+    for line in ("A play Exposure", "resolve", "A slot b0", "resolve", "A play h0", "resolve", "A slot b1"):
+        run_line(g, line)
+    run_line(g, "resolve")
+    assert g.decision is not None and str(g.decision) == "A choose_card", g.decision
+    if a_pick is not None:
+        g.apply(Action.parse(a_pick))
+        assert str(g.decision) == "B choose_card", g.decision
+        if b_pick is not None:
+            g.apply(Action.parse(b_pick))
+    return g
+
+
+def test_a_card_put_from_the_hand_into_the_damage_zone_cannot_be_followed() -> None:
+    """2.1.1, 36.2: A saw B's hand revealed (Squire, Ogre, Wall, in hand order); B then puts
+    one of them into its damage zone. Which one is hidden from A: A's view is the same
+    whichever card B chose (before, the hand's object ids showed which one had left)."""
+    views = []
+    for pick in ("card h0", "card h1", "card h2"):
+        g = _twin_blast("card h0", pick)
+        assert any(e.startswith("Reveal(B, hand=[Squire, Ogre, Wall])") for e in g.view(0).events)
+        views.append(_view_repr(g.view(0).state))
+    assert views[0] == views[1] == views[2]
+
+
+def test_the_other_players_damage_card_choice_is_hidden_while_choosing() -> None:
+    """2.1, A04: both Hosts take damage at once, A chooses first. While B chooses, nothing in
+    B's view (its decision, its tasks) tells which card A put into its damage zone."""
+    views = [g.view(1) for g in (_twin_blast("card h0"), _twin_blast("card h1"))]
+    assert _view_repr(views[0].state) == _view_repr(views[1].state)
+    assert repr(views[0].decision()) == repr(views[1].decision())
+    d = views[0].decision()
+    assert d is not None and isinstance(d.task, HostPoint) and d.task.chosen == {}
+    g = _twin_blast("card h1")
+    det = determinize(g.view(1), random.Random(0))  # the sampled game asks A again
+    dg = Game(det)
+    dg.apply(Action.parse("card h0"))
+    assert str(dg.decision) == "A choose_card"
+
+
+def test_a_trigger_on_a_face_down_card_does_not_name_it() -> None:
+    """6.2, 14.3: B lays Snare face down; A's Spymaster triggers ('when your opponent lays a
+    card'). Neither the trigger nor its stack item names Snare to A (before, its subject's
+    name was the card's), nor does a determinized game."""
+    from hostwcg_env.scenarios import run_line, setup_game
+
+    g = setup_game({"setup": {"turn": 4, "phase": "action1",
+                              "A": {"front": {0: "Spymaster"}, "deck": 5},
+                              "B": {"hand": ["Snare", "Squire"], "deck": 5}}}, "<test_view_hidden>")
+    for line in ("B play h0", "resolve", "B slot b0"):
+        run_line(g, line)
+    s = g.state
+    assert [t.card.name for t in s.pending] == ["Spymaster"] or [it.source_name for it in s.stack] == ["Spymaster"]
+    assert "Snare" not in repr(s.pending) + repr(s.stack)  # the engine never records it there
+    v = g.view(0)
+    assert "Snare" not in v.card_names() + v.events
+    assert "Snare" not in repr(v.state.pending) + repr(v.state.stack) + repr(v.state.decision)
+    det = determinize(v, random.Random(0))
+    assert all(t.subject_name in ("", "?") for t in det.pending)
+    assert all(it.subject_name in ("", "?") for it in det.stack)
+
+
+def test_healing_into_the_hand_is_hidden() -> None:
+    """A08 (heal_destination = hand): a card healed from the face-down damage zone into the
+    hand goes from one hidden zone to another (4.8.1, 4.3.1): the other player sees that a
+    card was healed, not which."""
+    from hostwcg_env.scenarios import run_line, setup_game
+
+    mend = {"name": "Mend", "type": "sorcery", "resource": "amity", "cost": "%", "text": "Heal 1 from your Host.",
+            "abilities": [{"kind": "spell", "steps": [{"do": "heal", "amount": 1, "to": "your_host"}]}]}
+    g = setup_game({"setup": {"turn": 3, "phase": "action1",
+                              "A": {"hand": ["Mend"], "damage_zone": ["Ogre"], "pool": {"%": 1}, "deck": 5},
+                              "B": {"deck": 5}},
+                    "cards": [mend], "config": {"heal_destination": "hand"}}, "<test_view_hidden>")
+    for line in ("A play h0", "resolve", "A slot b0", "resolve"):
+        run_line(g, line)
+    assert "Healed(A, Ogre)" in g.view(0).events
+    assert "Healed(A)" in g.view(1).events and not any("Ogre" in e for e in g.view(1).events)
+
+
+def test_player_view_public_api_reaches_no_real_state_and_no_hidden_object() -> None:
+    """Agents get only the PlayerView: nothing its public API returns is (or holds) the real
+    game state, a real Player, a real object the viewer may not see, or the real id of one
+    (as a stack item's or trigger's subject)."""
+    import inspect
+
+    from hostwcg_env.engine.view import PlayerView
+
+    checked = 0
+    for _where, g in random_states(range(3)):
+        s = g.state
+        for p in (0, 1):
+            v = g.view(p)
+            forbidden = {id(s), *(id(pl) for pl in s.players), id(s.objs), id(s.stack), id(s.pending), id(s.tasks)}
+            hidden = {id(s.objs[o]) for o in v._hidden_set}
+            values = []
+            for name, member in inspect.getmembers(PlayerView):
+                if name.startswith("_") or name == "of":
+                    continue
+                if isinstance(member, property):
+                    values.append((name, getattr(v, name)))
+                elif callable(member):
+                    params = list(inspect.signature(member).parameters)[1:]
+                    if not params:
+                        values.append((name, getattr(v, name)()))
+                    elif params == ["p"]:
+                        values += [(f"{name}({q})", getattr(v, name)(q)) for q in (0, 1)]
+                    elif params == ["p", "zone"]:
+                        values += [(f"{name}({q}, {z})", getattr(v, name)(q, z)) for q in (0, 1)
+                                   for z in ("deck", "hand", "damage", "drop")]
+                    elif params == ["p", "row"]:
+                        values += [(f"{name}({q}, {r})", getattr(v, name)(q, r)) for q in (0, 1)
+                                   for r in ("front", "back")]
+                    elif params == ["place"]:
+                        values += [(f"{name}({pl})", getattr(v, name)(pl)) for pl in ("A.b0", "B.b0", "A.host")]
+                    elif params == ["oid"]:
+                        values += [(f"{name}({o})", getattr(v, name)(o)) for o in s.objs]
+            seen: set[int] = set()
+            for name, value in values:
+                _walk(value, name, seen, forbidden, hidden, g, v)
+            checked += 1
+    assert checked >= 20
+
+
+def _walk(x: object, path: str, seen: set[int], forbidden: set[int], hidden: set[int], g: Game,
+          v: object) -> None:
+    """Assert nothing reachable from ``x`` is real game state or a hidden real object."""
+    import dataclasses
+
+    from hostwcg_env.engine.state import Obj
+
+    if id(x) in seen or isinstance(x, (str, int, float, bool, type(None))):
+        return
+    seen.add(id(x))
+    s = g.state
+    p = v.player  # type: ignore[attr-defined]
+    assert id(x) not in forbidden, f"view({'AB'[p]}).{path} is real game state ({type(x).__name__})"
+    assert id(x) not in hidden, f"view({'AB'[p]}).{path} is a hidden object: {x.name}"  # type: ignore[attr-defined]
+    real_hidden = v._hidden_set  # type: ignore[attr-defined]
+    if isinstance(x, Obj) and s.objs.get(x.id) is x:
+        assert x.id not in real_hidden
+    if hasattr(x, "subject") and x.subject is not None:  # a stack item's or trigger's subject
+        assert x.subject not in real_hidden, f"view({'AB'[p]}).{path}.subject is a hidden card's real id"
+    if isinstance(x, dict):
+        for k, y in x.items():
+            _walk(y, f"{path}[{k!r}]", seen, forbidden, hidden, g, v)
+    elif isinstance(x, (list, tuple, set, frozenset)):
+        for i, y in enumerate(x):
+            _walk(y, f"{path}[{i}]", seen, forbidden, hidden, g, v)
+    elif dataclasses.is_dataclass(x) and type(x).__name__ != "CardDef":
+        for f in dataclasses.fields(x):
+            if f.name not in ("registry", "config", "rng"):
+                _walk(getattr(x, f.name), f"{path}.{f.name}", seen, forbidden, hidden, g, v)
+
+
+def test_a_trigger_on_a_hidden_card_holds_no_real_id_of_it() -> None:
+    """36.2, 2.1.1: A's Mirror Scribe triggers on B's draw; the event's subject is the drawn
+    card, in B's hand. A's view holds no real id of it (the trigger's subject is forgotten in
+    the public API and given the view's own id in the redacted state), or A could follow the
+    drawn card out of the hand later."""
+    from hostwcg_env.scenarios import run_line, setup_game
+
+    g = setup_game({"setup": {"turn": 4, "phase": "action1",
+                              "A": {"front": {0: "Mirror Scribe"}, "deck": 5},
+                              "B": {"hand": ["Squire"], "deck": 5}}}, "<test_view_hidden>")
+    run_line(g, "B ap draw")
+    drawn = g.state.players[1].hand[-1]
+    items = [it for it in g.state.stack if it.source_name == "Mirror Scribe"]
+    assert items and items[0].subject == drawn  # the engine's own record
+    v = g.view(0)
+    assert all(it.subject is None for it, _card in v.stack())
+    assert drawn not in v.state.objs
+    sub = v.state.stack[0].subject
+    assert sub in v.state.players[1].hand and v.state.objs[sub].name == "?"

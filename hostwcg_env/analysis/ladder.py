@@ -36,7 +36,8 @@ from .records import DeckRef, code_version, record_id, shipped_deck_refs
 from .runner import GameSpec, run_game
 from .stats import Z, wilson
 
-__all__ = ["Z", "LadderResult", "bradley_terry", "load_results", "play_game", "run_ladder", "schedule", "wilson"]
+__all__ = ["Z", "LadderResult", "bradley_terry", "bradley_terry_intervals", "load_results", "play_game",
+           "run_ladder", "schedule", "wilson"]
 
 play_game = run_game  # one ladder game: its record
 
@@ -68,13 +69,27 @@ def spec_id(spec: GameSpec) -> tuple[Any, ...]:
             json.dumps(spec.rules_dict, sort_keys=True))
 
 
-def bradley_terry(names: list[str], wins: dict[tuple[str, str], float], iters: int = 200) -> dict[str, float]:
-    """Maximum-likelihood strengths (MM algorithm); returned on the Elo scale, mean 1500."""
+PRIOR_GAMES = 1.0  # pseudo-games per pair played (half a win each way): a weak pull toward equal
+
+
+def _with_prior(names: list[str], wins: dict[tuple[str, str], float], prior: float) -> dict[tuple[str, str], float]:
+    """``wins`` plus ``prior`` pseudo-games, split evenly, for every pair that played."""
+    out = dict(wins)
+    for i in names:
+        for j in names:
+            if i < j and (wins.get((i, j), 0.0) + wins.get((j, i), 0.0)) > 0:
+                out[(i, j)] = out.get((i, j), 0.0) + prior / 2
+                out[(j, i)] = out.get((j, i), 0.0) + prior / 2
+    return out
+
+
+def _strengths(names: list[str], wins: dict[tuple[str, str], float], iters: int) -> dict[str, float]:
+    """Bradley-Terry strengths by the MM algorithm, normalised to a geometric mean of 1."""
     strength = dict.fromkeys(names, 1.0)
     for _ in range(iters):
         new = {}
         for i in names:
-            w_i = sum(wins.get((i, j), 0.0) for j in names if j != i) + 0.5  # a small prior
+            w_i = sum(wins.get((i, j), 0.0) for j in names if j != i)
             den = 0.0
             for j in names:
                 if j == i:
@@ -82,10 +97,57 @@ def bradley_terry(names: list[str], wins: dict[tuple[str, str], float], iters: i
                 n_ij = wins.get((i, j), 0.0) + wins.get((j, i), 0.0)
                 if n_ij:
                     den += n_ij / (strength[i] + strength[j])
-            new[i] = w_i / den if den else strength[i]
+            new[i] = max(w_i, 1e-12) / den if den else strength[i]
         g = math.exp(sum(math.log(v) for v in new.values()) / len(new))
         strength = {k: v / g for k, v in new.items()}
-    return {k: 1500 + 400 * math.log10(v) for k, v in strength.items()}
+    return strength
+
+
+ELO = 400 / math.log(10)  # Elo points per unit of log-strength
+
+
+def bradley_terry(names: list[str], wins: dict[tuple[str, str], float], iters: int = 200,
+                  prior: float = PRIOR_GAMES) -> dict[str, float]:
+    """Bradley-Terry ratings on the Elo scale (mean 1500), fitted with ``prior`` pseudo-games
+    (half a win each way) added to every pair that played: the maximum of the likelihood
+    times a weak prior toward equal strength, finite even when a pair's games all went one way
+    (a plain maximum-likelihood fit then runs off to infinity)."""
+    strength = _strengths(names, _with_prior(names, wins, prior), iters)
+    return {k: 1500 + ELO * math.log(v) for k, v in strength.items()}
+
+
+def bradley_terry_intervals(names: list[str], wins: dict[tuple[str, str], float], z: float = Z,
+                            prior: float = PRIOR_GAMES, iters: int = 200) -> dict[str, tuple[float, float, float]]:
+    """Per name: (rating, low, high), the 95% interval from the curvature of the regularised
+    fit (normal approximation: the inverse of its information matrix, with the ratings' mean
+    held at 1500). With the pseudo-games the curvature stays finite, so a few one-sided games
+    give a wide interval rather than a single point (a bootstrap of one-sided games resamples
+    the same games every time)."""
+    import numpy as np
+
+    w = _with_prior(names, wins, prior)
+    strength = _strengths(names, w, iters)
+    k = len(names)
+    info = np.zeros((k, k))
+    for a, i in enumerate(names):
+        for b in range(a + 1, k):
+            j = names[b]
+            n = w.get((i, j), 0.0) + w.get((j, i), 0.0)
+            if not n:
+                continue
+            p = strength[i] / (strength[i] + strength[j])
+            h = n * p * (1 - p)
+            info[a, a] += h
+            info[b, b] += h
+            info[a, b] -= h
+            info[b, a] -= h
+    cov = np.linalg.pinv(info)  # the ratings' sum is fixed: pinv is the covariance on that plane
+    out = {}
+    for a, i in enumerate(names):
+        r = 1500 + ELO * math.log(strength[i])
+        se = ELO * math.sqrt(max(float(cov[a, a]), 0.0))
+        out[i] = (r, r - z * se, r + z * se)
+    return out
 
 
 def _order(rec: dict[str, Any]) -> tuple[str, str, int]:
@@ -113,21 +175,10 @@ class LadderResult:
                 wins[(names[w], names[1 - w])] = wins.get((names[w], names[1 - w]), 0) + 1
         return wins
 
-    def ratings(self, boot: int = 200, seed: int = 0) -> dict[str, tuple[float, float, float]]:
-        point = bradley_terry(self.agents, self.pair_wins())
-        rng = random.Random(seed)
-        samples: dict[str, list[float]] = {a: [] for a in self.agents}
-        for _ in range(boot):
-            pick = [self.records[rng.randrange(len(self.records))] for _ in self.records]
-            r = LadderResult(self.agents, pick, 0).pair_wins()
-            for a, v in bradley_terry(self.agents, r, iters=60).items():
-                samples[a].append(v)
-        out = {}
-        for a in self.agents:
-            xs = sorted(samples[a])
-            lo, hi = xs[int(0.025 * (len(xs) - 1))], xs[int(0.975 * (len(xs) - 1))]
-            out[a] = (point[a], lo, hi)
-        return out
+    def ratings(self) -> dict[str, tuple[float, float, float]]:
+        """Per agent: Bradley-Terry rating on the Elo scale and its 95% interval
+        (``bradley_terry_intervals``: one pseudo-game per pair played, normal approximation)."""
+        return bradley_terry_intervals(self.agents, self.pair_wins())
 
     def rows(self) -> list[dict[str, Any]]:
         wins = self.pair_wins()
@@ -147,7 +198,7 @@ class LadderResult:
             lines.append(f"| {r['agent']} | {r['opponent']} | {r['games']} | {r['win_rate']:.1%} | "
                          f"{r['ci95_low']:.1%} - {r['ci95_high']:.1%} |")
         if self.connected():
-            lines += ["", "| agent | rating (Bradley-Terry, Elo scale) | 95% CI (bootstrap) |", "|---|---:|---|"]
+            lines += ["", "| agent | rating (Bradley-Terry, Elo scale) | 95% CI |", "|---|---:|---|"]
             for a, (rating, lo, hi) in sorted(self.ratings().items(), key=lambda t: -t[1][0]):
                 lines.append(f"| {a} | {rating:.0f} | {lo:.0f} - {hi:.0f} |")
         else:
@@ -161,8 +212,10 @@ class LadderResult:
         if self.source:
             played = f"{games:,} games from {self.source}"
         lines += ["", f"{played}; draws count as half a win; "
-                      "seats swapped on paired seeds over the shipped decks; a choice is a decision "
-                      "with more than one legal action (forced ones are taken without asking)."]
+                      "seats swapped on paired seeds over the shipped decks; ratings fitted with one "
+                      "pseudo-game (half a win each way) per pair played, intervals from the fit's "
+                      "curvature; a choice is a decision with more than one legal action (forced "
+                      "ones are taken without asking)."]
         return "\n".join(lines)
 
     def connected(self) -> bool:

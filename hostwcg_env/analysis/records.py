@@ -12,7 +12,7 @@ other caller of the game runner (``runner.py``) write the same record, one line 
      "winner": 0, "reason": "damage_zone", "truncated": false, "turns": 13, "decisions": 666,
      "first_player": 1, "cards": [{"opening": [...], "drawn": [...], "played": [...]}, {...}],
      "seats": [[SECONDS, CHOICES], [SECONDS, CHOICES]],
-     "version": "1a2b3c4d5e6f", "pool": "3f1c0a9b2e4d", "ms": 61}
+     "version": "1a2b3c4d5e6f", "epoch": 2, "pool": "3f1c0a9b2e4d", "ms": 61}
 
 ``main`` is the deck list in order, run-length encoded (the order matters: the game shuffles
 the list as given). ``agents`` are the agents' names (``agents.make_agent``), seat A first,
@@ -26,7 +26,9 @@ played (that reached the stack). ``seats[p]``: the seconds seat p's agent spent 
 its number of choices (decisions with two or more legal actions). ``version`` is the code that
 played it (the last git commit that changed the engine, the cards or the agents, ``+dirty``
 with uncommitted changes there; the package version, ``hostwcg 0.1.0``, outside a git
-checkout); ``pool`` a hash of the card data; ``ms`` the wall time. ``seats`` and ``ms`` are the
+checkout); ``epoch`` the engine's decision epoch (``hostwcg_env.engine.ENGINE_EPOCH``: a record
+of an older epoch was asked other decisions and does not replay; 1 where it is missing);
+``pool`` a hash of the card data; ``ms`` the wall time. ``seats`` and ``ms`` are the
 only fields that are not a function of the others.
 
 Older layouts still load, upgraded by :func:`upgrade`: version 1 (balance shards before the
@@ -203,6 +205,7 @@ def upgrade(d: Any) -> dict[str, Any]:
     try:
         if "decks" in d:
             rec = _from_v1(d) if d.get("v", 1) == 1 else dict(d)
+            rec.setdefault("epoch", 1)  # written before records kept the engine's epoch
         elif "deck_a" in d:
             rec = _from_ladder_line(d)
         else:
@@ -239,6 +242,7 @@ def _from_v1(d: dict[str, Any]) -> dict[str, Any]:
     rec = dict(d)
     engine = rec.pop("engine", "")
     rec.update(v=RECORD_VERSION, ask_forced=True)
+    rec.setdefault("epoch", 1)
     rec.setdefault("seats", None)
     rec.setdefault("version", f"hostwcg {engine}" if engine else "unknown")
     return rec
@@ -266,5 +270,5 @@ def _from_ladder_line(d: dict[str, Any]) -> dict[str, Any]:
         "actions": [str(x) for x in d.get("actions", ())], "winner": d["winner"],
         "reason": d.get("reason"), "truncated": None, "turns": d.get("turns"),
         "decisions": int(d["decisions"]), "first_player": None, "cards": None, "seats": seats,
-        "version": str(d.get("version", "unknown")), "pool": None, "ms": None,
+        "version": str(d.get("version", "unknown")), "epoch": 1, "pool": None, "ms": None,
     }

@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from hostwcg_env.engine import ENGINE_EPOCH
+
 from .recordfile import iter_records
 from .records import DeckRef, pool_hash, record_key
 from .runner import GameSpec, Visitor, play
@@ -145,6 +147,12 @@ def replay(rec: dict[str, Any], on_step: Callable[[Any, int, Any, int], Any] | N
     does not reproduce the record."""
     if not rec["actions"]:
         raise ValueError(f"{record_key(rec)}: the record has no actions (written before they were kept)")
+    epoch = rec.get("epoch", 1)
+    if epoch != ENGINE_EPOCH:
+        raise ReplayError(f"{record_key(rec)}: recorded by an engine of decision epoch {epoch} (code "
+                          f"{rec.get('version', 'unknown')}); this engine is of epoch {ENGINE_EPOCH} and "
+                          f"asks other decisions, so the actions do not replay: check out that code "
+                          f"to replay it (hostwcg_env.engine.ENGINE_EPOCH)", 0)
     script = _Script(rec)
     if visit is None and (on_step is not None or before_step is not None):
         visit = _Steps(before_step, on_step)

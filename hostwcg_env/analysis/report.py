@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import base64
 import csv
+import functools
 import html
 import math
+import re
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,6 +30,36 @@ TABLE_TEXT = {
     "reasons": "How games ended.",
     "games": "One row per game.",
 }
+
+
+# ============================================================================ deck names
+
+
+def deck_label(value: Any) -> Any:
+    """What a report prints for a deck: a shipped deck's short name for its id wherever it
+    appears (``karsh_ember_tide`` -> ``karsh``, ``brae_deep_roots vs karsh_ember_tide`` ->
+    ``brae vs karsh``; ``hostwcg_env.cards.short_name``); any other value as it is. The CSV and
+    Parquet tables keep the ids."""
+    if not isinstance(value, str):
+        return value
+    pattern, short = _deck_ids()
+    return pattern.sub(lambda m: short[m.group(0)], value) if short else value
+
+
+@functools.cache
+def _deck_ids() -> tuple[re.Pattern[str], dict[str, str]]:
+    from hostwcg_env.cards.decks import deck_files, short_name
+
+    short = {i: short_name(i) for i in deck_files(include_test=False)}
+    words = "|".join(sorted(map(re.escape, short), key=len, reverse=True)) or "(?!)"
+    return re.compile(rf"(?<![\w.-])(?:{words})(?![\w.-])"), short
+
+
+DECK_COLUMNS = ("deck", "opponent", "scope", "decks", "deck_a", "deck_b", "winner_deck")
+
+
+def _labelled(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: (deck_label(v) if k in DECK_COLUMNS else v) for k, v in r.items()} for r in rows]
 
 
 # ============================================================================ tables
@@ -138,8 +170,8 @@ def plot_matrix(tables: dict[str, Any], path: Path) -> Path | None:
     n = len(names)
     fig, ax = plt.subplots(figsize=(1.1 * n + 3, 0.8 * n + 2))
     im = ax.imshow(m, cmap="RdBu", vmin=0.2, vmax=0.8)
-    ax.set_xticks(range(n), [x.split("_")[0] for x in names], rotation=45, ha="right")
-    ax.set_yticks(range(n), [x.split("_")[0] for x in names])
+    ax.set_xticks(range(n), [deck_label(x) for x in names], rotation=45, ha="right")
+    ax.set_yticks(range(n), [deck_label(x) for x in names])
     for i, a in enumerate(names):
         for j, b in enumerate(names):
             r = ci.get((a, b))
@@ -171,7 +203,7 @@ def plot_rates(rows: list[dict[str, Any]], label: str, path: Path, title: str, p
     if plt is None or not rows:
         return None
     fig, ax = plt.subplots(figsize=(7, 0.35 * len(rows) + 1.5))
-    _forest(ax, [str(r[label]) for r in rows], [r[prefix + "win_rate"] for r in rows],
+    _forest(ax, [str(deck_label(r[label])) for r in rows], [r[prefix + "win_rate"] for r in rows],
             [r[prefix + "ci_low"] for r in rows], [r[prefix + "ci_high"] for r in rows],
             [r[prefix + "too_wide"] for r in rows], 0.5)
     ax.set_xlim(0, 1)
@@ -203,7 +235,7 @@ def plot_cards(tables: dict[str, Any], path: Path, condition: str = "drawn", top
     rows.sort(key=lambda r: -r["delta"])
     pick = rows if len(rows) <= 2 * top else rows[:top] + rows[-top:]
     fig, ax = plt.subplots(figsize=(8, 0.3 * len(pick) + 1.5))
-    _forest(ax, [f"{r['deck'].split('_')[0]}: {r['card']}" for r in pick], [r["delta"] for r in pick],
+    _forest(ax, [f"{deck_label(r['deck'])}: {r['card']}" for r in pick], [r["delta"] for r in pick],
             [r["delta_low"] for r in pick], [r["delta_high"] for r in pick],
             [r["too_wide"] for r in pick], 0.0)
     ax.set_title(f"Card win rate when {condition} minus the deck's baseline (95% CI; grey: too wide)",
@@ -230,17 +262,74 @@ def draw_plots(tables: dict[str, Any], folder: Path) -> list[Path]:
 
 
 CSS = """
-body{font-family:system-ui,Segoe UI,Helvetica,Arial,sans-serif;margin:24px;color:#222;max-width:1400px}
+body{font-family:system-ui,Segoe UI,Helvetica,Arial,sans-serif;margin:24px;color:#222;max-width:1400px;box-sizing:border-box}
+.tw{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;font-size:12px;margin:8px 0 18px}
-th,td{border:1px solid #ccc;padding:3px 6px;text-align:right}
-th{background:#eef2f8;position:sticky;top:0}
+th,td{border:1px solid #ccc;padding:3px 6px;text-align:right;white-space:nowrap}
+th{background:#eef2f8;position:sticky;top:0;white-space:normal;vertical-align:bottom;max-width:9em}
+table.sortable th{cursor:pointer}
+table.sortable th[aria-sort=ascending]::after{content:" \\25B2"}
+table.sortable th[aria-sort=descending]::after{content:" \\25BC"}
 td.l,th.l{text-align:left}
-tr.wide td{color:#888;font-style:italic}
-td.wide{color:#888;font-style:italic}
+td.t{white-space:normal;min-width:8em;text-align:left}
+tr.wide td,td.wide{color:#888;font-style:italic}
 td.mwide{color:#333;font-style:italic}
 .note{color:#555;font-size:13px}
+input.filter{font-size:13px;padding:3px 6px;width:24em;margin:4px 0}
 img{max-width:100%;border:1px solid #ddd;margin:6px 0}
 details{margin:8px 0}
+"""
+
+# Sorting (click a header; numbers by the value in data-v or the cell's first number) and
+# filtering (every word typed must appear in the row), with no library: the report opens offline.
+SCRIPT = """
+document.querySelectorAll('table.sortable').forEach(function (table) {
+  var heads = table.tHead.rows[0].cells;
+  Array.prototype.forEach.call(heads, function (th, col) {
+    th.addEventListener('click', function () {
+      var up = th.getAttribute('aria-sort') !== 'ascending';
+      Array.prototype.forEach.call(heads, function (h) { h.removeAttribute('aria-sort'); });
+      th.setAttribute('aria-sort', up ? 'ascending' : 'descending');
+      var body = table.tBodies[0];
+      var rows = Array.prototype.slice.call(body.rows);
+      function key(row) {
+        var cell = row.cells[col];
+        if (!cell) return [2, ''];
+        var v = cell.getAttribute('data-v');
+        if (v === null) {
+          var m = cell.textContent.match(/^\\s*([-+]?\\d+(?:\\.\\d+)?)/);
+          v = m ? m[1] : null;
+        }
+        if (v !== null && v !== '' && !isNaN(parseFloat(v))) return [0, parseFloat(v)];
+        var t = cell.textContent.trim().toLowerCase();
+        return [t ? 1 : 2, t];
+      }
+      rows.sort(function (a, b) {
+        var x = key(a), y = key(b);
+        if (x[0] !== y[0]) return x[0] - y[0];
+        if (x[1] < y[1]) return up ? -1 : 1;
+        if (x[1] > y[1]) return up ? 1 : -1;
+        return 0;
+      });
+      rows.forEach(function (r) { body.appendChild(r); });
+    });
+  });
+});
+document.querySelectorAll('input.filter').forEach(function (input) {
+  var table = document.getElementById(input.getAttribute('data-table'));
+  var count = document.getElementById(input.getAttribute('data-count'));
+  input.addEventListener('input', function () {
+    var words = input.value.toLowerCase().split(/\\s+/).filter(Boolean);
+    var shown = 0;
+    Array.prototype.forEach.call(table.tBodies[0].rows, function (row) {
+      var text = row.textContent.toLowerCase();
+      var ok = words.every(function (w) { return text.indexOf(w) >= 0; });
+      row.style.display = ok ? '' : 'none';
+      if (ok) shown += 1;
+    });
+    if (count) count.textContent = shown + ' of ' + table.tBodies[0].rows.length + ' rows';
+  });
+});
 """
 
 
@@ -259,25 +348,74 @@ def fmt(v: Any, col: str = "") -> str:
     return html.escape(str(v))
 
 
+def _ci_groups(cols: Sequence[str]) -> dict[str, tuple[str, str, str, str]]:
+    """Estimate columns shown with their interval in one cell: estimate -> (estimate, low, high,
+    too-wide flag). ``win_rate``/``mean``/``diff`` with ``ci_low``/``ci_high`` of the same prefix
+    (``first_win_rate``, ``first_ci_low``...), and ``delta`` with ``delta_low``/``delta_high``."""
+    have = set(cols)
+    out = {}
+    for c in cols:
+        for stem in ("win_rate", "mean", "diff", "value"):
+            if c.endswith(stem):
+                pre = c[: -len(stem)]
+                if {pre + "ci_low", pre + "ci_high"} <= have:
+                    out[c] = (c, pre + "ci_low", pre + "ci_high", pre + "too_wide")
+                    break
+        else:
+            if {c + "_low", c + "_high"} <= have:
+                out[c] = (c, c + "_low", c + "_high", "")
+    return out
+
+
+def _header(col: str, merged: bool) -> str:
+    text = col.replace("_", " ")
+    return f"{text} [95% CI]" if merged else text
+
+
 def html_table(rows: Sequence[dict[str, Any]], cols: Sequence[str] | None = None, max_rows: int | None = None,
-               flag: str = "too_wide") -> str:
+               flag: str = "too_wide", table_id: str = "") -> str:
+    """A table of ``rows`` that fits the page: deck ids as short names, each estimate with its
+    95% interval in one cell (grey when too wide to call), underscores as spaces in the
+    headers so that they wrap, sortable by a click on a header; wider than the window, it
+    scrolls inside its own box."""
     if not rows:
         return "<p class='note'>(no rows)</p>"
     cols = list(cols or columns(rows))
-    out = ["<table><thead><tr>" + "".join(f"<th class='l'>{html.escape(c)}</th>" for c in cols) + "</tr></thead><tbody>"]
+    groups = _ci_groups(cols)
+    hidden = {x for g in groups.values() for x in g[1:] if x} | {
+        c for c in cols if c.endswith("ci_width")}
+    shown_cols = [c for c in cols if c not in hidden or c == flag and not any(g[3] == flag for g in groups.values())]
+    ident = f" id='{html.escape(table_id)}'" if table_id else ""
+    out = [f"<div class='tw'><table class='sortable'{ident}><thead><tr>"
+           + "".join(f"<th class='l'>{html.escape(_header(c, c in groups))}</th>" for c in shown_cols)
+           + "</tr></thead><tbody>"]
     shown = rows if max_rows is None else rows[:max_rows]
-    for r in shown:
+    for r in _labelled(shown):
         cls = " class='wide'" if r.get(flag) else ""
         cells = []
-        for c in cols:
+        for c in shown_cols:
             v = r.get(c)
+            if c in groups:
+                cells.append(_ci_cell(r, *groups[c]))
+                continue
             left = isinstance(v, str)
-            cells.append(f"<td{' class=l' if left else ''}>{fmt(v, c)}</td>")
+            klass = (" class='t'" if len(str(v)) > 24 else " class=l") if left else ""
+            cells.append(f"<td{klass}>{fmt(v, c)}</td>")
         out.append(f"<tr{cls}>" + "".join(cells) + "</tr>")
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     if max_rows is not None and len(rows) > max_rows:
         out.append(f"<p class='note'>{len(rows) - max_rows} more rows in the CSV file.</p>")
     return "".join(out)
+
+
+def _ci_cell(r: dict[str, Any], est: str, lo: str, hi: str, wide: str) -> str:
+    v = r.get(est)
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "<td></td>"
+    a, b = fmt(r.get(lo), est).rstrip("%"), fmt(r.get(hi), est).rstrip("%")
+    interval = f" <small>[{a}, {b}]</small>" if a or b else ""
+    cls = " class='wide'" if wide and r.get(wide) else ""
+    return f"<td{cls} data-v='{v}'>{fmt(v, est)}{interval}</td>"
 
 
 def matrix_html(tables: dict[str, Any]) -> str:
@@ -286,10 +424,10 @@ def matrix_html(tables: dict[str, Any]) -> str:
         return ""
     names = [r["deck"] for r in rows]
     ci = {(r["deck"], r["opponent"]): r for r in tables["matchups"]}
-    out = ["<table><thead><tr><th class='l'>deck \\ opponent</th>"
-           + "".join(f"<th>{html.escape(n)}</th>" for n in names) + "</tr></thead><tbody>"]
+    out = ["<div class='tw'><table><thead><tr><th class='l'>deck \\ opponent</th>"
+           + "".join(f"<th>{html.escape(deck_label(n))}</th>" for n in names) + "</tr></thead><tbody>"]
     for a in names:
-        cells = [f"<td class='l'><b>{html.escape(a)}</b></td>"]
+        cells = [f"<td class='l'><b>{html.escape(deck_label(a))}</b></td>"]
         for b in names:
             r = ci.get((a, b))
             if r is None:
@@ -302,22 +440,29 @@ def matrix_html(tables: dict[str, Any]) -> str:
             cells.append(f"<td class='{cls}' style='background:{bg}' title='n={r['games']}'>"
                          f"{100 * p:.0f}% <small>[{100 * r['ci_low']:.0f}-{100 * r['ci_high']:.0f}]</small></td>")
         out.append("<tr>" + "".join(cells) + "</tr>")
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     return "".join(out)
 
 
 def cards_pivot(rows: Sequence[dict[str, Any]], conditions: Sequence[str] = ("drawn", "opening", "drawn_later", "played")
                 ) -> str:
-    """One row per (deck, card): per condition 'rate (n) delta [lo, hi]'; grey when too wide."""
+    """One row per (deck, card): per condition 'rate (n) delta [lo, hi]'; grey when too wide.
+    Sorted by a click on a header (a condition sorts by its delta), filtered by the words typed
+    in the box above it (deck, card, anything in the row)."""
     if not rows:
         return "<p class='note'>(no rows)</p>"
     by: dict[tuple[str, str], dict[str, Any]] = {}
     for r in rows:
         by.setdefault((r["deck"], r["card"]), {"copies": r["copies"]})[r["condition"]] = r
-    head = "".join(f"<th>{c}</th>" for c in conditions)
-    out = [f"<table><thead><tr><th class='l'>deck</th><th class='l'>card</th><th>copies</th>{head}</tr></thead><tbody>"]
+    head = "".join(f"<th>{c.replace('_', ' ')}</th>" for c in conditions)
+    out = ["<p><input class='filter' type='search' data-table='cards-table' data-count='cards-count' "
+           "placeholder='filter: a deck, a card, any word in the row' aria-label='filter the cards'> "
+           f"<span class='note' id='cards-count'>{len(by)} rows</span></p>",
+           "<div class='tw'><table class='sortable' id='cards-table'><thead><tr><th class='l'>deck</th>"
+           f"<th class='l'>card</th><th>copies</th>{head}</tr></thead><tbody>"]
     for (deck, card), d in by.items():
-        cells = [f"<td class='l'>{html.escape(deck)}</td><td class='l'>{html.escape(card)}</td><td>{d['copies']}</td>"]
+        cells = [f"<td class='l'>{html.escape(deck_label(deck))}</td><td class='l'>{html.escape(card)}</td>"
+                 f"<td>{d['copies']}</td>"]
         for c in conditions:
             rc = d.get(c)
             if rc is None or not rc["games"]:
@@ -326,9 +471,10 @@ def cards_pivot(rows: Sequence[dict[str, Any]], conditions: Sequence[str] = ("dr
             delta = "" if rc["delta"] is None else (
                 f" &Delta;{100 * rc['delta']:+.1f} [{100 * rc['delta_low']:+.1f}, {100 * rc['delta_high']:+.1f}]")
             cls = " class='wide'" if rc["too_wide"] else ""
-            cells.append(f"<td{cls}>{100 * rc['win_rate']:.0f}% (n={rc['games']}){delta}</td>")
+            key = rc["delta"] if rc["delta"] is not None else rc["win_rate"]
+            cells.append(f"<td{cls} data-v='{key}'>{100 * rc['win_rate']:.0f}% (n={rc['games']}){delta}</td>")
         out.append("<tr>" + "".join(cells) + "</tr>")
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     return "".join(out)
 
 
@@ -338,8 +484,11 @@ def img_tag(path: Path) -> str:
 
 
 def page(title: str, body: list[str]) -> str:
+    """A self-contained page: its style and script inline, nothing fetched (it opens offline)."""
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-            f"<style>{CSS}</style></head><body><h1>{html.escape(title)}</h1>" + "\n".join(body) + "</body></html>\n")
+            "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+            f"<style>{CSS}</style></head><body><h1>{html.escape(title)}</h1>" + "\n".join(body)
+            + f"<script>{SCRIPT}</script></body></html>\n")
 
 
 def html_report(tables: dict[str, Any], meta: dict[str, Any], pngs: Sequence[Path], notes: Sequence[str],
@@ -414,7 +563,7 @@ def text_summary(tables: dict[str, Any], meta: dict[str, Any], max_cards: int = 
     lines.append("")
     lines.append("deck win rates against the field:")
     for r in tables["decks"]:
-        lines.append(f"  {r['deck']:24} {100 * r['win_rate']:5.1f}% [{100 * r['ci_low']:.1f}, "
+        lines.append(f"  {deck_label(r['deck']):24} {100 * r['win_rate']:5.1f}% [{100 * r['ci_low']:.1f}, "
                      f"{100 * r['ci_high']:.1f}]  n={r['games']}{'  too wide' if r['too_wide'] else ''}")
     wide = sum(1 for t in ("matchups", "first_player", "decks", "hosts", "cards") for r in tables[t] if r.get("too_wide"))
     total = sum(len(tables[t]) for t in ("matchups", "first_player", "decks", "hosts", "cards"))

@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, NamedTuple
 
+from hostwcg_env.engine import ENGINE_EPOCH
+
 from .records import RECORD_VERSION, DeckRef, code_version, game_key, pool_hash
 
 
@@ -192,6 +194,7 @@ def play(spec: GameSpec, visit: Visitor | None = None, players: Sequence[Any] | 
         "cards": card_summary(game, put_back),
         "seats": [[round(spent[q], 4), choices[q]] for q in (0, 1)],
         "version": code_version(),
+        "epoch": ENGINE_EPOCH,
         "pool": pool_hash(),
         "ms": round(1000 * (time.perf_counter() - t0)),
     }

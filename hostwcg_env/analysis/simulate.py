@@ -39,31 +39,25 @@ play_game = run_game  # one game of a study: its record (the game runner, runner
 
 
 def resolve_decks(items: Iterable[Any] | None = None, include_test: bool = False) -> list[DeckRef]:
-    """Decks from ids (file stems: ``brae_deep_roots``), unique prefixes (``brae``), paths to
-    deck files, or Deck objects; by default every shipped preconstructed deck."""
-    from hostwcg_env.cards import load_deck
-    from hostwcg_env.cards.decks import pool_decks
+    """Decks from short names (``brae``), ids (file stems: ``brae_deep_roots``), paths to deck
+    files (as ``hostwcg_env.cards.deck_path`` reads them: one resolver for every command), or
+    Deck objects; by default every shipped preconstructed deck."""
+    from hostwcg_env.cards.decks import DeckError, deck_path, load_deck, pool_decks
 
-    shipped = pool_decks(include_test=True)
     if items is None:
-        return [DeckRef.of(d, id=k) for k, d in shipped.items()
-                if include_test or not k.startswith("test_")]
+        return [DeckRef.of(d, id=k) for k, d in pool_decks(include_test=include_test).items()]
     out: list[DeckRef] = []
     for it in items:
         if isinstance(it, DeckRef):
             out.append(it)
         elif not isinstance(it, str | Path):
             out.append(DeckRef.of(it))
-        elif str(it) in shipped:
-            out.append(DeckRef.of(shipped[str(it)], id=str(it)))
-        elif Path(it).suffix == ".toml" or Path(it).exists():
-            out.append(DeckRef.of(load_deck(Path(it)), id=Path(it).stem))
         else:
-            near = [k for k in shipped if k.startswith(str(it)) or str(it).lower() in shipped[k].name.lower()]
-            if len(near) != 1:
-                raise ValueError(f"unknown deck {it!r} (shipped: {', '.join(shipped)}; or give a .toml file)"
-                                 if not near else f"deck {it!r} is ambiguous: {', '.join(near)}")
-            out.append(DeckRef.of(shipped[near[0]], id=near[0]))
+            try:
+                path = deck_path(it)
+            except DeckError as e:
+                raise ValueError(e.problems[0].message.removeprefix("UNKNOWN_DECK ")) from None
+            out.append(DeckRef.of(load_deck(path), id=path.stem))
     ids = [d.id for d in out]
     dup = sorted({i for i in ids if ids.count(i) > 1})
     if dup:

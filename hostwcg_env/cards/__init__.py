@@ -1,6 +1,16 @@
 """Cards as data: the TOML card loader and deck lists (docs/cards.md)."""
 
-from hostwcg_env.cards.decks import Deck, DeckError, DeckProblem, check_deck, load_deck
+from hostwcg_env.cards.decks import (
+    Deck,
+    DeckError,
+    DeckProblem,
+    check_deck,
+    deck_path,
+    load_deck,
+    pool_decks,
+    resolve_deck,
+    short_name,
+)
 from hostwcg_env.cards.loader import (
     CardError,
     default_pool,
@@ -18,10 +28,14 @@ __all__ = [
     "DeckProblem",
     "card_text",
     "check_deck",
+    "deck_path",
     "default_pool",
     "default_ruleset",
     "load_card_table",
     "load_card_tables",
     "load_cards",
     "load_deck",
+    "pool_decks",
+    "resolve_deck",
+    "short_name",
 ]

@@ -11,11 +11,19 @@ A deck file names its Host and counts main-deck cards by name::
 
 :func:`check_deck` lists every problem at once; :func:`load_deck` refuses a bad file with a
 :class:`DeckError` naming the file.
+
+Naming a deck: every command and function that takes a deck takes a path to a deck file
+(``my_deck.toml``), a shipped deck's id (its file stem, ``karsh_ember_tide``) or its short name
+(``karsh``, :func:`short_name`); :func:`deck_path` is the one resolver, and a name it does not
+know is refused with the closest names ("did you mean 'karsh'?"). The eight preconstructed
+decks are the playable ones (:func:`pool_decks`); the two stand-in test decks (``test_authority``,
+``test_strife``) are small decks for tests, used only when asked for.
 """
 
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import tomllib
 from collections import Counter
@@ -38,7 +46,9 @@ CODES = (
     "COPY_LIMIT",
     "UNKNOWN_CARD",
     "TOKEN_IN_DECK",
+    "UNKNOWN_DECK",
 )
+TEST_PREFIX = "test_"  # the stand-in test decks' ids start with it
 _PRINT_SUFFIX = re.compile(r"\s*\[print\s+[^\]]*\]\s*$", re.IGNORECASE)
 
 
@@ -124,11 +134,14 @@ def check_deck(
 
 
 def load_deck(path: str | Path, pool: Mapping[str, CardDef] | None = None) -> Deck:
-    """Read and check a deck file against ``pool`` (default: the default card pool)."""
+    """Read and check a deck file against ``pool`` (default: the default card pool).
+    ``path`` may also name a shipped deck (``karsh``, ``karsh_ember_tide``: see
+    :func:`deck_path`)."""
     if pool is None:
         from hostwcg_env.cards.loader import default_pool
 
         pool = default_pool()
+    path = deck_path(path)
     source = str(path)
     try:
         with Path(path).open("rb") as fh:
@@ -260,11 +273,106 @@ def _unknown(name: str, pool: Mapping[str, CardDef]) -> DeckProblem:
     return DeckProblem("UNKNOWN_CARD", f"UNKNOWN_CARD {base!r}: no such card{hint}")
 
 
+# --------------------------------------------------------------------------- naming decks
+
+
+def deck_files(include_test: bool = True, directory: Path = DECKS_DIR) -> dict[str, Path]:
+    """The shipped deck files by id (file stem), in file order."""
+    return {p.stem: p for p in sorted(directory.glob("*.toml"))
+            if include_test or not p.stem.startswith(TEST_PREFIX)}
+
+
+def is_test_deck(deck_id: str) -> bool:
+    """True for the stand-in test decks (``test_authority``, ``test_strife``)."""
+    return deck_id.startswith(TEST_PREFIX)
+
+
+def short_name(deck_id: str) -> str:
+    """A shipped preconstructed deck's short name: ``karsh_ember_tide`` -> ``karsh`` (its Host's
+    name, the first word of its id; ``.toml`` may follow). Any other id, a test deck's
+    (``test_strife``) or a deck of your own, is its own short name."""
+    stem = deck_id[: -len(".toml")] if deck_id.endswith(".toml") else deck_id
+    if stem in _preconstructed_ids():
+        return stem.split("_", 1)[0]
+    return stem
+
+
+@functools.cache
+def _preconstructed_ids() -> frozenset[str]:
+    return frozenset(deck_files(include_test=False))
+
+
+def deck_path(name: str | Path) -> Path:
+    """The deck file that ``name`` stands for (case-insensitive):
+
+    * a path: a ``Path``, a name with a ``/`` or ending in ``.toml`` (read as given);
+    * a shipped deck's id (``karsh_ember_tide``) or short name (``karsh``);
+    * the start or whole words of one shipped deck's id alone (``kar``, ``ember``, ``iron law``);
+    * otherwise an existing file of that name.
+
+    Raises :class:`DeckError` (``UNKNOWN_DECK``) naming the closest decks for a name it does not
+    know, or every deck it could mean for an ambiguous one."""
+    if isinstance(name, Path):
+        return name
+    if not isinstance(name, str):
+        raise TypeError(f"a deck is named by a string or a Path, got {type(name).__name__} {name!r}")
+    text = name.strip()
+    if "/" in text or "\\" in text or text.lower().endswith(".toml"):
+        return Path(text)
+    files = deck_files(include_test=True)
+    key = text.lower().replace(" ", "_").replace("-", "_")
+    if key in files:
+        return files[key]
+    shorts = {short_name(i): i for i in files}
+    if key in shorts:
+        return files[shorts[key]]
+    # the start of an id, or whole words of it: 'kar', 'ember', 'iron_law'
+    near = [i for i in files if key and (i.startswith(key) or f"_{key}_" in f"_{i}_")]
+    if len(near) == 1:
+        return files[near[0]]
+    if Path(text).is_file():
+        return Path(text)
+    if near:
+        both = " ('test' alone, where a pair of decks is asked for, names both)" if key == "test" else ""
+        raise DeckError(text, [DeckProblem(
+            "UNKNOWN_DECK", f"UNKNOWN_DECK {text!r} is ambiguous: it could be {', '.join(near)}{both}")])
+    return _unknown_deck(text, files)
+
+
+def _unknown_deck(text: str, files: Mapping[str, Path]) -> Any:
+    names = [short_name(i) for i in files] + list(files)
+    close = difflib.get_close_matches(text.lower(), names, n=3, cutoff=0.6)
+    close = list(dict.fromkeys(short_name(c) for c in close))
+    hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
+    playable = ", ".join(short_name(i) for i in files if not is_test_deck(i))
+    tests = ", ".join(i for i in files if is_test_deck(i))
+    raise DeckError(text, [DeckProblem(
+        "UNKNOWN_DECK",
+        f"UNKNOWN_DECK {text!r}: no such deck{hint}; the decks: {playable}"
+        + (f" (test decks: {tests})" if tests else "") + ", or a path to a .toml deck file")])
+
+
+def resolve_deck(name: str | Path | Deck, pool: Mapping[str, CardDef] | None = None) -> tuple[str, Deck]:
+    """``(id, deck)`` for a deck name, a path (the file's stem is its id) or a Deck (its name)."""
+    if isinstance(name, Deck):
+        return name.name, name
+    path = deck_path(name)
+    return path.stem, load_deck(path, pool)
+
+
 def pool_decks(include_test: bool = False, directory: Path = DECKS_DIR) -> dict[str, Deck]:
-    """The shipped preconstructed decks by file stem, in file order (the stand-in test decks
-    only if asked)."""
-    out = {}
-    for path in sorted(directory.glob("*.toml")):
-        if include_test or not path.stem.startswith("test_"):
-            out[path.stem] = load_deck(path)
-    return out
+    """The shipped preconstructed decks by id (file stem), in file order (the stand-in test
+    decks only if asked)."""
+    return {k: _shipped(str(p), p.stat().st_mtime_ns) for k, p in deck_files(include_test, directory).items()}
+
+
+def stand_in_decks() -> tuple[Deck, Deck]:
+    """The two stand-in test decks (``test_authority`` for seat A, ``test_strife`` for B)."""
+    return (_shipped(str(DECKS_DIR / "test_authority.toml"), 0),
+            _shipped(str(DECKS_DIR / "test_strife.toml"), 0))
+
+
+@functools.lru_cache(maxsize=64)
+def _shipped(path: str, mtime_ns: int) -> Deck:
+    """A deck file read once (a Deck is immutable; ``mtime_ns`` keys the cache to its contents)."""
+    return load_deck(Path(path))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hostwcg_env.engine.carddef import Ability, CardDef, CardType, Selector, Step, Trigger
+from hostwcg_env.engine.carddef import Ability, CardDef, CardType, Res, Selector, Step, Trigger
 from hostwcg_env.engine.primitives import PRIMITIVE_CLASSES, as_primitive
 from hostwcg_env.engine.wording import (
     KEYWORD_WORDS,
@@ -280,3 +280,58 @@ def _trigger(card: CardDef, tr: Trigger) -> str:
         host = {"you": "your Host", "opponent": "your opponent's Host"}.get(tr.player, "a Host")
         return f"Whenever {host} {'takes damage' if ev == 'host_damaged' else 'heals'}"
     return f"{word} {ev.replace('_', ' ')}"
+
+
+# --------------------------------------------------------------------------- a card in full
+
+
+def resource_name(r: Res) -> str:
+    """``authority &``: a resource's name and symbol."""
+    from hostwcg_env.engine.carddef import RES_NAMES
+
+    return next(name for name, res in RES_NAMES.items() if res is r) + f" {r.value}"
+
+
+def stats_text(c: CardDef) -> str:
+    """``H2/P3`` for Entities and tokens (health/power), ``H8/S5`` for Hosts (health/soul)."""
+    if c.type is CardType.HOST:
+        return f"H{c.health}/S{c.soul}"
+    if c.type in (CardType.ENTITY, CardType.TOKEN):
+        return f"H{c.health}/P{c.power}"
+    return ""
+
+
+def card_sheet(card: CardDef) -> list[str]:
+    """A card in full, one fact a line: name, type, resource, cost, stats, keywords, text."""
+    type_line = card.type.value.capitalize()
+    if card.subtypes:
+        type_line += " - " + " ".join(card.subtypes)
+    out = [card.name, f"  type:       {type_line}", f"  resource:   {resource_name(card.resource)}"]
+    if card.type not in (CardType.HOST, CardType.TOKEN):
+        out.append(f"  cost:       {card.cost_text() or 'free'}")
+    if card.type is CardType.HOST:
+        out.append(f"  stats:      health {card.health}, soul {card.soul}")
+    elif card.type in (CardType.ENTITY, CardType.TOKEN):
+        out.append(f"  stats:      health {card.health}, power {card.power}")
+    if card.keywords:
+        out.append(f"  keywords:   {', '.join(sorted(card.keywords))}")
+    if card.abilities:
+        out.append(f"  abilities:  {', '.join(a.kind for a in card.abilities)}")
+    if card.test_id:
+        out.append(f"  test id:    {card.test_id}")
+    out.append(f"  text:       {card.text or '(no text)'}")
+    return out
+
+
+def find_card(pool: dict[str, CardDef], name: str) -> tuple[CardDef | None, list[str]]:
+    """The card called ``name`` (case-insensitive), else close names to suggest."""
+    import difflib
+
+    if name in pool:
+        return pool[name], []
+    folded = {n.lower(): n for n in pool}
+    if name.lower() in folded:
+        return pool[folded[name.lower()]], []
+    near = difflib.get_close_matches(name.lower(), list(folded), n=5, cutoff=0.5)
+    near += [n for n in folded if name.lower() in n and n not in near]
+    return None, [folded[n] for n in near[:5]]

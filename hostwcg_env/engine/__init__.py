@@ -20,6 +20,13 @@ from .game import Game  # noqa: E402
 from .ruleset import Ruleset  # noqa: E402
 from .state import GameState, Obj, StackItem  # noqa: E402
 
+# The engine's decision epoch: bumped whenever the sequence of decisions a seeded game asks for
+# changes (who is asked, when), so that a recorded game's actions no longer replay. Records
+# carry it (docs/balance.md "The game record"). 1: hostwcg 0.1.0. 2: whether a player is asked
+# depends on public facts only (docs/env.md "auto_single"), and the turn player gets priority
+# after a trigger window only if something was put on the stack (31.5.1).
+ENGINE_EPOCH = 2
+
 
 def compiled() -> bool:
     """True when the engine's modules run as mypyc-compiled machine code."""
@@ -29,7 +36,7 @@ def compiled() -> bool:
 
 
 __all__ = [
-    "BUILD", "Ability", "Action", "CardDef", "CardType", "Decision", "DecisionKind", "Event", "Game",
+    "BUILD", "ENGINE_EPOCH", "Ability", "Action", "CardDef", "CardType", "Decision", "DecisionKind", "Event", "Game",
     "GameState", "IllegalActionError", "Kind", "Obj", "Ref", "Res", "RuleConfig", "Ruleset", "Selector",
     "StackItem", "Step", "Trigger", "compiled",
 ]

@@ -89,6 +89,8 @@ class Core(Weakrefable):
         ``task`` (the interrupted work) if any."""
         if not actions:
             raise RuntimeError(f"engine error: decision {kind.value} for {'AB'[player]} has no action")
+        if self.s.started and self.over_decision_cap():
+            return  # truncated: the decision is not asked
         self.s.decision = Decision(player, kind, tuple(actions), prompt, resume, task, cards, hidden)
 
     def tick(self) -> int:
@@ -152,13 +154,21 @@ class Core(Weakrefable):
         self.run()
 
     def decision_taken(self) -> None:
-        """Count a decision; a turn past ``max_decisions_per_turn`` is truncated (A52c: an
-        environment policy) with its own reason, ``decision_limit``."""
+        """Count a decision (the per-turn cap is checked when the next one is asked,
+        ``over_decision_cap``)."""
         s = self.s
         s.decisions_total += 1
         s.decisions_this_turn += 1
-        if s.decisions_this_turn > s.config.max_decisions_per_turn and not s.over:
-            self.end_game(None, EndReason.DECISION_LIMIT, truncated=True)
+
+    def over_decision_cap(self) -> bool:
+        """A turn may hold ``max_decisions_per_turn`` decisions (A52c: an environment policy,
+        not a rule): a game that needs one more in the same turn is truncated with its own
+        reason, ``decision_limit``, and ends with exactly that many decisions in the turn."""
+        s = self.s
+        if s.decisions_this_turn < s.config.max_decisions_per_turn or s.over:
+            return False
+        self.end_game(None, EndReason.DECISION_LIMIT, truncated=True)
+        return True
 
     def concede(self, player: int) -> None:
         """35.3.5: conceding ends the game at once, whatever is on the stack (A48)."""

@@ -105,8 +105,12 @@ def heal_host(g: Core, p: int, n: int) -> None:
     if k <= 0:
         return
     dest = Zone.HAND if s.config.heal_destination == "hand" else Zone.DROP
+    P = "AB"[p]
     for _ in range(k):
         o = s.objs[pl.damage[-1]]
         move(g, o, dest, p)
-        g.emit("Healed", f"Healed({'AB'[p]}, {o.name})", player=p)
+        if dest is Zone.HAND:  # from one hidden zone to another (4.8.1, 4.3.1): shown to no one
+            g.emit("Healed", f"Healed({P}, {o.name})", private=p, public=f"Healed({P})", player=p)
+        else:  # face up into the open drop zone (4.2.1)
+            g.emit("Healed", f"Healed({P}, {o.name})", player=p)
     g.emit("HostHealed", f"HostHealed({'AB'[p]}, {k})", player=p)

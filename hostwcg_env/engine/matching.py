@@ -106,6 +106,33 @@ def collect_triggers(s: GameState, ev: Event) -> None:
     if not names:
         return
     data = ev.data
+    fd = face_down_cards(s)
+    if fd:
+        # What the other player may know: each face-down card could be any Ambush of the
+        # card pool (6.2). Every pool Ambush that this event would let one of a player's
+        # face-down cards answer is a public chance; the real matches below are among them.
+        # A match reads the card only for its controller, and for its id when the trigger
+        # names the card itself ('self', 'other'): one card of each player is asked otherwise.
+        index = pool_tables(s.registry).event_ambush
+        chances = s.ambush_chances
+        firsts: dict[int, Obj] | None = None
+        for n in names:
+            entries = index.get(n)
+            if not entries:
+                continue
+            if firsts is None:
+                firsts = {}
+                for o in fd:
+                    firsts.setdefault(o.controller, o)
+            for card, i, ab in entries:
+                when = ab.when
+                assert when is not None  # indexed by its event
+                sub = when.subject
+                each = sub == "self" or sub == "other" or (isinstance(sub, Selector) and sub.other)
+                for o in (fd if each else list(firsts.values())):
+                    chance = (o.controller, card, i)
+                    if chance not in chances and trigger_matches(s, when, names, ev, o):
+                        chances.append(chance)
     lki: Obj | None = data.get("lki")
     lki_source: Obj | None = data.get("lki_source")
     if lki is None and lki_source is None:
@@ -118,7 +145,9 @@ def collect_triggers(s: GameState, ev: Event) -> None:
     srcs: list[Found] = active_abilities(s, AbilityKind.TRIGGERED)
     seen: set[int] = set()
     for gone in (lki, lki_source):
-        if gone is not None and gone.id not in s.objs and gone.id not in seen:  # it just left play (A45)
+        # it just left play (A45); a face-down card had no abilities (17.2), and triggering
+        # one would show what it was
+        if gone is not None and gone.id not in s.objs and gone.id not in seen and not gone.face_down:
             seen.add(gone.id)
             srcs = srcs + [(gone, i, ab) for i, ab in enumerate(gone.card.abilities)
                            if ab.kind is AbilityKind.TRIGGERED]
@@ -134,24 +163,11 @@ def collect_triggers(s: GameState, ev: Event) -> None:
         if ab.when is not None and trigger_matches(s, ab.when, names, ev, o):
             s.ambush_ops.append((o.controller, o.id, i, sid, subject_name))
             if s.registry.get(o.card.name) is not o.card:  # a card from outside the pool
-                add_chance(s, o.controller, o.id, o.card, i)
-    fd = face_down_cards(s)
-    if fd:
-        # What the other player may know: each face-down card could be any Ambush of the
-        # card pool (6.2). Every pool Ambush that this event would let it answer is a
-        # public chance; the real matches above are among them.
-        index = pool_tables(s.registry).event_ambush
-        for n in names:
-            for card, i, ab in index.get(n, ()):
-                when = ab.when
-                assert when is not None  # indexed by its event
-                for o in fd:
-                    if trigger_matches(s, when, names, ev, o):
-                        add_chance(s, o.controller, o.id, card, i)
+                add_chance(s, o.controller, o.card, i)
 
 
-def add_chance(s: GameState, player: int, oid: int, card: CardDef, ability: int) -> None:
-    key = (player, oid, card, ability)
+def add_chance(s: GameState, player: int, card: CardDef, ability: int) -> None:
+    key = (player, card, ability)
     if key not in s.ambush_chances:
         s.ambush_chances.append(key)
 

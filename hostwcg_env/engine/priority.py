@@ -18,7 +18,13 @@ def give_priority(g: Core) -> None:
     s = g.s
     p = s.priority
     acts = priority_actions(s, p)
-    if g.auto_pass and len(acts) == 1 and only_pass_publicly(s, p):
+    if g.auto_pass and len(acts) == 1:
+        if not only_pass_publicly(s, p):
+            # asked: only p's hidden cards leave nothing to do (marked for forced_action)
+            g.decide(p, DecisionKind.PRIORITY, acts, Resume.PRIORITY, hidden=True)
+            return
+        if g.over_decision_cap():
+            return
         # the only option is to pass (31.1.2), and both players can see it: take it as
         # ``apply`` would, decision counts and the per-turn cap included, without stopping
         pass_priority(g, p)

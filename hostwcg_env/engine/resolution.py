@@ -207,15 +207,17 @@ def after_enter(g: Core, item: StackItem, new: Obj) -> None:
     verb = "Embodied" if card.type is CardType.FORM else VERB_EVENT[card.type]
     priv = p if hidden else None
     shown = "?" if hidden else card.name
+    # the event's data goes into the triggers it causes, which both players see (a "when
+    # your opponent lays a card" trigger): a face-down card's name stays out (6.2)
     g.emit(verb, f"{verb}({P}, {card.name})", private=priv, public=f"{verb}({P}, {shown})",
-           player=p, subject=new.id, subject_name=card.name)
+           player=p, subject=new.id, subject_name=shown)
     if new.zone is Zone.FRONT or new.zone is Zone.BACK:
         place = f"{'f' if new.zone is Zone.FRONT else 'b'}{new.slot}"
         g.emit("EntersSlot", f"EntersSlot({P}, {card.name}, {place})", private=priv,
                public=f"EntersSlot({P}, {shown}, {place})", player=p, subject=new.id,
-               subject_name=card.name)
+               subject_name=shown)
     g.emit("Played", f"Played({P}, {card.name})", private=priv, public=f"Played({P}, {shown})",
-           player=p, subject=new.id, subject_name=card.name)
+           player=p, subject=new.id, subject_name=shown)
     if card.type is CardType.SORCERY and not new.effects_left and not card.is_lingering:
         move(g, new, Zone.DROP)
 

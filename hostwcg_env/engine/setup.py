@@ -137,6 +137,7 @@ def run_start_game(g: Core, t: StartGame) -> None:
     s.version += 1
     s.board += 1
     s.started = True
+    s.decisions_this_turn = 0  # the set-up's choices count towards no turn's cap (A52c)
     s.phase = Phase.PREGAME
     s.priority = s.first_player
     g.emit("GameStarted", "GameStarted()")

@@ -343,6 +343,10 @@ class LoopProbe:
         return p
 
 
+class StateKey:
+    """An opaque token: one per state object, never shared with its copies."""
+
+
 @dataclass(init=False)
 class GameState(Weakrefable):
     """The whole game. ``stack`` holds the cards and effects played or activated/triggered
@@ -371,9 +375,9 @@ class GameState(Weakrefable):
     # (controller, face-down card id, ability index, event subject id, subject name) of each
     # event-keyed Ambush whose event happened, offered in the next trigger window (A53)
     ambush_ops: list[tuple[int, int, int, int | None, str]]
-    # public: (player, face-down card id, a pool card that card could be, its ability index)
-    # for each event of the window that such an Ambush would answer (triggers.window)
-    ambush_chances: list[tuple[int, int, CardDef, int]]
+    # public: (player, a pool Ambush one of its face-down cards could be, its ability index)
+    # for the events of the window that such an Ambush would answer (triggers.window)
+    ambush_chances: list[tuple[int, CardDef, int]]
     window_done: list[bool]
     window_active: bool
     window_base: int | None
@@ -399,6 +403,7 @@ class GameState(Weakrefable):
     ability_cache: BoardCache | None  # stats.py
     stat_cache: StatCache | None  # stats.py
     hidden_cache: HiddenCache | None  # view.py
+    ident: StateKey  # this state object, not its copies (for caches: PlayerView.game_key)
 
     def __init__(
         self,
@@ -423,7 +428,7 @@ class GameState(Weakrefable):
         stack: list[StackItem] | None = None,
         pending: list[PendingTrigger] | None = None,
         ambush_ops: list[tuple[int, int, int, int | None, str]] | None = None,
-        ambush_chances: list[tuple[int, int, CardDef, int]] | None = None,
+        ambush_chances: list[tuple[int, CardDef, int]] | None = None,
         window_done: list[bool] | None = None,
         window_active: bool = False,
         window_base: int | None = None,
@@ -497,6 +502,7 @@ class GameState(Weakrefable):
         self.ability_cache = ability_cache
         self.stat_cache = stat_cache
         self.hidden_cache = hidden_cache
+        self.ident = StateKey()
 
     def copy(self, events: bool = True) -> GameState:
         """A copy for clone() and simulations: mutable parts copied, immutable parts (cards,

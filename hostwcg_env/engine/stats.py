@@ -108,9 +108,9 @@ def face_down_cards(s: GameState) -> list[Obj]:
 def trigger_events(s: GameState) -> frozenset[str]:
     """The event names that some triggered ability in play or on a Host (28.5), or some
     face-down event-keyed Ambush (29.4), waits for: an event naming none of them, with
-    nothing just gone from play, cannot trigger anything (cached per board). While a
-    face-down card is in play, so does every event-keyed Ambush of the card pool: what the
-    card could be is what its opponent may know of it (matching.collect_triggers)."""
+    nothing just gone from play, cannot trigger anything (cached per board). The public
+    chances of the pool's Ambushes are collected before this check
+    (matching.collect_triggers)."""
     cache = _board(s)
     hit = cache.trigger_events
     if hit is None:
@@ -121,8 +121,6 @@ def trigger_events(s: GameState) -> frozenset[str]:
         for _o, _i, ab in face_down_ambushes(s):
             if ab.when is not None:
                 names.add(ab.when.event)
-        if face_down_cards(s):
-            names.update(pool_tables(s.registry).event_ambush)
         hit = cache.trigger_events = frozenset(names)
     return hit
 

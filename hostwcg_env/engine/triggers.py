@@ -14,7 +14,8 @@ from .core import Core
 from .costs import can_pay
 from .kinds import Zone
 from .matching import placeable
-from .state import GameState
+from .state import GameState, Obj
+from .stats import face_down_cards
 from .targeting import candidates
 
 AmbushOption = tuple[int, int, int, int | None, str]  # see GameState.ambush_ops
@@ -41,22 +42,31 @@ def valid_ops(s: GameState, p: int) -> list[AmbushOption]:
     return out
 
 
+def _first_of(objs: list[Obj], p: int) -> Obj | None:
+    """The first object of ``objs`` that p controls."""
+    for o in objs:
+        if o.controller == p:
+            return o
+    return None
+
+
 def has_chance(s: GameState, p: int) -> bool:
     """Whether, by public facts alone, p may have an Ambush to activate in this window:
-    a face-down card of p still in its backrow could be a pool Ambush that answers one
-    of the window's events (``ambush_chances``), whose cost p's pool can pay (17.2.1)
-    and whose targets exist (30.5). Every real option (``valid_ops``) is one of them."""
+    p still has a face-down card in its backrow, which could be a pool Ambush that answers
+    one of the window's events (``ambush_chances``), whose cost p's pool can pay (17.2.1)
+    and whose targets exist (30.5). Every real option (``valid_ops``) is one of them (a
+    face-down card is never a target, so which one is the source matters not)."""
+    if not s.ambush_chances:
+        return False
+    src = _first_of(face_down_cards(s), p)
+    if src is None:
+        return False
     pool = s.players[p].pool
-    for q, oid, card, ai in s.ambush_chances:
-        if q != p:
-            continue
-        o = s.objs.get(oid)
-        if o is None or o.zone is not Zone.BACK or not o.face_down or o.controller != p:
-            continue
-        if not can_pay(pool, card.cost):
+    for q, card, ai in s.ambush_chances:
+        if q != p or not can_pay(pool, card.cost):
             continue
         ab = card.abilities[ai]
-        if all(len(candidates(s, sel, p, oid)) >= (0 if sel.up_to else sel.count) for _n, sel in ab.targets):
+        if all(len(candidates(s, sel, p, src.id)) >= (0 if sel.up_to else sel.count) for _n, sel in ab.targets):
             return True
     return False
 

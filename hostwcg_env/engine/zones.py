@@ -101,7 +101,7 @@ def move(g: Core, o: Obj, zone: Zone, controller: int | None = None, slot: int =
         shown = "?" if o.face_down else o.name
         g.emit("LeavesPlay", f"LeavesPlay({P}, {o.name})", private=o.controller if o.face_down else None,
                public=f"LeavesPlay({P}, {shown})", player=o.controller, subject=o.id, lki=o,
-               subject_name=o.name)
+               subject_name=shown)
         for m in o.markers:
             mo = s.objs.pop(m)
             mo.attached_to = None

@@ -1,4 +1,16 @@
-"""The PettingZoo adapter (hostwcg_v0): action codec, observation encoder, AEC and parallel envs."""
+"""The PettingZoo adapter (hostwcg_v0): action codec, observation encoder, AEC and parallel envs,
+and the single-agent gymnasium view, registered as ``hostwcg/HostWCG-v0``::
+
+    import gymnasium as gym
+    import hostwcg_env.env  # registers hostwcg/HostWCG-v0 (so does ``from hostwcg_env import hostwcg_v0``)
+    env = gym.make("hostwcg/HostWCG-v0", opponent="random")   # SingleAgentEnv(opponent="random")
+
+``gym.make("hostwcg_env.env:hostwcg/HostWCG-v0")`` imports this module itself first. The
+gymnasium id carries the env's version: ``HostWCG-v0`` is the single-agent view of
+``hostwcg_v0`` (docs/env.md "Versions").
+"""
+
+from gymnasium.envs.registration import register, registry
 
 from .aec import AGENTS, env, raw_env, shipped_decks
 from .codec import Codec, LayoutError
@@ -6,5 +18,10 @@ from .layout import action_layout
 from .observation import ObservationEncoder, section
 from .parallel import parallel_env
 
-__all__ = ["AGENTS", "Codec", "LayoutError", "ObservationEncoder", "action_layout", "env",
+GYM_ID = "hostwcg/HostWCG-v0"
+
+if GYM_ID not in registry:  # importing twice (or reloading) registers once
+    register(id=GYM_ID, entry_point="hostwcg_env.env.single:SingleAgentEnv", nondeterministic=False)
+
+__all__ = ["AGENTS", "GYM_ID", "Codec", "LayoutError", "ObservationEncoder", "action_layout", "env",
            "parallel_env", "raw_env", "section", "shipped_decks"]

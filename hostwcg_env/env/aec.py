@@ -3,11 +3,26 @@
 | | |
 |---|---|
 | agents | `player_0`, `player_1` (seat 0 plays deck 0 and is engine player A) |
+| decks | each seat draws one of the eight preconstructed decks per episode (seeded); `decks=` names two, `decks="test"` the stand-in test decks |
 | action space | `Discrete(N)`: fixed blocks, see `docs/action_space.md` |
 | observation | `{"observation": Box(float32), "action_mask": Box(int8, (N,))}`, see `docs/observation.md` |
 | rewards | +1 / -1 to the winner / loser when the game ends, 0 for a draw or truncation |
 | truncation | the turn limit (`RuleConfig.turn_limit`, reason `turn_limit`) or the decisions-per-turn cap (`max_decisions_per_turn`, reason `decision_limit`) |
-| versions | v0: first release |
+| versions | see below |
+
+Versions (PettingZoo's convention): the number in ``hostwcg_v0`` (and in the gymnasium id
+``hostwcg/HostWCG-v0``) changes whenever the same arguments and seed could give different
+observations, masks, rewards or games: the observation's layout or encoding, the action
+space's blocks, the rewards, termination or truncation, the rules played by default
+(``RuleConfig`` defaults), a card's behaviour or a shipped deck's list. A new version is a new
+module (``hostwcg_v1``) and the old one stays importable and unchanged. Speed, memory, error
+messages, rendering and new optional arguments whose default keeps the old behaviour change
+no version.
+
+| version | since | what changed |
+|---|---|---|
+| v0 | 0.1.0 | first release |
+| v0 | 0.2.0 (unreleased) | the default decks: each seat draws one of the eight preconstructed decks per episode instead of playing the stand-in test decks (``decks="test"`` gives 0.1.0's decks); whether an agent is asked depends on public facts only (a player whose hidden cards could answer is asked even when its one legal action is to pass), and the turn limit ends a game at exactly ``turn_limit`` turns. Kept at v0 because these are fixes made before any use outside this repository; the games differ from 0.1.0's |
 
 The agent to act is whoever holds the engine's current decision. With
 ``auto_single=True`` (the default, for training) decisions with exactly one legal action are
@@ -22,6 +37,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -30,8 +46,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
-import hostwcg_env
-from hostwcg_env.cards import Deck, default_ruleset, load_deck
+import hostwcg_env  # noqa: F401  (registers the card pool)
+from hostwcg_env.cards import Deck, default_ruleset, load_deck, pool_decks
+from hostwcg_env.cards.decks import stand_in_decks
 from hostwcg_env.engine import Game, IllegalActionError, RuleConfig
 
 from .codec import Codec, LayoutError
@@ -62,6 +79,14 @@ def action_index(action: Any, n: int) -> int:
     return action
 
 
+def _as_deck(d: Any) -> Any:
+    """A deck as ``Game.new`` takes it: a Deck or a pair (Host name, main-deck names) as given;
+    a name (``karsh``, ``karsh_ember_tide``) or a path is read with ``hostwcg_env.cards.load_deck``."""
+    if isinstance(d, str | Path):
+        return load_deck(d)
+    return d
+
+
 def _check_pools(pools: list[list[Any]]) -> None:
     """Two non-empty pools of decks: a Deck (``hostwcg_env.cards.load_deck``) or a pair
     (Host name, main-deck names), as ``Game.new`` takes them."""
@@ -72,27 +97,51 @@ def _check_pools(pools: list[list[Any]]) -> None:
             raise ValueError(f"deck_pools[{seat}] is empty: give at least one deck per seat")
         for d in pool:
             if not ((isinstance(d, tuple) and len(d) == 2) or (hasattr(d, "host") and hasattr(d, "main"))):
-                raise TypeError("a deck is a Deck (hostwcg_env.cards.load_deck(path)) or a pair (Host "
-                                f"name, main-deck card names), got {type(d).__name__} {d!r}"[:300])
+                raise TypeError("a deck is a Deck (hostwcg_env.cards.load_deck(path)), a deck name "
+                                "('karsh') or a pair (Host name, main-deck card names), got "
+                                f"{type(d).__name__} {d!r}"[:300])
 
 
 def _not_reset(what: str) -> RuntimeError:
     return RuntimeError(f"{what} before reset(): call env.reset() first")
 
 
-def shipped_decks() -> list[Deck]:
-    """The preconstructed decks shipped with the package."""
-    from pathlib import Path
+def shipped_decks(include_test: bool = False) -> list[Deck]:
+    """The playable decks shipped with the package: the eight preconstructed decks, in file
+    order (``brae_deep_roots`` ... ``verena_iron_law``). The env draws one per seat per episode
+    from these by default. ``include_test=True`` adds the two stand-in test decks
+    (``test_authority``, ``test_strife``), small decks for tests, in file order among them."""
+    return list(pool_decks(include_test=include_test).values())
 
-    folder = Path(hostwcg_env.__file__).parent / "cards" / "decks"
-    return [load_deck(p) for p in sorted(folder.glob("*.toml"))]
 
-
-def _default_decks() -> list[Deck]:
-    from pathlib import Path
-
-    folder = Path(hostwcg_env.__file__).parent / "cards" / "decks"
-    return [load_deck(folder / "test_authority.toml"), load_deck(folder / "test_strife.toml")]
+def deck_pools_for(decks: Any = None, deck_pools: Sequence[Sequence[Any]] | None = None) -> list[list[Any]]:
+    """The two per-seat pools an env draws its decks from: ``deck_pools`` as given; else
+    ``decks``: ``None`` (every preconstructed deck for both seats), ``"test"`` (the two stand-in
+    test decks, one per seat) or two decks (one per seat). A deck may be given by name or path."""
+    if deck_pools is not None:
+        if isinstance(deck_pools, str) or not isinstance(deck_pools, Sequence):
+            raise TypeError(f"deck_pools: give two lists of decks (one per seat), got {deck_pools!r}")
+        pools: list[list[Any]] = []
+        for p in deck_pools:
+            if isinstance(p, str) or not isinstance(p, Sequence):
+                raise TypeError(f"deck_pools: each seat's pool is a list of decks, got {p!r}"[:300])
+            pools.append([_as_deck(d) for d in p])
+    elif decks is None:
+        pool = shipped_decks()
+        pools = [pool, list(pool)]
+    elif isinstance(decks, str) and decks == "test":
+        a, b = stand_in_decks()
+        pools = [[a], [b]]
+    elif isinstance(decks, str | Path) or not isinstance(decks, Sequence):
+        raise ValueError(f"decks: give two decks (one per seat), None for the preconstructed decks "
+                         f"or 'test' for the two test decks, got {decks!r}")
+    else:
+        pair = list(decks)
+        if len(pair) != 2:
+            raise ValueError("decks: give exactly two decks (one per seat), or deck_pools")
+        pools = [[_as_deck(pair[0])], [_as_deck(pair[1])]]
+    _check_pools(pools)
+    return pools
 
 
 class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
@@ -103,7 +152,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
 
     def __init__(
         self,
-        decks: Sequence[Any] | None = None,
+        decks: Sequence[Any] | str | None = None,
         deck_pools: Sequence[Sequence[Any]] | None = None,
         config: RuleConfig | None = None,
         turn_limit: int | None = None,
@@ -120,14 +169,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
             cfg = cfg.with_overrides({"turn_limit": turn_limit})
         self.config = cfg
         self.rules = default_ruleset(cfg)
-        if deck_pools is not None:
-            self.deck_pools = [list(p) for p in deck_pools]
-        else:
-            pair = list(decks) if decks is not None else _default_decks()
-            if len(pair) != 2:
-                raise ValueError("decks: give exactly two decks (one per seat), or deck_pools")
-            self.deck_pools = [[pair[0]], [pair[1]]]
-        _check_pools(self.deck_pools)
+        self.deck_pools = deck_pools_for(decks, deck_pools)
         check_render(render_mode, render_view)
         self.render_mode = render_mode
         self.render_view = render_view

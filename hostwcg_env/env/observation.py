@@ -1,4 +1,5 @@
-"""Observation encoder: a float32 vector built only from one agent's PlayerView.
+"""Observation encoder: a float32 vector built only from one agent's PlayerView (its public
+API: public facts and the agent's own cards, never the real game state).
 
 Cards are encoded by *features* (type, resource, cost, stats, keywords, ability and effect
 tags), so a policy can meet cards it never saw. The vector has named sections
@@ -16,7 +17,6 @@ from hostwcg_env.engine.actions import DecisionKind
 from hostwcg_env.engine.carddef import EVENTS
 from hostwcg_env.engine.primitives import PRIMITIVES
 from hostwcg_env.engine.state import Obj
-from hostwcg_env.engine.stats import health, keywords, power, stat
 from hostwcg_env.engine.view import PlayerView
 
 from .layout import MAX_FORMS, MAX_LIST, MAX_STACK, OBS_PENDING, hand_slots
@@ -167,15 +167,15 @@ class ObservationEncoder:
         else:
             buf = out
             v, keys = self._memo(buf)
-        s = view.game
-        objs = s.objs
         me, opp = view.player, view.opponent
-        if keys.get("viewer") != me or keys.get("state") is not s:
+        game = view.game_key
+        if keys.get("viewer") != me or keys.get("state") is not game:
             # a buffer reused for another player or another game (object ids, the board
             # counter and the timestamps start again in every game) starts afresh
             keys.clear()
             keys["viewer"] = me
-            keys["state"] = s
+            keys["state"] = game
+        version, board, modv, dmg = view.changes
 
         def whole(name: str, key: Any) -> bool:
             """True (and the section zeroed) if the section's key changed."""
@@ -201,15 +201,15 @@ class ObservationEncoder:
             return changed
 
         # global scalars (a row per distinct key, kept for the next time it comes back)
-        d = s.decision
-        dkind = d.kind if d is not None and not s.over and d.player == me else None
-        b = s.battle
-        gkey = (s.turn, s.phase, s.step, s.tp, s.first_player, dkind, len(s.stack),
-                None if b is None else (b.controller, b.target_is_host, b.target is not None))
+        mine_now = view.deciding == me
+        dkind = view.decision_kind if mine_now else None
+        b = view.battle
+        gkey = (view.turn, view.phase, view.step, view.turn_player, view.first_player, dkind,
+                view.stack_size, None if b is None else (b.controller, b.target_is_host, b.target is not None))
         if keys.get("global") != gkey:
             keys["global"] = gkey
             rows_g = self._global_rows
-            rkey = (me, s.config.turn_limit, gkey)
+            rkey = (me, view.config.turn_limit, gkey)
             row = rows_g.get(rkey)
             if row is None:
                 if len(rows_g) > 50_000:
@@ -222,20 +222,17 @@ class ObservationEncoder:
         # players: Host stats, zone counts, pool, Host card
         # a Host's stats change only with state.board / state.modv, and it is hidden until
         # the game begins (4.6.1): its stats read 0
-        hkey_all = (s.board, s.modv, s.started)
+        hkey_all = (board, modv, view.started)
         if keys.get("hosts") != hkey_all:
             keys["hosts"] = hkey_all
             hosts = [view.host(me), view.host(opp)]
-            keys["hosts/vals"] = [(None, 0, 0) if h is None else (h, stat(s, h, "health"), stat(s, h, "soul"))
+            keys["hosts/vals"] = [(None, 0, 0) if h is None else (h, view.stat(h, "health"), view.stat(h, "soul"))
                                   for h in hosts]
         for (name, vkey, hkey, p), (host, h_health, h_soul) in zip(
                 (("me", "me/vals", "me/host", me), ("opponent", "opponent/vals", "opponent/host", opp)),
                 keys["hosts/vals"], strict=True):
-            pl = s.players[p]
-            pool = pl.pool
-            raw = (h_health, h_soul,
-                   len(pl.damage), len(pl.hand), len(pl.deck), len(pl.drop), len(pl.banished), len(pl.forms),
-                   pl.ap, *[pool.get(sym, 0) for sym in RES])
+            pool = view.pool(p)
+            raw = (h_health, h_soul, *view.zone_sizes(p), view.ap(p), *[pool.get(sym, 0) for sym in RES])
             if keys.get(vkey) != raw:
                 keys[vkey] = raw
                 r = v[name][0]
@@ -251,14 +248,15 @@ class ObservationEncoder:
         # zone contents (hands, form zones, drop zones, which object sits in a slot, face up
         # or down) change only with state.version: every creation, move, removal or flip
         # bumps it, so nothing below that reads only them is looked at while it stands still
-        zones_same = keys.get("version") == s.version
-        keys["version"] = s.version
+        zones_same = keys.get("version") == version
+        keys["version"] = version
 
         # my hand: one row per card
-        hand_ids = () if zones_same else tuple(s.players[me].hand)
+        my_hand = [] if zones_same else view.hand()
+        hand_ids = tuple([o.id for o in my_hand])
         if not zones_same and keys.get("my_hand/quick") != hand_ids:
             keys["my_hand/quick"] = hand_ids
-            hand = [objs[o].card for o in hand_ids[: self.hand]]
+            hand = [o.card for o in my_hand[: self.hand]]
             rows = v["my_hand"]
             for i in rows_of("my_hand", [id(c) for c in hand] + [None] * (self.hand - len(hand))):
                 if i < len(hand):
@@ -268,17 +266,17 @@ class ObservationEncoder:
         # frontrows: card and current stats per slot
         for name, qkey, p in (("my_front", "my_front/quick", me), ("opp_front", "opp_front/quick", opp)):
             # stats change only with state.board / state.modv; damage with state.dmg
-            quick = (s.board, s.modv, s.dmg, [x if x is None else (x, objs[x].sick, objs[x].attacked)
-                                              for x in s.players[p].front])
+            slots = view.row(p, "front")  # a frontrow card is never face down
+            quick = (board, modv, dmg, [o if o is None else (o.id, o.sick, o.attacked)  # type: ignore[union-attr]
+                                        for o in slots])
             if keys.get(qkey) == quick:
                 continue
             keys[qkey] = quick
-            slots = view.row(p, "front")
             rkeys: list[Any] = []
             for o in slots:
                 if isinstance(o, Obj):
-                    kw = keywords(s, o)
-                    rkeys.append((o.id, health(s, o), power(s, o), o.damage, o.sick, o.attacked,
+                    kw = view.keywords(o)
+                    rkeys.append((o.id, view.health(o), view.power(o), o.damage, o.sick, o.attacked,
                                   len(o.markers), o.token, "first_strike" in kw, "cannot_block" in kw))
                 else:
                     rkeys.append(None)
@@ -291,18 +289,17 @@ class ObservationEncoder:
         # backrows: present, face-down, card (an opponent's face-down card shows its flag only);
         # a row shows only which object is in each slot, face down or not, whose, and whether
         # a decision of mine shows it (6.2)
-        shown = d.cards if d is not None and d.player == me else ()
+        choice = view.choice_cards() if mine_now else []
+        shown = tuple([o.id for o in choice])
         backs_same = zones_same and keys.get("shown") == shown
         keys["shown"] = shown
         for name, qkey, p in () if backs_same else (("my_back", "my_back/quick", me), ("opp_back", "opp_back/quick", opp)):
-            bquick = (shown, [x if x is None else (x, objs[x].face_down, objs[x].controller)
-                              for x in s.players[p].back])
-            if keys.get(qkey) == bquick:
-                continue
-            keys[qkey] = bquick
             slots = view.row(p, "back")
             rkeys = [None if o is None else ("face-down" if isinstance(o, str) else (o.id, o.face_down))
                      for o in slots]
+            if keys.get(qkey) == rkeys:
+                continue
+            keys[qkey] = rkeys
             rows = v[name]
             for i in rows_of(name, rkeys):
                 o = slots[i]
@@ -317,11 +314,12 @@ class ObservationEncoder:
 
         # form zones
         for name, qkey, p in () if zones_same else (("my_forms", "my_forms/quick", me), ("opp_forms", "opp_forms/quick", opp)):
-            form_ids = tuple(s.players[p].forms)
+            form_objs = view.forms(p)
+            form_ids = tuple([o.id for o in form_objs])
             if keys.get(qkey) == form_ids:
                 continue
             keys[qkey] = form_ids
-            forms = [objs[o].card for o in form_ids[:MAX_FORMS]]
+            forms = [o.card for o in form_objs[:MAX_FORMS]]
             rows = v[name]
             for i in rows_of(name, [id(c) for c in forms] + [None] * (MAX_FORMS - len(forms))):
                 if i < len(forms):
@@ -329,10 +327,11 @@ class ObservationEncoder:
                     rows[i, 1:] = card_vector(forms[i])
 
         # the stack, bottom first
-        skey = tuple([(it.sid, tuple(map(tuple, it.targets.values()))) for it in s.stack]) if s.stack else ()
+        items = view.stack() if view.stack_size else []
+        skey = tuple([(it.sid, tuple(map(tuple, it.targets.values()))) for it, _c in items])
         if whole("stack", skey):
             rows = v["stack"]
-            for i, (it, card) in enumerate(view.stack()[:MAX_STACK]):
+            for i, (it, card) in enumerate(items[:MAX_STACK]):
                 r = rows[i]
                 r[0] = 1
                 r[1] = float(it.controller == me)
@@ -345,44 +344,43 @@ class ObservationEncoder:
                     r[k + 1 :] = card_vector(card)
 
         # my pending triggers and the cards of a search / look decision
-        mine = view.my_pending() if s.pending else []
+        mine = view.my_pending()
         if whole("pending", tuple([t.seq for t in mine])):
             _card_rows(v["pending"], [t.card for t in mine])
-        if (d is not None and d.cards) or keys.get("choice") != ():
-            choice = view.choice_cards()
-            if whole("choice", tuple(o.id for o in choice)):
+        if choice or keys.get("choice") != ():
+            if whole("choice", shown):
                 _card_rows(v["choice"], [o.card for o in choice])
 
         # card types in the drop zones
-        drops = (s.players[me].drop, s.players[opp].drop)
-        if not zones_same and whole("drops", (tuple(drops[0]), tuple(drops[1]))):
-            rows = v["drops"]
-            for j, pile in enumerate(drops):
-                for oid in pile:
-                    rows[j, _TYPE_INDEX[objs[oid].card.type]] += 0.1
-            np.minimum(rows, LIMIT, out=rows)  # counts: never below 0
+        if not zones_same:
+            drops = (view.drop(me), view.drop(opp))
+            if whole("drops", tuple([tuple([o.id for o in pile]) for pile in drops])):
+                rows = v["drops"]
+                for j, pile in enumerate(drops):
+                    for o in pile:
+                        rows[j, _TYPE_INDEX[o.card.type]] += 0.1
+                np.minimum(rows, LIMIT, out=rows)  # counts: never below 0
         return buf
 
     def _global(self, view: PlayerView, g: np.ndarray) -> None:
-        s = view.game
-        g[0] = s.turn / max(1, s.config.turn_limit)
+        g[0] = view.turn / max(1, view.config.turn_limit)
         k = 1
-        if s.phase in PHASES:
-            g[k + PHASES.index(s.phase)] = 1
+        if view.phase in PHASES:
+            g[k + PHASES.index(view.phase)] = 1
         k += len(PHASES)
-        if s.step in STEPS:
-            g[k + STEPS.index(s.step)] = 1
+        if view.step in STEPS:
+            g[k + STEPS.index(view.step)] = 1
         k += len(STEPS)
-        g[k] = float(s.tp == view.player)
-        g[k + 1] = float(s.first_player == view.player)
+        g[k] = float(view.turn_player == view.player)
+        g[k + 1] = float(view.first_player == view.player)
         k += 2
-        d = view.decision()
-        if d is not None and d.player == view.player:
-            g[k + DECISIONS.index(d.kind.value)] = 1
+        dkind = view.decision_kind
+        if dkind is not None and view.deciding == view.player:
+            g[k + DECISIONS.index(dkind.value)] = 1
         k += len(DECISIONS)
-        g[k] = len(s.stack) / MAX_STACK
+        g[k] = view.stack_size / MAX_STACK
         k += 1
-        b = s.battle
+        b = view.battle
         if b is not None:
             g[k] = 1
             g[k + 1] = float(b.controller == view.player)
