@@ -24,10 +24,10 @@ from setuptools.command.build_ext import build_ext
 ROOT = Path(__file__).resolve().parent
 ENGINE = Path("hostwcg_env") / "engine"
 # Modules that stay Python in both builds: the package's __init__ and the build selector,
-# which must run before any compiled module is imported; the Python base classes compiled
-# classes inherit from (_python.py); RuleConfig, whose checks must see any value a caller
-# gives (a compiled class refuses a wrong type before its own check could name the flag).
-NOT_COMPILED = {"__init__.py", "_build.py", "_python.py", "config.py"}
+# which must run before any compiled module is imported; RuleConfig, whose checks must see
+# any value a caller gives (a compiled class refuses a wrong type before its own check could
+# name the flag).
+NOT_COMPILED = {"__init__.py", "_build.py", "config.py"}
 GROUP = "hostwcg_engine"
 
 

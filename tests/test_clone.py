@@ -13,7 +13,8 @@ from hostwcg_env.engine import Game
 from hostwcg_env.engine.state import GameState
 
 DECKS = sorted(DECKS_DIR.glob("*.toml"))
-CACHES = {"ability_cache", "stat_cache", "hidden_cache", "rng", "rng_shared"}
+# caches, the random generator (copied on first use) and the state's own identity token
+CACHES = {"ability_cache", "stat_cache", "hidden_cache", "rng", "rng_shared", "ident"}
 
 
 def _positions(n_games: int = 6, every: int = 7) -> list[Game]:

@@ -38,11 +38,20 @@ def _dead_after_use(make: Callable[[], Any], use: Callable[[Any], None],
     e = make()
     use(e)
     refs = {"env": weakref.ref(e)}
+    by_id: dict[str, tuple[int, type]] = {}  # objects that take no weak reference (compiled)
     for k, obj in enumerate(inner(e)):
-        refs[f"inner {k} ({type(obj).__name__})"] = weakref.ref(obj)
+        name = f"inner {k} ({type(obj).__name__})"
+        try:
+            refs[name] = weakref.ref(obj)
+        except TypeError:
+            by_id[name] = (id(obj), type(obj))
     del e, obj
     gc.collect()
-    return [name for name, r in refs.items() if r() is not None]
+    alive = [name for name, r in refs.items() if r() is not None]
+    if by_id:
+        live = {(id(o), type(o)) for o in gc.get_objects()}
+        alive += [name for name, key in by_id.items() if key in live]
+    return alive
 
 
 def _raw(e: Any) -> list[Any]:

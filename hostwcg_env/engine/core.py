@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ._python import Weakrefable
 from .actions import Action, Decision, DecisionKind, IllegalActionError, Kind, Resume
 from .events import Event
 from .kinds import EndReason
@@ -27,7 +26,7 @@ from .stats import host_health
 from .tasks import Task
 
 
-class Core(Weakrefable):
+class Core:
     """A game in progress, as the rules see it (see the module docstring)."""
 
     def __init__(self, state: GameState) -> None:

@@ -11,7 +11,6 @@ import random
 from dataclasses import dataclass
 from typing import Final
 
-from ._python import Weakrefable
 from .actions import Decision
 from .carddef import Ability, CardDef, CardType
 from .config import RuleConfig
@@ -348,7 +347,7 @@ class StateKey:
 
 
 @dataclass(init=False)
-class GameState(Weakrefable):
+class GameState:
     """The whole game. ``stack`` holds the cards and effects played or activated/triggered
     in response to each other, bottom first (32.2)."""
 
