@@ -10,6 +10,11 @@ legal actions in their notation, cards shown), every action taken, the full even
 player's view of it, periodic PlayerView queries and redacted states, and the result. Clones
 taken along the way are played on to the end and must give the same log.
 
+A change of the rules the engine plays changes some of these games on purpose: say which and why
+(ENGINE_EPOCH 3, CHANGELOG.md: game actions inside the resolution, rule 35.4, and the whole
+deck seen while searching, rule 41.3, changed 124 of these 223 games against the commit before
+them; the other 99 are identical, and the compiled and Python builds give the same 223 hashes).
+
 ``--out`` writes ``{game name: hash}`` as JSON; ``--check`` compares with such a file and exits
 non-zero naming the games that differ. Run it on a commit before a change (``git archive``) and
 on the working tree after it.

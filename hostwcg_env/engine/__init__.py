@@ -24,8 +24,11 @@ from .state import GameState, Obj, StackItem  # noqa: E402
 # changes (who is asked, when), so that a recorded game's actions no longer replay. Records
 # carry it (docs/balance.md "The game record"). 1: hostwcg 0.1.0. 2: whether a player is asked
 # depends on public facts only (docs/env.md "auto_single"), and the turn player gets priority
-# after a trigger window only if something was put on the stack (31.5.1).
-ENGINE_EPOCH = 2
+# after a trigger window only if something was put on the stack (31.5.1). 3: the game actions
+# an effect's last part causes happen inside its resolution (35.2, 35.4), so an Entity it
+# destroys leaves before the effect's card, and the triggers that causes are collected in
+# that order (CHANGELOG.md).
+ENGINE_EPOCH = 3
 
 
 def compiled() -> bool:

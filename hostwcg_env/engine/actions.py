@@ -165,6 +165,8 @@ YES: Final = Action(Kind.YES)
 class Decision:
     """Who decides what, and the legal actions. ``resume`` names the rule that takes the
     answer; ``task`` is the work the decision interrupted (plain data, see tasks.py), if any.
+    ``seen``: the cards of a closed zone the deciding player sees while deciding, beside
+    ``cards`` (the whole deck being searched, 41.3.2).
     ``hidden``: whether there being only one legal action may depend on hidden cards, so a
     driver must ask even then (Game.forced_action)."""
 
@@ -175,11 +177,13 @@ class Decision:
     resume: Resume
     task: Task | None
     cards: tuple[int, ...]  # object ids listed by a choose_card over a search/look
+    seen: tuple[int, ...]  # object ids the deciding player sees besides ``cards`` (41.3.2)
     hidden: bool
 
     def __init__(self, player: int, kind: DecisionKind, actions: tuple[Action, ...], prompt: str = "",
                  resume: Resume = Resume.PRIORITY, task: Task | None = None,
-                 cards: tuple[int, ...] = (), hidden: bool = False) -> None:
+                 cards: tuple[int, ...] = (), hidden: bool = False,
+                 seen: tuple[int, ...] = ()) -> None:
         self.player = player
         self.kind = kind
         self.actions = actions
@@ -187,6 +191,7 @@ class Decision:
         self.resume = resume
         self.task = task
         self.cards = cards
+        self.seen = seen
         self.hidden = hidden
 
     def __str__(self) -> str:
@@ -194,4 +199,5 @@ class Decision:
 
     def clone(self) -> Decision:
         return Decision(self.player, self.kind, self.actions, self.prompt, self.resume,
-                        None if self.task is None else self.task.clone(), self.cards, self.hidden)
+                        None if self.task is None else self.task.clone(), self.cards, self.hidden,
+                        self.seen)

@@ -83,14 +83,15 @@ class Core:
 
     def decide(self, player: int, kind: DecisionKind, actions: Sequence[Action], resume: Resume,
                prompt: str = "", cards: tuple[int, ...] = (), task: Task | None = None,
-               hidden: bool = False) -> None:
+               hidden: bool = False, seen: tuple[int, ...] = ()) -> None:
         """Stop for ``player``'s choice among ``actions``; ``resume`` takes the answer, with
-        ``task`` (the interrupted work) if any."""
+        ``task`` (the interrupted work) if any; ``cards`` are listed for the choice and
+        ``seen`` shown to the player alone besides them while it decides."""
         if not actions:
             raise RuntimeError(f"engine error: decision {kind.value} for {'AB'[player]} has no action")
         if self.s.started and self.over_decision_cap():
             return  # truncated: the decision is not asked
-        self.s.decision = Decision(player, kind, tuple(actions), prompt, resume, task, cards, hidden)
+        self.s.decision = Decision(player, kind, tuple(actions), prompt, resume, task, cards, hidden, seen)
 
     def tick(self) -> int:
         """The next timestamp (18.6.3, A35)."""

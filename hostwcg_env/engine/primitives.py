@@ -736,8 +736,9 @@ class Equip(Primitive):
 
 @dataclass(frozen=True)
 class Search(Primitive):
-    """Search your deck for a matching card, put it in hand, shuffle (41.3, A51). The closed
-    deck is shown to the searcher alone, as a choice (41.3.1)."""
+    """Search your deck for a matching card, put it in hand, shuffle (41.3, A51). While it
+    searches, the closed deck is semi-closed (41.3.1): the searcher sees every card of it
+    (41.3.2), the opponent none; the matching ones are listed to choose from."""
 
     @staticmethod
     def spec() -> Spec:
@@ -762,7 +763,8 @@ class Search(Primitive):
         # with traits, how many cards match is hidden in the closed deck (6.1.3.1): a driver
         # must ask even when nothing matched (Game.forced_action)
         g.decide(p, DecisionKind.CHOOSE_CARD, acts, Resume.SEARCH_PICK, prompt="search: choose a card",
-                 cards=tuple(found), task=SearchChoice(self.reveal), hidden=sel is not None)
+                 cards=tuple(found), task=SearchChoice(self.reveal), hidden=sel is not None,
+                 seen=tuple(s.players[p].deck))
 
     @staticmethod
     def on_pick(g: Core, d: Decision, a: Action) -> None:

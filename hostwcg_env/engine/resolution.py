@@ -272,8 +272,11 @@ def on_optional(g: Core, d: Decision, a: Action) -> None:
 def run_steps(g: Core, item: StackItem) -> None:
     """Resolve the parts in card-text order (34.3); every part after a ';' belongs to the one
     ability (29.3). 'then' and 'and' matter only now (40.1, 40.2): game actions run between
-    'then' parts (40.3), never inside an 'and' group (40.4.1). It all runs as tasks, with no
-    priority given and nothing else resolving until it is done (31.4, 40.3.1)."""
+    'then' parts (40.3), never inside an 'and' group (40.4.1), and after the last part, still
+    inside the resolution: a game action happens at once (35.2, 35.4), so an Entity the effect
+    destroyed or sent to the drop zone goes before the effect has resolved and its card has
+    left (34.5). It all runs as tasks, with no priority given and nothing else resolving until
+    it is done (31.4, 40.3.1)."""
     groups: list[list[int]] = []
     for i, st in enumerate(item.ability_def.steps):
         if groups and st.link is Link.AND:
@@ -281,10 +284,9 @@ def run_steps(g: Core, item: StackItem) -> None:
         else:
             groups.append([i])
     tasks: list[Task] = []
-    for gi, steps in enumerate(groups):
-        if gi:
-            tasks.append(RunGameActions())  # 40.3: game actions between 'then' parts
+    for steps in groups:
         tasks.append(Group(item, steps))
+        tasks.append(RunGameActions())  # 40.3 between 'then' parts; 35.2, 35.4 after the last
     tasks.append(ItemDone(item))
     g.push_seq(tasks)
 

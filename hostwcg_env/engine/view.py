@@ -71,9 +71,12 @@ def _face_down_hidden(o: Obj, viewer: int) -> bool:
 
 
 def _shown(s: GameState, viewer: int) -> tuple[int, ...]:
-    """Cards the viewer's own decision shows it: searched or looked at (41.2.1, 41.3.2)."""
+    """Cards the viewer's own decision shows it: looked at (41.2.1), or the whole deck it is
+    searching (41.3.1, 41.3.2)."""
     d = s.decision
-    return d.cards if d is not None and d.player == viewer else ()
+    if d is None or d.player != viewer:
+        return ()
+    return d.cards + d.seen if d.seen else d.cards
 
 
 def _hidden_ids(s: GameState, viewer: int) -> list[int]:
