@@ -207,10 +207,10 @@ class PlayerView:
 
 
 def _redacted(s: GameState, player: int, hidden: frozenset[int]) -> GameState:
-    memo: dict[int, Any] = {id(s.rng): None, id(s.events): [], id(s.registry): s.registry,
-                            id(s.config): s.config, id(s.ability_cache): None,
-                            id(s.stat_cache): None, id(s.hidden_cache): None}
-    red = copy.deepcopy(s, memo)
+    """The state with every hidden card replaced by a placeholder. Built on ``GameState.copy``
+    (every mutable part copied, as for ``Game.clone``; card data, config and registry shared),
+    several times cheaper than a deep copy: search agents redact once per choice."""
+    red = s.copy(events=False)
     red.rng = None  # type: ignore[assignment]
     red.sim = None
     for oid in hidden:
