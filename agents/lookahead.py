@@ -1,0 +1,274 @@
+"""A one-ply lookahead player: try every legal action in sampled worlds, play the rest of the
+turn out with a fast policy, and score the positions with a documented evaluation.
+
+For each choice (a decision with two or more legal actions) the agent
+
+1. samples ``worlds`` full games consistent with its own PlayerView (``determinize``: the
+   opponent's hidden cards drawn from the decklist of the shipped deck whose Host it plays,
+   as ISMCTS does; the agent's own deck shuffled); it never reads the real game;
+2. in each world, for each legal action, applies the action to a clone of the world and plays
+   on with the rollout policy (the heuristic, for both players) until the turn ends, the game
+   ends, or ``max_rollout`` decisions were taken;
+3. scores each resulting position with :func:`evaluate` (a win is 1, a loss 0) and averages
+   over the worlds;
+4. takes the best-scoring action, but keeps the heuristic's own choice unless another action
+   scored better by more than ``margin``: a search with one world refines the heuristic instead
+   of replacing it with noise.
+
+Setup choices (who goes first, mulligans) and the order of simultaneous triggers are the
+heuristic's: a rollout to the end of the turn does not see what they change.
+
+The evaluation (:func:`evaluate`, weights in :class:`Weights`) reads only what a player could
+count on the table, and the sampled world's hand and deck sizes; ``docs/agents.md`` explains it.
+The agent is deterministic for a seed: the worlds are drawn from its own generator, and
+nothing depends on time.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, fields
+from typing import Any
+
+from hostwcg_env.engine import Action, Game
+from hostwcg_env.engine.actions import DecisionKind
+from hostwcg_env.engine.carddef import CardDef
+from hostwcg_env.engine.state import GameState
+from hostwcg_env.engine.stats import has_keyword, health, host_health, host_soul, power
+from hostwcg_env.engine.view import PlayerView, determinize
+
+from .base import EngineAgent
+from .heuristic import HeuristicAgent
+from .ismcts import _shipped_lists
+
+# Decisions the search leaves to the heuristic: setup, and ordering simultaneous triggers.
+HEURISTIC_KINDS = frozenset({DecisionKind.FIRST_PLAYER, DecisionKind.MULLIGAN, DecisionKind.PLACE_TRIGGERS})
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The evaluation's weights (``docs/agents.md``, "lookahead"). Every term is the player's
+    own value minus the opponent's, so the evaluation of a position for one player is one minus
+    its evaluation for the other."""
+
+    life: float = 0.25  # per point of life: min(health left, cards in hand + 1)
+    danger: float = 2.0  # times danger_base ** (life - threat): near death costs the most
+    danger_base: float = 0.7
+    threat_next: float = 1.0  # weight of the threat of the player who acts next ...
+    threat_later: float = 0.5  # ... and of the other one
+    reach: float = 1.0  # weight of the Host damage the cards in hand can deal, in the threat
+    hand: float = 0.1  # per card in hand up to the Host's soul (options, beyond life)
+    entity: float = 0.3  # per Entity in the front row ...
+    power: float = 0.12  # ... plus per point of its power ...
+    toughness: float = 0.12  # ... and per point of health it has left
+    form: float = 0.3  # per card in the Form zone
+    back: float = 0.25  # per card in the back row (face-down Ambushes, Lingering cards)
+    resource: float = 0.08  # per resource in the pool, up to pool_cap
+    pool_cap: int = 6
+    deck_low: float = 0.5  # per card under deck_safe left in the deck (an empty deck loses, 1.1.2)
+    deck_safe: int = 5
+
+    @classmethod
+    def parse(cls, text: str) -> Weights:
+        """``"life=0.3,danger=2.5"``: named weights changed from the defaults."""
+        known = {f.name: f for f in fields(cls)}
+        out: dict[str, Any] = {}
+        for item in filter(None, (x.strip() for x in text.split(","))):
+            key, _, value = item.partition("=")
+            if key not in known:
+                raise ValueError(f"unknown lookahead weight {key!r} (known: {', '.join(known)})")
+            try:
+                out[key] = int(value) if known[key].type in (int, "int") else float(value)
+            except ValueError:
+                raise ValueError(f"lookahead weight {key}: {value!r} is not a number") from None
+        return cls(**out)
+
+
+DEFAULT_WEIGHTS = Weights()
+
+
+@dataclass
+class Side:
+    """What the evaluation counts of one player."""
+
+    life: int  # host damage points that would end the game: min(health left, hand + 1) (1.1.1, 1.1.3)
+    hand: int
+    soul: int
+    entities: int
+    attackers: int  # Entities that can attack on this player's next turn
+    blockers: int  # Entities that can be attacked, so shield the Host (25.3.1)
+    power: int
+    toughness: int  # health left, summed over the Entities
+    forms: int
+    back: int
+    pool: int
+    deck: int
+    reach: int  # Host damage the cards in hand could deal (burn)
+
+
+_REACH: dict[int, int] = {}
+
+
+def host_reach(card: CardDef) -> int:
+    """The damage a card's spell or Ambush effects can deal to an opposing Host (direct damage,
+    or a cut to its health), cached per card."""
+    hit = _REACH.get(id(card))
+    if hit is not None:
+        return hit
+    n = 0
+    for ab in card.abilities:
+        if ab.kind not in ("spell", "ambush"):
+            continue
+        named = dict(ab.targets)
+        for st in ab.steps:
+            to = st.to
+            if to is None or to.name is None:
+                continue
+            sel = named.get(to.name)
+            hits_host = to.name in ("opponent_host", "each_host") or (
+                sel is not None and sel.type in ("host", "entity_or_host") and sel.controller != "you")
+            if not hits_host:
+                continue
+            if st.do == "damage":
+                n += st.amount
+            elif st.do == "modify" and (st.health or 0) < 0:
+                n -= st.health or 0
+    _REACH[id(card)] = n
+    return n
+
+
+def side(s: GameState, p: int) -> Side:
+    pl = s.players[p]
+    left = host_health(s, p) - len(pl.damage)
+    hand = len(pl.hand)
+    ents = attackers = blockers = pw = tough = 0
+    for oid in pl.front:
+        if oid is None:
+            continue
+        o = s.objs[oid]
+        ents += 1
+        pw += power(s, o)
+        tough += max(0, health(s, o) - o.damage)
+        if not has_keyword(s, o, "cannot_block"):
+            blockers += 1
+        attackers += 1
+    return Side(life=max(0, min(left, hand + 1)), hand=hand, soul=max(0, host_soul(s, p)), entities=ents,
+                attackers=attackers, blockers=blockers, power=pw, toughness=tough, forms=len(pl.forms),
+                back=sum(1 for b in pl.back if b is not None), pool=sum(pl.pool.values()), deck=len(pl.deck),
+                reach=sum(host_reach(s.objs[o].card) for o in pl.hand))
+
+
+def _value(me: Side, opp: Side, next_to_act: bool, w: Weights) -> float:
+    """One player's material and safety (the evaluation is this minus the opponent's)."""
+    # attacks the opponent's board can land on the Host, and the burn in its hand
+    threat = max(0, opp.attackers - me.blockers) + w.reach * opp.reach
+    exposure = me.life - threat * (w.threat_later if next_to_act else w.threat_next)
+    v = w.life * me.life - w.danger * w.danger_base ** max(0.0, exposure)
+    v += w.hand * min(me.hand, me.soul)
+    v += w.entity * me.entities + w.power * me.power + w.toughness * me.toughness
+    v += w.form * me.forms + w.back * me.back + w.resource * min(me.pool, w.pool_cap)
+    v -= w.deck_low * max(0, w.deck_safe - me.deck)
+    return v
+
+
+def evaluate(s: GameState, p: int, w: Weights = DEFAULT_WEIGHTS) -> float:
+    """The position's value for player ``p`` in [0, 1]: 1 won, 0 lost, 0.5 drawn; otherwise
+    the logistic of the difference of the two players' values (``docs/agents.md``)."""
+    if s.over:
+        return 0.5 if s.winner is None else float(s.winner == p)
+    me, opp = side(s, p), side(s, 1 - p)
+    u = _value(me, opp, s.tp == p, w) - _value(opp, me, s.tp != p, w)
+    return 1.0 / (1.0 + math.exp(-u))
+
+
+class LookaheadAgent(EngineAgent):
+    name = "lookahead"
+
+    def __init__(self, worlds: int = 1, seed: int | None = None, margin: float = 0.0, turns: int = 1,
+                 max_rollout: int = 200, weights: Weights | None = None,
+                 opponent_decks: dict[str, list[str]] | None = None) -> None:
+        if worlds < 1:
+            raise ValueError(f"lookahead: worlds must be at least 1, not {worlds}")
+        if turns < 1:
+            raise ValueError(f"lookahead: turns must be at least 1, not {turns}")
+        self.worlds = worlds
+        self.turns = turns
+        self.margin = margin
+        self.max_rollout = max_rollout
+        self.weights = weights or DEFAULT_WEIGHTS
+        self.opponent_decks = opponent_decks if opponent_decks is not None else _shipped_lists()
+        self.seed = seed
+        self.reset()
+
+    @classmethod
+    def from_spec(cls, spec: str, seed: int | None = None, **kw: Any) -> LookaheadAgent:
+        """The agent a name's argument describes: ``"2"`` (worlds), ``"1:turns=2:danger=2.5"``
+        (worlds, then options ``margin``, ``turns``, ``max_rollout`` and evaluation weights)."""
+        weights: list[str] = []
+        for part in filter(None, spec.split(":")):
+            key, eq, value = part.partition("=")
+            try:
+                if not eq:
+                    kw.setdefault("worlds", int(part))
+                elif key in ("turns", "max_rollout"):
+                    kw.setdefault(key, int(value))
+                elif key == "margin":
+                    kw.setdefault(key, float(value))
+                else:
+                    weights.append(part)
+            except ValueError:
+                raise ValueError(f"lookahead:{spec}: {part!r} is not a number of worlds or KEY=NUMBER") from None
+        if weights:
+            kw.setdefault("weights", Weights.parse(",".join(weights)))
+        return cls(seed=seed, **kw)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.seed = seed
+        self.rng = random.Random(self.seed)
+        self.policy = HeuristicAgent(self.rng.getrandbits(32))
+
+    # ------------------------------------------------------------ choosing
+    def choose(self, view: PlayerView, actions: tuple[Action, ...]) -> Action:
+        if len(actions) == 1:
+            return actions[0]
+        own = self.policy.choose(view, actions)
+        d = view.decision()
+        if d is None or d.kind in HEURISTIC_KINDS:
+            return own
+        scores = self.scores(view, actions)
+        best = max(range(len(actions)), key=lambda i: (scores[i], -i))
+        mine = actions.index(own)
+        return actions[best] if scores[best] > scores[mine] + self.margin else own
+
+    def scores(self, view: PlayerView, actions: tuple[Action, ...]) -> list[float]:
+        """The mean evaluation, over the sampled worlds, of each action followed by the rollout
+        policy to the end of the turn."""
+        me = view.player
+        opp_cards = self._opponent_cards(view)
+        total = [0.0] * len(actions)
+        for _ in range(self.worlds):
+            world = Game(determinize(view, self.rng, opponent_cards=opp_cards))
+            world.auto_pass = True
+            last = len(actions) - 1
+            for i, a in enumerate(actions):
+                g = world if i == last else world.clone()
+                g.apply(a)
+                self._rollout(g, view.game.turn + self.turns)
+                total[i] += evaluate(g.state, me, self.weights)
+        return [t / self.worlds for t in total]
+
+    def _rollout(self, g: Game, until: int) -> None:
+        """Play on with the rollout policy until turn ``until`` begins or the game ends."""
+        s = g.state
+        policy = self.policy
+        for _ in range(self.max_rollout):
+            d = s.decision
+            if s.over or d is None or s.turn >= until:
+                return
+            g.apply(d.actions[0] if len(d.actions) == 1 else policy.choose(g.view(d.player), d.actions))
+
+    def _opponent_cards(self, view: PlayerView) -> list[str] | None:
+        host = view.host(view.opponent)
+        return None if host is None else self.opponent_decks.get(host.card.name)
