@@ -9,6 +9,7 @@
     hostwcg balance [run|compare|report] [--decks ...] [--games N] [--agents A,B] [--rule F=V]
                     [--compare F=V] [--sequential] [--out DIR] [--workers N] [--backend ray]
     hostwcg replay FILE [--index N] [--side A|B|spectator] [--step] [--all]
+    hostwcg audit RESULTS... [--games N] [--examples K]   blunder rates of the agents in kept games
 
 Exit status: 0 ok, 1 when something checked is wrong, 2 on a usage error.
 """
@@ -288,6 +289,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_balance_parsers(sub)
 
+    au = sub.add_parser("audit", help="replay kept games and classify every choice by the blunder rules "
+                        "(docs/agents.md): rates per agent, games ended at the turn limit, worst examples")
+    au.add_argument("files", nargs="+", metavar="RESULTS", help="ladder results files (.jsonl or .jsonl.gz)")
+    au.add_argument("--games", type=int, metavar="N", help="audit only the first N games of each file")
+    au.add_argument("--examples", type=int, default=3, metavar="K",
+                    help="worst examples shown per agent and rule, with the board (default 3; 0: none)")
+    au.add_argument("--markdown", metavar="FILE", help="also write the report as markdown")
+    au.set_defaults(func=cmd_audit)
+
     pl = sub.add_parser("play", help="play a game against an agent in the terminal")
     pl.add_argument("--vs", default="heuristic", help="random, heuristic, ismcts, ppo")
     pl.add_argument("--seat", choices=("A", "B"), default="A")
@@ -340,6 +350,30 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         print(f"ladder: {e}", file=sys.stderr)
         return 2
     return _print_ladder(result, args)
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from hostwcg_env.analysis.audit import audit
+
+    if args.games is not None and args.games < 1:
+        print("audit: --games must be at least 1", file=sys.stderr)
+        return 2
+    if args.examples < 0:
+        print("audit: --examples must be 0 or more", file=sys.stderr)
+        return 2
+    try:
+        result = audit(args.files, limit=args.games, examples=args.examples)
+    except ValueError as e:
+        print(f"audit: {e}", file=sys.stderr)
+        return 2
+    if not result.games:
+        print(f"audit: no game with its actions kept in {', '.join(args.files)}", file=sys.stderr)
+        return 2
+    report = result.markdown(args.examples)
+    print(report)
+    if args.markdown:
+        Path(args.markdown).write_text(report + "\n")
+    return 0
 
 
 def cmd_play(args: argparse.Namespace) -> int:
