@@ -370,7 +370,7 @@ def test_terminal_player_scripted_session() -> None:
 
 
 def test_agent_names() -> None:
-    assert set(AGENT_NAMES) == {"random", "heuristic", "ismcts", "ppo"}
+    assert set(AGENT_NAMES) == {"random", "heuristic", "lookahead", "ismcts", "ppo"}
     assert isinstance(make_agent("heuristic"), HeuristicAgent)
     with pytest.raises(ValueError):
         make_agent("nope")
