@@ -32,7 +32,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from hostwcg_env.engine import Action, Game
-from hostwcg_env.engine.actions import DecisionKind
+from hostwcg_env.engine.actions import PASS, DecisionKind
 from hostwcg_env.engine.carddef import CardDef
 from hostwcg_env.engine.state import GameState
 from hostwcg_env.engine.stats import has_keyword, health, host_health, host_soul, power
@@ -68,6 +68,7 @@ class Weights:
     pool_cap: int = 6
     deck_low: float = 0.5  # per card under deck_safe left in the deck (an empty deck loses, 1.1.2)
     deck_safe: int = 5
+    tempo: float = 0.0  # for being the player whose turn it is
 
     @classmethod
     def parse(cls, text: str) -> Weights:
@@ -159,34 +160,43 @@ def side(s: GameState, p: int) -> Side:
                 reach=sum(host_reach(s.objs[o].card) for o in pl.hand))
 
 
-def _value(me: Side, opp: Side, next_to_act: bool, w: Weights) -> float:
-    """One player's material and safety (the evaluation is this minus the opponent's)."""
+# The weights that multiply a feature; the other fields of Weights shape the features.
+LINEAR = ("life", "danger", "hand", "entity", "power", "toughness", "form", "back", "resource", "deck_low",
+          "tempo")
+
+
+def _terms(me: Side, opp: Side, next_to_act: bool, w: Weights) -> tuple[float, ...]:
+    """One player's features, in the order of ``LINEAR`` but the last (tempo)."""
     # attacks the opponent's board can land on the Host, and the burn in its hand
     threat = max(0, opp.attackers - me.blockers) + w.reach * opp.reach
     exposure = me.life - threat * (w.threat_later if next_to_act else w.threat_next)
-    v = w.life * me.life - w.danger * w.danger_base ** max(0.0, exposure)
-    v += w.hand * min(me.hand, me.soul)
-    v += w.entity * me.entities + w.power * me.power + w.toughness * me.toughness
-    v += w.form * me.forms + w.back * me.back + w.resource * min(me.pool, w.pool_cap)
-    v -= w.deck_low * max(0, w.deck_safe - me.deck)
-    return v
+    return (me.life, -w.danger_base ** max(0.0, exposure), min(me.hand, me.soul), me.entities, me.power,
+            me.toughness, me.forms, me.back, min(me.pool, w.pool_cap), -max(0, w.deck_safe - me.deck))
+
+
+def features(s: GameState, p: int, w: Weights = DEFAULT_WEIGHTS) -> list[float]:
+    """Player ``p``'s features minus the opponent's, and +1 or -1 for whose turn it is (tempo),
+    in the order of ``LINEAR``: the evaluation is the logistic of their weighted sum."""
+    me, opp = side(s, p), side(s, 1 - p)
+    mine = _terms(me, opp, s.tp == p, w)
+    theirs = _terms(opp, me, s.tp != p, w)
+    return [a - b for a, b in zip(mine, theirs, strict=True)] + [1.0 if s.tp == p else -1.0]
 
 
 def evaluate(s: GameState, p: int, w: Weights = DEFAULT_WEIGHTS) -> float:
     """The position's value for player ``p`` in [0, 1]: 1 won, 0 lost, 0.5 drawn; otherwise
-    the logistic of the difference of the two players' values (``docs/agents.md``)."""
+    the logistic of the weighted features (``features``, ``docs/agents.md``)."""
     if s.over:
         return 0.5 if s.winner is None else float(s.winner == p)
-    me, opp = side(s, p), side(s, 1 - p)
-    u = _value(me, opp, s.tp == p, w) - _value(opp, me, s.tp != p, w)
-    return 1.0 / (1.0 + math.exp(-u))
+    u = sum(getattr(w, k) * f for k, f in zip(LINEAR, features(s, p, w), strict=True))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, u))))
 
 
 class LookaheadAgent(EngineAgent):
     name = "lookahead"
 
     def __init__(self, worlds: int = 1, seed: int | None = None, margin: float = 0.0, turns: int = 1,
-                 max_rollout: int = 200, weights: Weights | None = None,
+                 stop: bool = False, max_rollout: int = 200, weights: Weights | None = None,
                  opponent_decks: dict[str, list[str]] | None = None) -> None:
         if worlds < 1:
             raise ValueError(f"lookahead: worlds must be at least 1, not {worlds}")
@@ -194,6 +204,7 @@ class LookaheadAgent(EngineAgent):
             raise ValueError(f"lookahead: turns must be at least 1, not {turns}")
         self.worlds = worlds
         self.turns = turns
+        self.stop = stop
         self.margin = margin
         self.max_rollout = max_rollout
         self.weights = weights or DEFAULT_WEIGHTS
@@ -213,6 +224,8 @@ class LookaheadAgent(EngineAgent):
                     kw.setdefault("worlds", int(part))
                 elif key in ("turns", "max_rollout"):
                     kw.setdefault(key, int(value))
+                elif key == "stop":
+                    kw.setdefault(key, bool(int(value)))
                 elif key == "margin":
                     kw.setdefault(key, float(value))
                 else:
@@ -252,22 +265,36 @@ class LookaheadAgent(EngineAgent):
             world = Game(determinize(view, self.rng, opponent_cards=opp_cards))
             world.auto_pass = True
             last = len(actions) - 1
+            until = view.game.turn + self.turns
+            stop = self.stop and view.game.tp == me
             for i, a in enumerate(actions):
                 g = world if i == last else world.clone()
                 g.apply(a)
-                self._rollout(g, view.game.turn + self.turns)
-                total[i] += evaluate(g.state, me, self.weights)
+                h = g.clone() if stop else None
+                self._rollout(g, until)
+                value = evaluate(g.state, me, self.weights)
+                if h is not None:
+                    self._rollout(h, until, passer=me)
+                    value = max(value, evaluate(h.state, me, self.weights))
+                total[i] += value
         return [t / self.worlds for t in total]
 
-    def _rollout(self, g: Game, until: int) -> None:
-        """Play on with the rollout policy until turn ``until`` begins or the game ends."""
+    def _rollout(self, g: Game, until: int, passer: int = -1) -> None:
+        """Play on with the rollout policy until turn ``until`` begins or the game ends; player
+        ``passer`` passes whenever it has priority (stops playing) and otherwise follows the
+        policy."""
         s = g.state
         policy = self.policy
         for _ in range(self.max_rollout):
             d = s.decision
             if s.over or d is None or s.turn >= until:
                 return
-            g.apply(d.actions[0] if len(d.actions) == 1 else policy.choose(g.view(d.player), d.actions))
+            if len(d.actions) == 1:
+                g.apply(d.actions[0])
+            elif d.player == passer and d.kind is DecisionKind.PRIORITY and PASS in d.actions:
+                g.apply(PASS)
+            else:
+                g.apply(policy.choose(g.view(d.player), d.actions))
 
     def _opponent_cards(self, view: PlayerView) -> list[str] | None:
         host = view.host(view.opponent)
