@@ -29,8 +29,8 @@ import random
 from typing import Any
 
 from hostwcg_env.engine import Action, CardDef, CardType, Kind
-from hostwcg_env.engine.carddef import Ability
 from hostwcg_env.engine.actions import PASS, YES
+from hostwcg_env.engine.carddef import Ability, Selector
 from hostwcg_env.engine.costs import can_pay
 from hostwcg_env.engine.places import resolve_place
 from hostwcg_env.engine.state import GameState, Obj
@@ -62,7 +62,7 @@ def harmful(card: CardDef, ability: int | None = None) -> bool:
     return False
 
 
-def harmful_targets(ab: Ability) -> list[tuple[bool, object]]:
+def harmful_targets(ab: Ability) -> list[tuple[bool, Selector]]:
     """(harmful?, selector) for each target of an ability that one of its steps acts on."""
     out = []
     for name, sel in ab.targets:
@@ -77,7 +77,7 @@ def has_side_target(s: GameState, me: int, ab: Ability, source: int | None) -> b
     """Whether every target the ability's steps act on can be an opposing object when the
     step harms it, and one of ``me``'s own when it helps."""
     for hurt, sel in harmful_targets(ab):
-        ids = candidates(s, sel, me, source)  # type: ignore[arg-type]
+        ids = candidates(s, sel, me, source)
         if not any((s.objs[i].controller != me) == hurt for i in ids if i >= 0):
             return False
     return True

@@ -34,7 +34,7 @@ Position = tuple[Side, Side, bool, float, int]  # A's side, B's side, A to act, 
 def positions(paths: list[str], games: int | None) -> list[Position]:
     """Every turn start of every game (draws left out), from A's side."""
     out: list[Position] = []
-    for g, (meta, run) in enumerate(replayed_games(paths, games)):
+    for g, (_meta, run) in enumerate(replayed_games(paths, games)):
         seen: list[Position] = []
         last = [-1]
 

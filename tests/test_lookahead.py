@@ -171,3 +171,26 @@ def test_ladder_records_its_time_per_choice() -> None:
     result = run_ladder(["heuristic", "lookahead"], games=2, seed=11, quiet=True)
     n, mean, worst = result.timing()["lookahead"]
     assert n > 0 and 0 < mean <= worst
+
+
+@pytest.mark.parametrize(("name", "kept"), [
+    ("r1_spark_on_own_entity.toml", ["target B.f0"]),
+    ("r2_vigor_on_enemy_entity.toml", ["target A.f0"]),
+    ("r2_equipment_on_enemy_entity.toml", ["target A.f0"]),
+    ("r1_rescue_is_no_blunder.toml", ["target A.f0", "target B.f0"]),  # its Squire under fire
+])
+def test_sensible_targets_keep_the_right_side(name: str, kept: list[str]) -> None:
+    game = _position(name)
+    d = game.decision
+    assert d is not None
+    assert [str(a) for a in LookaheadAgent(seed=0).sensible(game.view(0), d.actions)] == kept
+
+
+def test_sensible_plays_skip_harm_that_could_only_hit_its_own() -> None:
+    with open(AUDIT / "r6_pinger_on_itself.toml", "rb") as f:
+        doc = tomllib.load(f)
+    game = setup_game(doc, "r6")
+    d = game.decision
+    assert d is not None
+    options = LookaheadAgent(seed=0).sensible(game.view(0), d.actions)
+    assert Action.parse("activate A.f0 0") not in options and Action.parse("pass") in options
