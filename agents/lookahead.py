@@ -53,23 +53,24 @@ class Weights:
     own value minus the opponent's, so the evaluation of a position for one player is one minus
     its evaluation for the other."""
 
-    life: float = 0.25  # per point of life: min(health left, cards in hand + 1)
-    danger: float = 2.0  # times danger_base ** (life - threat): near death costs the most
-    danger_base: float = 0.7
-    threat_next: float = 1.0  # weight of the threat of the player who acts next ...
-    threat_later: float = 0.5  # ... and of the other one
+    # Fitted by scripts/fit_lookahead_eval.py to the 30,604 turn starts of 2,374 kept games (docs/agents.md)
+    life: float = 0.0  # per point of life: min(health left, cards in hand + 1) (it acts through danger)
+    danger: float = 4.5  # times -danger_base ** (life - threat): near death costs the most
+    danger_base: float = 0.8
+    threat_next: float = 0.5  # weight of the opponent's threat when the opponent moves next ...
+    threat_later: float = 0.5  # ... and when the player itself moves next
     reach: float = 1.0  # weight of the Host damage the cards in hand can deal, in the threat
-    hand: float = 0.1  # per card in hand up to the Host's soul (options, beyond life)
-    entity: float = 0.3  # per Entity in the front row ...
-    power: float = 0.12  # ... plus per point of its power ...
-    toughness: float = 0.12  # ... and per point of health it has left
-    form: float = 0.3  # per card in the Form zone
-    back: float = 0.25  # per card in the back row (face-down Ambushes, Lingering cards)
-    resource: float = 0.08  # per resource in the pool, up to pool_cap
+    hand: float = -0.3  # per card in hand up to the Host's soul, beyond what it adds to life
+    entity: float = -0.35  # per Entity in the front row ...
+    power: float = 0.14  # ... plus per point of its power ...
+    toughness: float = 0.17  # ... and per point of health it has left
+    form: float = 0.18  # per card in the Form zone
+    back: float = -0.12  # per card in the back row (face-down Ambushes, Lingering cards)
+    resource: float = 0.05  # per resource in the pool, up to pool_cap
     pool_cap: int = 6
-    deck_low: float = 0.5  # per card under deck_safe left in the deck (an empty deck loses, 1.1.2)
+    deck_low: float = 1.1  # per card under deck_safe left in the deck (an empty deck loses, 1.1.2)
     deck_safe: int = 5
-    tempo: float = 0.0  # for being the player whose turn it is
+    tempo: float = 0.37  # for being the player whose turn it is
 
     @classmethod
     def parse(cls, text: str) -> Weights:
