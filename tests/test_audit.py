@@ -132,13 +132,14 @@ def _pass_until(game: Game, turn: int, tracker: GameTracker) -> None:
     while not game.is_over and game.state.turn < turn:
         tracker.see(game, PASS)
         game.apply(PASS)
-    tracker.finish(game.state)
+    tracker.finish(game)
 
 
 def test_r4_three_idle_turns_with_a_playable_card() -> None:
-    tracker = GameTracker()
+    tracker = GameTracker(render=True)
     _pass_until(_position("r4_stall.toml"), 8, tracker)  # A's turns 3, 5 and 7
     assert [(f.rule, f.player, f.severity) for f in tracker.stalls] == [("R4", 0, 3.0)]
+    assert "A's view" in tracker.stalls[0].board and "Squire" in tracker.stalls[0].board
     tracker = GameTracker()
     _pass_until(_position("r4_stall.toml"), 6, tracker)  # two turns are no stall yet
     assert tracker.stalls == []

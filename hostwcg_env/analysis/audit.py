@@ -352,6 +352,7 @@ class GameTracker:
     (in ``stalls``, complete after ``finish``) and R5's once-a-turn check."""
 
     turns: int = STALL_TURNS
+    render: bool = False  # draw a stall's board (the staller's view) as it stands when the stall ends
     stalls: list[Flag] = field(default_factory=list)
     _turn: int = -1
     _tp: int = 0
@@ -365,7 +366,7 @@ class GameTracker:
     def see(self, game: Game, action: Action) -> list[Flag]:
         s = game.state
         if s.turn != self._turn:
-            self._close(s)
+            self._close(game)
             self._turn, self._tp = s.turn, s.tp
             self._playable = self._acted = self._played_last = self._r5_done = False
         d = s.decision
@@ -386,9 +387,10 @@ class GameTracker:
                 self._played_last = len(s.players[d.player].hand) == 1
         return flags
 
-    def _close(self, s: GameState) -> None:
+    def _close(self, game: Game) -> None:
         if self._turn < 0:
             return
+        s = game.state
         p = self._tp
         if self._playable and not self._acted and not ahead(s, p):
             self._streak[p] += 1
@@ -400,12 +402,16 @@ class GameTracker:
                     self.stalls.append(f)
                 f.severity = float(self._streak[p])
                 f.detail = f"{self._streak[p]} own turns in a row with a playable card, ending turn {self._turn}"
+                if self.render:
+                    from hostwcg_env.render import render_text
+
+                    f.board = render_text(game, viewer=p)
         else:
             self._streak[p] = 0
             self._open[p] = None
 
-    def finish(self, s: GameState) -> None:
-        self._close(s)
+    def finish(self, game: Game) -> None:
+        self._close(game)
         self._turn = -1
 
 
@@ -465,15 +471,21 @@ class AuditResult:
     errors: list[str] = field(default_factory=list)
 
     def markdown(self, examples: int = 3) -> str:
-        lines = ["| agent | games | choices | target choices | " + " | ".join(RULES) +
-                 " | R1+R2 per target choice | flags per 1,000 choices |",
-                 "|---|---:|---:|---:|" + "---:|" * len(RULES) + "---:|---:|"]
+        rules = list(RULES)
+        lines = [f"{self.games:,} games replayed.", "",
+                 "| agent | games | choices | target choices | " + " | ".join(rules) + " |",
+                 "|---|---:|---:|---:|" + "---:|" * len(rules)]
+        for name, t in sorted(self.agents.items()):
+            lines.append(f"| {name} | {t.games} | {t.choices} | {t.target_choices} | "
+                         + " | ".join(str(t.flags[r]) for r in rules) + " |")
+        lines += ["", "| agent | clear blunders (R1+R2) per target choice | "
+                      + " | ".join(f"{r} per 1,000 choices" for r in rules) + " |",
+                  "|---|---:|" + "---:|" * len(rules)]
         for name, t in sorted(self.agents.items()):
             clear = sum(t.flags[r] for r in CLEAR)
             per_target = f"{clear / t.target_choices:.2%}" if t.target_choices else "-"
-            per_k = " / ".join(f"{r} {1000 * t.flags[r] / t.choices:.2f}" for r in RULES) if t.choices else "-"
-            lines.append(f"| {name} | {t.games} | {t.choices} | {t.target_choices} | "
-                         + " | ".join(str(t.flags[r]) for r in RULES) + f" | {per_target} | {per_k} |")
+            per_k = [f"{1000 * t.flags[r] / t.choices:.2f}" if t.choices else "-" for r in rules]
+            lines.append(f"| {name} | {per_target} | " + " | ".join(per_k) + " |")
         lines += ["", "| pairing | games | ended at the turn limit | share |", "|---|---:|---:|---:|"]
         for (a, b), (n, cut) in sorted(self.pairs.items()):
             lines.append(f"| {a} vs {b} | {n} | {cut} | {cut / n:.2%} |")
@@ -483,7 +495,7 @@ class AuditResult:
         lines += ["", "Rules: " + "; ".join(f"{r} {text}" for r, text in RULES.items()) + " (docs/agents.md)."]
         if examples:
             for (name, rule), heap in sorted(self.examples.items()):
-                worst = sorted(heap, key=lambda t: (-t[0], t[1]))[:examples]
+                worst = sorted(heap, key=lambda t: (-t[0], -t[1]))[:examples]  # ties: the earliest first
                 lines += ["", f"### {name}: {rule} ({RULES[rule]}), worst {len(worst)} of "
                               f"{self.agents[name].flags[rule]}"]
                 for _sev, _n, f in worst:
@@ -519,7 +531,7 @@ def audit(paths: Sequence[str | Path], limit: int | None = None, examples: int =
 
     for meta, run in replayed_games(paths, limit):
         names = meta.agents
-        tracker = GameTracker()
+        tracker = GameTracker(render=render and examples > 0)
         choices = [0, 0]
         targets = [0, 0]
         flags: list[Flag] = []
@@ -544,7 +556,7 @@ def audit(paths: Sequence[str | Path], limit: int | None = None, examples: int =
             res.not_replayed += 1
             res.errors.append(f"{meta.source} seed {meta.seed}: {e}")
             continue
-        tracker.finish(final.state)
+        tracker.finish(final)
         flags += tracker.stalls
         res.games += 1
         for seat, name in enumerate(names):
