@@ -316,7 +316,9 @@ class LookaheadAgent(EngineAgent):
         opposing one is legal, nor a helpful one on an opposing object while one of its own is
         (the audit's R1, R2; its own object that an opposing effect on the stack targets may
         still be rescued); never a card played or an ability activated whose harmful target
-        could only be its own, nor a helpful one whose target could only be an opponent's (R6)."""
+        could only be its own, nor a helpful one whose target could only be an opponent's (R6);
+        never 2 action points for a resource type that no card in its hand costs, or for its
+        Host's type while 1 action point gives it."""
         d = view.decision()
         s = view.game
         me = view.player
@@ -334,9 +336,16 @@ class LookaheadAgent(EngineAgent):
         if d is None or d.kind is not DecisionKind.PRIORITY:
             return actions
         hand = view.hand()
+        host = view.host(me)
+        own_type = host.card.resource.value if host is not None else None
+        wanted = {r.value for o in hand for r in o.card.cost}
         out = []
         for a in actions:
-            if a.kind is Kind.PLAY:
+            if a.kind is Kind.AP_ANY:
+                # 2 action points for a type no card in hand costs, or for the Host's own type
+                # that 'ap host' gives for 1 (11.3.1, 11.3.3), are never better
+                ok = a.arg in wanted and not (a.arg == own_type and Action(Kind.AP_HOST) in actions)
+            elif a.kind is Kind.PLAY:
                 o = hand[int(a.arg[1:])]
                 ok = o.card.type is not CardType.SORCERY or all(
                     right_side_exists(s, me, o.card, i, o.id) for i, ab in enumerate(o.card.abilities)

@@ -194,3 +194,13 @@ def test_sensible_plays_skip_harm_that_could_only_hit_its_own() -> None:
     assert d is not None
     options = LookaheadAgent(seed=0).sensible(game.view(0), d.actions)
     assert Action.parse("activate A.f0 0") not in options and Action.parse("pass") in options
+
+
+def test_sensible_action_points_skip_types_nothing_in_hand_costs() -> None:
+    game = setup_game({"setup": {"turn": 3, "phase": "action1", "A": {"hand": ["Spark"], "ap": 4}}}, "ap")
+    d = game.decision
+    assert d is not None
+    assert {str(a) for a in d.actions if a.kind.value == "ap any"} == {"ap any &", "ap any £", "ap any !", "ap any %"}
+    options = LookaheadAgent(seed=0).sensible(game.view(0), d.actions)
+    assert [str(a) for a in options if a.kind.value == "ap any"] == ["ap any £"]  # Spark costs £
+    assert "ap host" in [str(a) for a in options]
