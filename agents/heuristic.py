@@ -113,8 +113,10 @@ class HeuristicAgent(EngineAgent):
         if kind == "priority":
             return self._priority(view, actions)
         if kind == "place_triggers":
-            acts = [a for a in actions if a.kind is Kind.ACTIVATE]
-            return acts[0] if acts else next(a for a in actions if a.kind is Kind.TRIGGER)
+            s = view.game
+            acts = [a for a in actions if a.kind is Kind.ACTIVATE and (
+                (o := resolve(s, a.arg)) is None or has_side_target(s, view.player, o.card.abilities[a.n], o.id))]
+            return acts[0] if acts else next((a for a in actions if a.kind is Kind.TRIGGER), PASS)
         if kind in ("choose_target", "choose_attack_target"):
             return self._target(view, actions, d)
         if kind == "pay":
@@ -317,7 +319,10 @@ class HeuristicAgent(EngineAgent):
             if o.zone == "host":
                 value = 3.0
             scored.append(((value if mine != hurt else -value), a))
-        return max(scored, key=lambda t: t[0])[1]
+        best_score, best_action = max(scored, key=lambda t: t[0])
+        if best_score < 0 and PASS in actions:
+            return PASS  # an "up to" target: decline rather than hurt its own or help the opponent
+        return best_action
 
     def _source_of(self, view: PlayerView, d: Any) -> tuple[CardDef | None, int | None]:
         task = d.data.get("task") if d is not None else None

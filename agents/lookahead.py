@@ -330,7 +330,7 @@ class LookaheadAgent(EngineAgent):
                 right = tuple(a for a in actions if a.kind is not Kind.TARGET or (
                     (o := resolve(s, a.arg)) is not None and ((o.controller == me) == (sign > 0) or (
                         sign < 0 and o.id in threatened))))  # a rescue: its own object under fire
-                if any(a.kind is Kind.TARGET for a in right):
+                if any(a.kind is Kind.TARGET or a.kind is Kind.PASS for a in right):
                     return right
             return actions
         if d is None or d.kind is not DecisionKind.PRIORITY:

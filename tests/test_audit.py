@@ -57,6 +57,12 @@ def test_r1_damage_on_own_entity_while_an_opposing_one_is_legal() -> None:
     assert _rules(game, "target B.f0") == []
 
 
+def test_r1_hurting_its_own_with_an_up_to_target_it_could_decline() -> None:
+    game = _position("r1_up_to_target_on_own_entity.toml")
+    assert _rules(game, "target A.f0") == ["R1"]
+    assert _rules(game, "pass") == []
+
+
 def test_r1_is_no_blunder_without_an_opposing_target_but_r6_when_played_by_choice() -> None:
     game = _position("r1_spark_on_own_entity.toml", lambda d: d["setup"]["B"].pop("front"))
     assert _rules(game, "target A.f0") == ["R6"]

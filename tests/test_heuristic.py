@@ -48,3 +48,28 @@ def test_grinds_a_wall_only_in_a_stalled_game() -> None:
     assert _choice(_game(3, "battle", a, b)) == Action.parse("pass")
     turn = STALL_TURN + 1 if STALL_TURN % 2 == 0 else STALL_TURN  # an odd turn is A's
     assert _choice(_game(turn, "battle", a, b)) == Action.parse("attack f0")
+
+
+def test_declines_an_up_to_target_that_would_hurt_its_own() -> None:
+    # Ember Spray: 1 damage to up to two Entities; the first went to B's Wall, the second may
+    # only be A's own Squire or nothing
+    game = _game(3, "action1", {"hand": ["Ember Spray", "Squire"], "pool": {"£": 2}, "front": {0: "Squire"}},
+                 {"front": {0: "Wall"}})
+    game.apply_text("A play Ember Spray")
+    game.apply_text("A target B.f0")
+    assert [str(a) for a in game.decision.actions] == ["target A.f0", "pass"]  # type: ignore[union-attr]
+    assert _choice(game) == Action.parse("pass")
+
+
+def test_no_ambush_activation_whose_only_legal_target_is_its_own() -> None:
+    # B casts Mend; A's face-down Backlash (2 damage to target Entity) could only hit A's Squire
+    def position(b_front: dict[int, str]) -> Game:
+        game = _game(4, "action1", {"hand": [], "back": {0: "Backlash"}, "front": {0: "Squire"}, "pool": {"!": 1}},
+                     {"hand": ["Mend", "Squire"], "pool": {"%": 1}, "front": b_front})
+        for line in ("B play Mend", "B pass", "A pass", "B slot b0"):
+            game.apply_text(line)
+        assert [str(a) for a in game.decision.actions] == ["activate A.b0 0", "pass"]  # type: ignore[union-attr]
+        return game
+
+    assert _choice(position({})) == Action.parse("pass")
+    assert _choice(position({0: "Ogre"})) == Action.parse("activate A.b0 0")

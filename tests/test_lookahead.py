@@ -178,6 +178,7 @@ def test_ladder_records_its_time_per_choice() -> None:
     ("r2_vigor_on_enemy_entity.toml", ["target A.f0"]),
     ("r2_equipment_on_enemy_entity.toml", ["target A.f0"]),
     ("r1_rescue_is_no_blunder.toml", ["target A.f0", "target B.f0"]),  # its Squire under fire
+    ("r1_up_to_target_on_own_entity.toml", ["pass"]),  # decline the second target
 ])
 def test_sensible_targets_keep_the_right_side(name: str, kept: list[str]) -> None:
     game = _position(name)

@@ -6,7 +6,8 @@
 Rules, each judged from what the deciding player could see when it chose:
 
 * **R1** a harmful effect (damage, destroy, banish, return to hand, gain control, a stat cut,
-  harmful Equipment) targets the chooser's own object while an opposing target was legal;
+  harmful Equipment) targets the chooser's own object while an opposing target was legal, or
+  while it could decline (an "up to" target);
 * **R2** a helpful effect (a stat boost, healing, a helpful keyword, helpful Equipment) targets
   an opposing object while one of the chooser's own was legal;
 * **R3** an attack that loses the attacker for nothing: by the numbers on the board (25.4)
@@ -39,14 +40,14 @@ from pathlib import Path
 from typing import Any
 
 from hostwcg_env.engine import Action, Game
-from hostwcg_env.engine.actions import DecisionKind, Kind
+from hostwcg_env.engine.actions import PASS, DecisionKind, Kind
 from hostwcg_env.engine.carddef import Ability, CardDef, Step
 from hostwcg_env.engine.places import resolve_place
 from hostwcg_env.engine.state import GameState, Obj
 from hostwcg_env.engine.stats import has_keyword, health, host_health, host_soul, power
 
 RULES = {
-    "R1": "harmful effect on its own object while an opposing target was legal",
+    "R1": "harmful effect on its own object while an opposing target, or declining, was legal",
     "R2": "helpful effect on an opposing object while one of its own was legal",
     "R3": "attack that loses the attacker for nothing",
     "R4": "stall: three or more own turns in a row playing nothing with a card playable, not ahead",
@@ -222,6 +223,8 @@ def classify_target(s: GameState, action: Action) -> Flag | None:
     if effect < 0 and mine and not _targeted_by_opponent(s, chosen.id, p):
         if any(c != p for c in owners):
             return Flag("R1", p, s.turn, str(action), what, _value(chosen))
+        if PASS in d.actions:  # an "up to" target: declining was legal
+            return Flag("R1", p, s.turn, str(action), what + " (declining was legal)", _value(chosen))
         if why.by_choice:
             return Flag("R6", p, s.turn, str(action), what + " (no opposing target)", _value(chosen))
     if effect > 0 and not mine and any(c == p for c in owners):
