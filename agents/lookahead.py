@@ -320,7 +320,7 @@ class LookaheadAgent(EngineAgent):
         never 2 action points for a resource type that no card in its hand costs, or for its
         Host's type while 1 action point gives it."""
         d = view.decision()
-        s = view.game
+        s = view.state  # the redacted copy (determinize reuses it): nothing hidden is read
         me = view.player
         if d is not None and d.kind is DecisionKind.CHOOSE_TARGET:
             card, ability = self.policy._source_of(view, d)
