@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import math
+import pickle
 import random
 import sys
 from dataclasses import replace
@@ -69,11 +70,14 @@ def design(pos: list[Position], w: Weights) -> tuple[np.ndarray, np.ndarray, np.
     return x, y, games
 
 
-def fit(x: np.ndarray, y: np.ndarray, l2: float = 1.0, iters: int = 50) -> np.ndarray:
-    """Logistic regression without intercept (the evaluation is antisymmetric), by Newton."""
+def fit(x: np.ndarray, y: np.ndarray, l2: float = 1.0, iters: int = 50,
+        offset: np.ndarray | None = None) -> np.ndarray:
+    """Logistic regression without intercept (the evaluation is antisymmetric), by Newton;
+    ``offset`` adds the fixed weights' part of the sum."""
     beta = np.zeros(x.shape[1])
+    off = np.zeros(len(y)) if offset is None else offset
     for _ in range(iters):
-        p = 1 / (1 + np.exp(-np.clip(x @ beta, -30, 30)))
+        p = 1 / (1 + np.exp(-np.clip(x @ beta + off, -30, 30)))
         grad = x.T @ (p - y) + l2 * beta
         hess = (x * (p * (1 - p))[:, None]).T @ x + l2 * np.eye(x.shape[1])
         step = np.linalg.solve(hess, grad)
@@ -98,9 +102,21 @@ def main() -> int:
     ap.add_argument("--reach", default=str(DEFAULT_WEIGHTS.reach))
     ap.add_argument("--threat-next", default=str(DEFAULT_WEIGHTS.threat_next))
     ap.add_argument("--threat-later", default=str(DEFAULT_WEIGHTS.threat_later))
+    ap.add_argument("--fix", action="append", default=[], metavar="NAME=VALUE",
+                    help="keep a linear weight at this value instead of fitting it (repeatable)")
+    ap.add_argument("--cache", metavar="FILE.pkl", help="keep the positions here and read them back next time")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
-    pos = positions(args.files, args.games)
+    fixed = {k: float(v) for k, _, v in (f.partition("=") for f in args.fix)}
+    unknown = set(fixed) - set(LINEAR)
+    if unknown:
+        ap.error(f"--fix: unknown weight(s) {', '.join(sorted(unknown))} (known: {', '.join(LINEAR)})")
+    if args.cache and Path(args.cache).is_file():
+        pos = pickle.loads(Path(args.cache).read_bytes())
+    else:
+        pos = positions(args.files, args.games)
+        if args.cache:
+            Path(args.cache).write_bytes(pickle.dumps(pos))
     n_games = max(p[4] for p in pos) + 1
     held = set(random.Random(args.seed).sample(range(n_games), int(args.holdout * n_games)))
     print(f"{len(pos)} positions from {n_games} games; {len(held)} games held out")
@@ -111,7 +127,11 @@ def main() -> int:
         w = replace(DEFAULT_WEIGHTS, danger_base=base, reach=reach, threat_next=t_next, threat_later=t_later)
         x, y, games = design(pos, w)
         test = np.array([g in held for g in games])
-        beta = fit(x[~test], y[~test])
+        free = [i for i, k in enumerate(LINEAR) if k not in fixed]
+        offset = sum((x[:, LINEAR.index(k)] * v for k, v in fixed.items()), np.zeros(len(y)))
+        part = fit(x[~test][:, free], y[~test], offset=offset[~test])
+        beta = np.array([fixed.get(k, 0.0) for k in LINEAR])
+        beta[free] = part
         loss, acc = score(x[test], y[test], beta)
         print(f"danger_base={base} reach={reach} threat_next={t_next} threat_later={t_later}: "
               f"held-out log loss {loss:.4f}, accuracy {acc:.3f}")

@@ -85,11 +85,18 @@ def test_choice_unchanged_when_the_opponents_hidden_cards_are_resampled() -> Non
 
 
 def test_search_leaves_the_real_game_untouched() -> None:
-    g, _ = _play(3, ("heuristic", "heuristic"), plies=80)
-    before = (repr(g.state.players), sorted((k, repr(o)) for k, o in g.state.objs.items()), g.state.rng.getstate())
-    LookaheadAgent(worlds=2, seed=1).choose(g.view(g.decision.player), g.legal_actions())
-    after = (repr(g.state.players), sorted((k, repr(o)) for k, o in g.state.objs.items()), g.state.rng.getstate())
-    assert before == after
+    from hostwcg_env.scenarios.runner import fingerprint
+
+    checked = 0
+    for seed, plies in ((3, 80), (4, 33), (6, 120), (7, 61), (8, 90)):
+        g, _ = _play(seed, ("heuristic", "heuristic"), plies=plies)
+        if g.is_over or len(g.legal_actions()) < 2:
+            continue
+        before = fingerprint(g)
+        LookaheadAgent(worlds=2, seed=1).choose(g.view(g.decision.player), g.legal_actions())
+        assert fingerprint(g) == before
+        checked += 1
+    assert checked >= 2
 
 
 def test_evaluation_is_antisymmetric_and_values_the_hand_as_life() -> None:
