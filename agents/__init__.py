@@ -7,11 +7,15 @@ from typing import Any
 from .base import Agent, EngineAgent, Observer, decide
 from .random_agent import RandomAgent
 
-AGENT_NAMES = ("random", "heuristic", "ismcts", "ppo")
+AGENT_NAMES = ("random", "heuristic", "lookahead", "ismcts", "ppo")
 
 
 def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
-    """An agent by name: random, heuristic, ismcts[:ITERATIONS | :SECONDSs], ppo[:PATH].
+    """An agent by name: random, heuristic, lookahead[:WORLDS], ismcts[:ITERATIONS | :SECONDSs],
+    ppo[:PATH].
+
+    ``lookahead:2`` samples two worlds a choice (one by default); options and evaluation weights
+    follow as ``KEY=VALUE`` parts, ``lookahead:1:turns=2:danger=2.5`` (``agents/lookahead.py``).
 
     ``ppo`` is the shipped policy; ``ppo:PATH`` a trained model: a Stable-Baselines3 ``.zip`` as
     training saves it (converted at load time; needs torch) or an exported ``.npz``.
@@ -25,6 +29,10 @@ def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
         from .heuristic import HeuristicAgent
 
         return HeuristicAgent(seed)
+    if base == "lookahead":
+        from .lookahead import LookaheadAgent
+
+        return LookaheadAgent.from_spec(arg, seed=seed, **kw)
     if base == "ismcts":
         from .ismcts import ISMCTSAgent
 

@@ -13,10 +13,12 @@
     hostwcg balance [run|compare|report] [--decks ...] [--games N] [--agents A,B] [--rule F=V]
                     [--compare F=V] [--sequential] [--out DIR] [--workers N] [--backend ray]
     hostwcg replay FILE [--index N] [--side A|B|spectator] [--step] [--all]
+    hostwcg audit RESULTS... [--games N] [--examples K]   blunder rates of the agents in kept games
 
 A deck is a short name (``karsh``), an id (``karsh_ember_tide``) or a ``.toml`` file
-(docs/cards.md "Naming a deck"); an agent is ``random``, ``heuristic``, ``ismcts[:N|:Ss]``,
-``ppo`` (the shipped policy) or ``ppo:PATH`` (a trained ``.zip`` or an exported ``.npz``).
+(docs/cards.md "Naming a deck"); an agent is ``random``, ``heuristic``, ``lookahead[:W][:K=V...]``,
+``ismcts[:N|:Ss]``, ``ppo`` (the shipped policy) or ``ppo:PATH`` (a trained ``.zip`` or an exported
+``.npz``).
 
 Exit status: 0 ok, 1 when something checked is wrong, 2 on a usage error. A bad value or file
 is refused with one line on stderr that names it (``hostwcg_env/cli_input.py`` checks them);
@@ -256,7 +258,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--quiet", action="store_true", help="print only the result")
     demo.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     demo.add_argument("--agents", type=agent_list(1, 2), metavar="A,B",
-                      help="agents for seats A and B: random, heuristic, ismcts[:N|:Ss], ppo, ppo:PATH "
+                      help="agents for seats A and B: random, heuristic, lookahead, ismcts[:N|:Ss], ppo, ppo:PATH "
                            "(a trained .zip or .npz); one name is seat A's, B is random (default random,random)")
     demo.set_defaults(func=cmd_demo)
 
@@ -284,6 +286,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_balance_parsers(sub)
 
+    au = sub.add_parser("audit", help="replay kept games and classify every choice by the blunder rules "
+                        "(docs/agents.md): rates per agent, games ended at the turn limit, worst examples")
+    au.add_argument("files", nargs="+", metavar="RESULTS", help="ladder results files (.jsonl or .jsonl.gz)")
+    au.add_argument("--games", type=at_least(1), metavar="N", help="audit only the first N games of each file")
+    au.add_argument("--examples", type=at_least(0), default=3, metavar="K",
+                    help="worst examples shown per agent and rule, with the board (default 3; 0: none)")
+    au.add_argument("--markdown", type=out_file, metavar="FILE", help="also write the report as markdown")
+    au.set_defaults(func=cmd_audit)
+
     pl = sub.add_parser(
         "play", help="play a game against an agent in the terminal",
         description="You against an agent, from your side of the table: what happened since your last "
@@ -291,7 +302,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "stats, and the legal actions numbered. Answer with a number or an action; 'help' lists "
                     "the commands (hand, board, show CARD, log, concede).")
     pl.add_argument("--vs", type=agent_spec, default="heuristic",
-                    help="your opponent: random, heuristic (default), ismcts[:N|:Ss], ppo, ppo:PATH (a trained "
+                    help="your opponent: random, heuristic (default), lookahead, ismcts[:N|:Ss], ppo, ppo:PATH (a trained "
                          ".zip or .npz)")
     pl.add_argument("--seat", choices=("A", "B"), default="A", help="your seat (default A)")
     pl.add_argument("--seed", type=at_least(0), default=0,
@@ -345,6 +356,25 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         print(f"ladder: {e}", file=sys.stderr)
         return 2
     return _print_ladder(result, args)
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from hostwcg_env.analysis.audit import audit
+
+    try:
+        result = audit(args.files, limit=args.games, examples=args.examples)
+    except ValueError as e:
+        print(f"audit: {e}", file=sys.stderr)
+        return 2
+    if not result.games:
+        why = result.epoch_note() or f"no game with its actions kept in {', '.join(args.files)}"
+        print(f"audit: {why}", file=sys.stderr)
+        return 2
+    report = result.markdown(args.examples)
+    print(report)
+    if args.markdown:
+        Path(args.markdown).write_text(report + "\n")
+    return 0
 
 
 def _check_decks(decks: list[str] | None) -> None:

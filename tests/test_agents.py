@@ -85,7 +85,7 @@ def test_ismcts_never_reads_hidden_state(kw: dict) -> None:
     assert checked >= 3
 
 
-@pytest.mark.parametrize("name", ["random", "heuristic", "ismcts:8", "ppo"])
+@pytest.mark.parametrize("name", ["random", "heuristic", "lookahead", "ismcts:8", "ppo"])
 def test_every_agents_choice_ignores_the_opponents_hidden_cards(name: str) -> None:
     """Agents get only their PlayerView: from many states of random games, the deciding
     agent (a fresh one, same seed) makes the same choice when the opponent's hidden cards
@@ -393,7 +393,7 @@ def test_terminal_player_scripted_session() -> None:
 
 
 def test_agent_names() -> None:
-    assert set(AGENT_NAMES) == {"random", "heuristic", "ismcts", "ppo"}
+    assert set(AGENT_NAMES) == {"random", "heuristic", "lookahead", "ismcts", "ppo"}
     assert isinstance(make_agent("heuristic"), HeuristicAgent)
     with pytest.raises(ValueError):
         make_agent("nope")
