@@ -7,18 +7,23 @@ from typing import Any
 from .base import Agent, EngineAgent, Observer, decide
 from .random_agent import RandomAgent
 
-AGENT_NAMES = ("random", "heuristic", "lookahead", "ismcts", "ppo")
+AGENT_NAMES = ("random", "heuristic", "lookahead", "turnsearch", "ismcts", "ppo")
 
 
 def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
-    """An agent by name: random, heuristic, lookahead[:WORLDS], ismcts[:ITERATIONS | :SECONDSs],
-    ppo[:PATH].
+    """An agent by name: random, heuristic, lookahead[:WORLDS], turnsearch[:ITERATIONS],
+    ismcts[:ITERATIONS | :SECONDSs], ppo[:PATH].
 
     ``lookahead:2`` samples two worlds a choice (one by default); options and evaluation weights
     follow as ``KEY=VALUE`` parts, ``lookahead:1:turns=2:danger=2.5`` (``agents/lookahead.py``).
 
+    ``turnsearch:96`` runs 96 iterations of its search a choice (64 by default), with options as
+    ``KEY=VALUE`` parts, ``turnsearch:96:worlds=6:c=0.2`` (``agents/turnsearch.py``).
+
     ``ppo`` is the shipped policy; ``ppo:PATH`` a trained model: a Stable-Baselines3 ``.zip`` as
-    training saves it (converted at load time; needs torch) or an exported ``.npz``.
+    training saves it (converted at load time; needs torch) or an exported ``.npz``. Its
+    choices of a target are guarded (``NumpyPolicy.narrow``); ``ppo:raw`` (``ppo:PATH:raw``) is
+    the network alone, as it played before the guard.
 
     ``ismcts:300`` searches 300 iterations a decision; ``ismcts:0.5s`` as many as fit in half a
     second (the search stops at the first iteration that ends past the limit)."""
@@ -33,6 +38,10 @@ def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
         from .lookahead import LookaheadAgent
 
         return LookaheadAgent.from_spec(arg, seed=seed, **kw)
+    if base == "turnsearch":
+        from .turnsearch import TurnSearchAgent
+
+        return TurnSearchAgent.from_spec(arg, seed=seed, **kw)
     if base == "ismcts":
         from .ismcts import ISMCTSAgent
 
@@ -45,7 +54,9 @@ def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
     if base == "ppo":
         from .ppo import DEFAULT, NumpyPolicy
 
-        return NumpyPolicy.load(arg or DEFAULT, seed=seed)
+        raw = arg == "raw" or arg.endswith(":raw")
+        path = arg[: -len("raw")].rstrip(":") if raw else arg
+        return NumpyPolicy.load(path or DEFAULT, seed=seed, guard=not raw)
     raise ValueError(f"unknown agent {name!r} (known: {', '.join(AGENT_NAMES)})")
 
 

@@ -91,6 +91,22 @@ def resolve(s: GameState, place: str) -> Obj | None:
     return s.objs.get(oid) if oid is not None and oid >= 0 else None
 
 
+def source_of(view: PlayerView, d: Any) -> tuple[CardDef | None, int | None]:
+    """The card and ability index whose effect a target decision ``d`` chooses for (from the
+    decision's task: a trigger, a stack item or an activated object), or (None, None)."""
+    task = d.data.get("task") if d is not None else None
+    if not isinstance(task, dict):
+        return None, None
+    if "trig" in task:
+        return task["trig"].card, task["trig"].ability
+    item = task.get("item")
+    if item is not None:
+        return item.card, item.ability
+    oid = task.get("obj")
+    o = view.public(oid) if oid is not None else None
+    return (o.card if o is not None else None), task.get("ability")
+
+
 def _activation_aimed(view: PlayerView, a: Action) -> bool:
     """Whether an activation's targets can fall on the side its effect is meant for (its
     source is the viewer's own card, so visible to it)."""
@@ -337,17 +353,7 @@ class HeuristicAgent(EngineAgent):
         return best_action
 
     def _source_of(self, view: PlayerView, d: Any) -> tuple[CardDef | None, int | None]:
-        task = d.data.get("task") if d is not None else None
-        if not isinstance(task, dict):
-            return None, None
-        if "trig" in task:
-            return task["trig"].card, task["trig"].ability
-        item = task.get("item")
-        if item is not None:
-            return item.card, item.ability
-        oid = task.get("obj")
-        o = view.public(oid) if oid is not None else None
-        return (o.card if o is not None else None), task.get("ability")
+        return source_of(view, d)
 
     # ------------------------------------------------------------ cards
     def _card(self, view: PlayerView, actions: tuple[Action, ...], d: Any) -> Action:

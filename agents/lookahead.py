@@ -32,16 +32,16 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from hostwcg_env.engine import Action, Game
-from hostwcg_env.engine.actions import PASS, DecisionKind, Kind
-from hostwcg_env.engine.carddef import Ability, CardDef, CardType
+from hostwcg_env.engine.actions import PASS, DecisionKind
+from hostwcg_env.engine.carddef import CardDef
 from hostwcg_env.engine.state import GameState
 from hostwcg_env.engine.stats import has_keyword, health, host_health, host_soul, power
-from hostwcg_env.engine.targeting import candidates
 from hostwcg_env.engine.view import PlayerView, determinize
 
 from .base import EngineAgent
-from .heuristic import HARMFUL, HeuristicAgent, resolve
+from .heuristic import HeuristicAgent
 from .ismcts import _shipped_lists
+from .sensible import sensible
 
 # Decisions the search leaves to the heuristic: setup, and ordering simultaneous triggers.
 HEURISTIC_KINDS = frozenset({DecisionKind.FIRST_PLAYER, DecisionKind.MULLIGAN, DecisionKind.PLACE_TRIGGERS})
@@ -194,55 +194,6 @@ def evaluate(s: GameState, p: int, w: Weights = DEFAULT_WEIGHTS) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, u))))
 
 
-def direction(card: CardDef, ability: int | None) -> int:
-    """-1 when the effect clearly harms what it targets (damage, destroy, banish, return to hand,
-    gain control, a cut to power, health or soul, harmful Equipment), +1 when it clearly helps
-    (healing, boosts, First Strike, helpful Equipment), 0 otherwise or when mixed."""
-    abilities: tuple[Ability, ...] = card.abilities if ability is None or ability < 0 else (card.abilities[ability],)
-    signs: list[int] = []
-    for ab in abilities:
-        named = {name for name, _sel in ab.targets}
-        for st in ab.steps:
-            if st.to is None or (st.to.name not in named and st.to.choose is None):
-                continue
-            if st.do in HARMFUL:
-                signs.append(-1)
-            elif st.do == "heal":
-                signs.append(1)
-            elif st.do == "modify":
-                signs += [(v > 0) - (v < 0) for v in (st.power, st.health, st.soul) if v]
-            elif st.do == "set":
-                signs += [-1 for v in (st.power, st.health) if v is not None and v <= 1]
-            elif st.do == "grant":
-                signs.append(1 if st.keyword == "first_strike" else -1 if st.keyword == "cannot_block" else 0)
-            elif st.do == "equip":
-                for eq in card.abilities:
-                    if eq.kind == "static" and eq.affects == "equipped":
-                        signs += [(v > 0) - (v < 0) for v in (eq.power, eq.health, eq.soul) if v]
-                        signs += [-1 for v in (eq.set_power, eq.set_health) if v is not None and v <= 1]
-                        signs += [1 for g in eq.grants if g == "first_strike"]
-    signs = [x for x in signs if x]
-    if signs and all(x < 0 for x in signs):
-        return -1
-    if signs and all(x > 0 for x in signs):
-        return 1
-    return 0
-
-
-def right_side_exists(s: GameState, me: int, card: CardDef, ai: int, source: int | None) -> bool:
-    """Whether ability ``ai`` of ``card`` has, for each of its targets, a legal one on the side
-    its effect is meant for: an opposing object for a harmful effect, one's own for a helpful."""
-    ab = card.abilities[ai]
-    sign = direction(card, ai) if ab.targets else 0
-    if not sign:
-        return True
-    for _name, sel in ab.targets:
-        ids = candidates(s, sel, me, source)
-        if not any((s.objs[i].controller == me) == (sign > 0) for i in ids if i >= 0):
-            return False
-    return True
-
-
 class LookaheadAgent(EngineAgent):
     name = "lookahead"
 
@@ -312,52 +263,12 @@ class LookaheadAgent(EngineAgent):
         return options[best] if scores[best] > scores[mine] + self.margin else own
 
     def sensible(self, view: PlayerView, actions: tuple[Action, ...]) -> tuple[Action, ...]:
-        """The actions worth searching: never a harmful effect on its own object while an
-        opposing one is legal, nor a helpful one on an opposing object while one of its own is
-        (the audit's R1, R2; its own object that an opposing effect on the stack targets may
-        still be rescued); never a card played or an ability activated whose harmful target
-        could only be its own, nor a helpful one whose target could only be an opponent's (R6);
-        never 2 action points for a resource type that no card in its hand costs, or for its
-        Host's type while 1 action point gives it."""
-        d = view.decision()
-        s = view.state  # the redacted copy (determinize reuses it): nothing hidden is read
-        me = view.player
-        if d is not None and d.kind is DecisionKind.CHOOSE_TARGET:
-            card, ability = self.policy._source_of(view, d)
-            sign = direction(card, ability) if card is not None else 0
-            if sign:
-                threatened = {i for it in s.stack if it.controller != me for ids in it.targets.values() for i in ids}
-                right = tuple(a for a in actions if a.kind is not Kind.TARGET or (
-                    (o := resolve(s, a.arg)) is not None and ((o.controller == me) == (sign > 0) or (
-                        sign < 0 and o.id in threatened))))  # a rescue: its own object under fire
-                if any(a.kind is Kind.TARGET or a.kind is Kind.PASS for a in right):
-                    return right
-            return actions
-        if d is None or d.kind is not DecisionKind.PRIORITY:
-            return actions
-        hand = view.hand()
-        host = view.host(me)
-        own_type = host.card.resource.value if host is not None else None
-        wanted = {r.value for o in hand for r in o.card.cost}
-        out = []
-        for a in actions:
-            if a.kind is Kind.AP_ANY:
-                # 2 action points for a type no card in hand costs, or for the Host's own type
-                # that 'ap host' gives for 1 (11.3.1, 11.3.3), are never better
-                ok = a.arg in wanted and not (a.arg == own_type and Action(Kind.AP_HOST) in actions)
-            elif a.kind is Kind.PLAY:
-                o = hand[int(a.arg[1:])]
-                ok = o.card.type is not CardType.SORCERY or all(
-                    right_side_exists(s, me, o.card, i, o.id) for i, ab in enumerate(o.card.abilities)
-                    if ab.kind == "spell")
-            elif a.kind is Kind.ACTIVATE:
-                src = resolve(s, a.arg)
-                ok = src is None or right_side_exists(s, me, src.card, a.n, src.id)
-            else:
-                ok = True
-            if ok:
-                out.append(a)
-        return tuple(out) if out else actions
+        """The actions worth searching (``agents/sensible.py``): never a harmful effect on its
+        own object while an opposing one is legal, nor a helpful one on an opposing object
+        while one of its own is (the audit's R1, R2; a rescue allowed); never a card or ability
+        whose target could only be the wrong side (R6); never 2 action points for a type no
+        card in hand costs, or for its Host's type while 1 action point gives it."""
+        return sensible(view, actions)
 
     def scores(self, view: PlayerView, actions: tuple[Action, ...]) -> list[float]:
         """The mean evaluation, over the sampled worlds, of each action followed by the rollout
