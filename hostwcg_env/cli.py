@@ -402,9 +402,10 @@ def add_balance_parsers(sub: Any) -> None:
         description="Decks x decks on paired, seat-swapped seeds; tables with 95% intervals as CSV, "
                     "Parquet, PNG plots and one HTML report in --out. Resumable: run the same command "
                     "again to finish an interrupted study.")
-    bal.add_argument("mode", nargs="?", choices=("run", "compare", "report"), default="run",
+    bal.add_argument("mode", nargs="?", choices=("run", "compare", "report", "skill"), default="run",
                      help="run a study (default); compare two rule configurations (with --compare); "
-                          "report: rebuild the outputs of --out from its records without playing")
+                          "report: rebuild the outputs of --out from its records without playing; "
+                          "skill: the same study under each agent of --skills, its conclusions compared")
     bal.add_argument("--decks", nargs="+", metavar="DECK",
                      help="deck ids (brae_deep_roots), unique prefixes (brae) or .toml files "
                           "(default: every shipped preconstructed deck)")
@@ -414,6 +415,9 @@ def add_balance_parsers(sub: Any) -> None:
                      help="games per deck pair, seats swapped on paired seeds (default 100)")
     bal.add_argument("--agent", default="random", help="the agent for both seats (default random)")
     bal.add_argument("--agents", metavar="A,B", help="agents for seat A and seat B (overrides --agent)")
+    bal.add_argument("--skills", type=agent_list(2, None), default="random,heuristic,lookahead,ppo",
+                     metavar="A,B,...", help="skill: the agents whose studies are compared, each in both seats "
+                                             "(default random,heuristic,lookahead,ppo)")
     bal.add_argument("--seed", type=at_least(0), default=0, help="base seed, 0 or more (default 0)")
     bal.add_argument("--rule", type=rule_flag, action="append", default=[], metavar="FLAG=VALUE",
                      help="a RuleConfig flag for the study (repeatable), e.g. damage_draws=true")
@@ -466,8 +470,11 @@ def cmd_balance(args: argparse.Namespace) -> int:
     if args.mode == "compare" and not args.compare:
         print("balance compare: give the changed rules with --compare FLAG=VALUE", file=sys.stderr)
         return 2
-    out = Path(args.out or ("runs/compare" if args.compare else "runs/balance"))
+    out = Path(args.out or ("runs/compare" if args.compare else "runs/skill" if args.mode == "skill"
+                            else "runs/balance"))
     try:
+        if args.mode == "skill":
+            return _balance_skill(args, out)
         if args.mode == "report":
             return _balance_report(out, plots=not args.no_plots)
         study = Study.make(decks=args.decks, games=args.games, agents=args.agents or args.agent,
@@ -489,6 +496,25 @@ def cmd_balance(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return 130
     return _balance_write(res, out, not args.no_plots)
+
+
+def _balance_skill(args: argparse.Namespace, out: Path) -> int:
+    from hostwcg_env.analysis.skill import run_skill
+
+    if args.agents or args.compare:
+        print("balance skill: the agents are --skills A,B,... (each plays both seats); "
+              "--agents and --compare do not apply", file=sys.stderr)
+        return 2
+    levels = [a.strip() for a in args.skills.split(",")]
+    results, skill = run_skill(levels, out, decks=args.decks, games=args.games, seed=args.seed, rules=args.rule,
+                               mirrors=args.mirrors, include_test=args.include_test, max_width=args.max_width,
+                               workers=args.workers, quiet=args.quiet, stop_after=args.stop_after, fresh=args.fresh)
+    print((out / "skill.md").read_text())
+    short = [f"{a}: {len(r.records)} of {r.study.n_games}" for a, r in results.items() if len(r.records) < r.study.n_games]
+    if short:
+        print("games played so far (run the same command to resume): " + "; ".join(short))
+    print(f"wrote skill.md and skill_*.csv to {out}, each level's study in {out}/<agent>/")
+    return 0
 
 
 def _balance_write(res: Any, out: Path, plots: bool) -> int:
