@@ -26,7 +26,9 @@ def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
     the network alone, as it played before the guard.
 
     ``ismcts:300`` searches 300 iterations a decision; ``ismcts:0.5s`` as many as fit in half a
-    second (the search stops at the first iteration that ends past the limit)."""
+    second (the search stops at the first iteration that ends past the limit). It chooses among
+    the sensible actions (``agents/sensible.py``); ``ismcts:0.5s:raw`` (``ismcts:raw``) among
+    every legal action, as it did before."""
     base, _, arg = name.partition(":")
     if base == "random":
         return RandomAgent(seed)
@@ -45,11 +47,17 @@ def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
     if base == "ismcts":
         from .ismcts import ISMCTSAgent
 
-        if arg.endswith("s"):
-            kw.setdefault("time_limit", float(arg[:-1]))
+        budget, _, rest = arg.partition(":")
+        if arg == "raw" or rest == "raw":
+            kw.setdefault("sensible", False)
+            budget = "" if arg == "raw" else budget
+        elif rest:
+            raise ValueError(f"ismcts:{arg}: after the budget only ':raw' may follow")
+        if budget.endswith("s"):
+            kw.setdefault("time_limit", float(budget[:-1]))
             kw.setdefault("iterations", 1_000_000)
-        elif arg:
-            kw.setdefault("iterations", int(arg))
+        elif budget:
+            kw.setdefault("iterations", int(budget))
         return ISMCTSAgent(seed=seed, **kw)
     if base == "ppo":
         from .ppo import DEFAULT, NumpyPolicy

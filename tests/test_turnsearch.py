@@ -13,6 +13,7 @@ import pytest
 
 import hostwcg_env  # noqa: F401
 from agents import decide, make_agent
+from agents.ismcts import ISMCTSAgent
 from agents.ppo import NumpyPolicy
 from agents.sensible import sensible, sensible_targets
 from agents.turnsearch import TurnSearchAgent
@@ -177,3 +178,26 @@ def test_ppo_names_with_and_without_the_guard() -> None:
     assert d is not None
     assert raw.narrow(game.view(0), d.actions) == d.actions
     assert make_agent("ppo").narrow(game.view(0), d.actions) == (Action.parse("target B.f0"),)
+
+
+@pytest.mark.parametrize(("name", "good"), [
+    ("r1_spark_on_own_entity.toml", "target B.f0"),
+    ("r2_vigor_on_enemy_entity.toml", "target A.f0"),
+])
+def test_ismcts_chooses_among_the_sensible_actions_unless_raw(name: str, good: str) -> None:
+    game = _position(name)
+    d = game.decision
+    assert d is not None
+    for seed in range(3):
+        assert make_agent("ismcts:12", seed=seed).choose(game.view(0), d.actions) == Action.parse(good)
+        assert ISMCTSAgent(iterations=12, anchor=None, seed=seed).choose(game.view(0), d.actions) == Action.parse(good)
+    # with no search at all the first action it may choose is taken: a sensible one, or any
+    assert ISMCTSAgent(iterations=0, anchor=None).choose(game.view(0), d.actions) == Action.parse(good)
+    first_legal = ISMCTSAgent(iterations=0, anchor=None, sensible=False).choose(game.view(0), d.actions)
+    assert first_legal == d.actions[0]
+    raw = make_agent("ismcts:12:raw", seed=0)
+    assert raw.sensible is False and raw.iterations == 12
+    assert make_agent("ismcts:0.2s:raw").time_limit == 0.2 and make_agent("ismcts:raw").sensible is False
+    assert make_agent("ismcts").sensible is True
+    with pytest.raises(ValueError):
+        make_agent("ismcts:12:nope")
