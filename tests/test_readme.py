@@ -1,0 +1,60 @@
+"""The README is a user's guide that stays true: short, its paths exist, its five-line example
+runs, its training snippet is the one docs/env.md runs (tests/test_training_ux.py), its two
+commands are what scripts/run.sh and CI run, and its ladder is what `hostwcg ladder` says of
+the kept games."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _blocks(text: str, lang: str) -> list[str]:
+    return re.findall(rf"```{lang}\n(.*?)```", text, flags=re.S)
+
+
+def _code(block: str) -> list[str]:
+    """The statements of a Python block, comments and layout aside."""
+    lines = [ln.split("  #")[0].rstrip() for ln in block.splitlines()]
+    return [re.sub(r"\s+", "", ln) for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
+
+
+def test_the_readme_is_short() -> None:
+    assert len(README) < 8000, len(README)
+
+
+def test_every_path_the_readme_names_exists() -> None:
+    paths = set(re.findall(r"`((?:docs|scripts|notebooks|agents|tests|hostwcg_env)/[\w./*-]+)`", README))
+    paths |= set(re.findall(r"\]\(((?:docs|scripts)/[\w./-]+)\)", README))
+    assert len(paths) > 10
+    missing = [p for p in sorted(paths) if not list(ROOT.glob(p.split(" ")[0]))]
+    assert not missing, missing
+
+
+def test_the_two_commands_are_what_ci_runs() -> None:
+    bash = _blocks(README, "bash")[0]
+    assert "bash scripts/run.sh demo" in bash and "bash scripts/run.sh test" in bash
+    assert "bash scripts/run.sh test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_the_five_line_example_runs() -> None:
+    code = _blocks(README, "python")[0]
+    assert "hostwcg_v0.env(" in code
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+                         timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "wins" in run.stdout or "draw" in run.stdout, run.stdout[-2000:]
+
+
+def test_the_training_snippet_is_the_one_docs_env_runs() -> None:
+    readme = _code(_blocks(README, "python")[1])
+    docs = _code(_blocks((ROOT / "docs" / "env.md").read_text(encoding="utf-8").split("## Stable-Baselines3", 1)[1],
+                         "python")[0])
+    assert readme == docs
