@@ -158,7 +158,13 @@ class ObservationEncoder:
     def encode(self, view: PlayerView, out: np.ndarray | None = None) -> np.ndarray:
         """Encode ``view``. With a persistent ``out`` buffer, only the sections and rows whose
         inputs changed since the last call on that buffer are rewritten (incremental); the
-        result is identical to a fresh encoding."""
+        result is identical to a fresh encoding.
+
+        Every input is read first, through the view's public queries, and compared with what
+        the buffer last showed: the global row (turn, phase, step...: it moves at most stops)
+        on its own, then everything else at once (``rest``), so that a stop where nothing but
+        the global row changed costs those queries and two comparisons; only where ``rest``
+        changed are the sections compared one by one."""
         if out is None:
             buf = np.zeros(self.size, dtype=np.float32)
             v = {n: self.view_of(buf, n) for n in self.offsets}
@@ -166,7 +172,7 @@ class ObservationEncoder:
         else:
             buf = out
             v, keys = self._memo(buf)
-        me, opp = view.player, view.opponent
+        me = view.player
         game = view.game_key
         if keys.get("viewer") != me or keys.get("state") is not game:
             # a buffer reused for another player or another game (object ids, the board
@@ -174,7 +180,51 @@ class ObservationEncoder:
             keys.clear()
             keys["viewer"] = me
             keys["state"] = game
-        version, board, modv, dmg = view.changes
+        opp = 1 - me
+        changes = view.changes
+        mine_now = view.deciding == me
+        stack_size = view.stack_size
+        b = view.battle
+
+        # global scalars (a row per distinct key, kept for the next time it comes back)
+        gkey = (view.turn, view.phase, view.step, view.turn_player, view.first_player,
+                view.decision_kind if mine_now else None, stack_size,
+                None if b is None else (b.controller, b.target_is_host, b.target is not None))
+        if keys.get("global") != gkey:
+            keys["global"] = gkey
+            rows_g = self._global_rows
+            rkey = (me, view.config.turn_limit, gkey)
+            row = rows_g.get(rkey)
+            if row is None:
+                if len(rows_g) > 50_000:
+                    rows_g.clear()
+                row = np.zeros(v["global"].shape[1], dtype=np.float32)
+                self._global(view, row)
+                rows_g[rkey] = row
+            v["global"][0] = row
+
+        # everything the other sections read: the change counters (objects made, moved or
+        # flipped, ``version``; in play, ``board``; stat modifications, ``modv``; damage,
+        # ``dmg``), the zone counts, action points and pools, who is in each frontrow slot and
+        # whether it is sick or attacked, the stack, my pending triggers, the cards my
+        # decision shows me
+        started = view.started
+        counts = ((view.zone_sizes(me), view.ap(me), view.pool(me)),
+                  (view.zone_sizes(opp), view.ap(opp), view.pool(opp)))
+        fronts = (view.row(me, "front"), view.row(opp, "front"))  # a frontrow card is never face down
+        fquick = ([o if o is None else (o.id, o.sick, o.attacked) for o in fronts[0]],  # type: ignore[union-attr]
+                  [o if o is None else (o.id, o.sick, o.attacked) for o in fronts[1]])  # type: ignore[union-attr]
+        items = view.stack() if stack_size else []
+        skey = tuple([(it.sid, tuple(map(tuple, it.targets.values()))) for it, _c in items])
+        mine = view.my_pending()
+        pkey = tuple([t.seq for t in mine])
+        choice = view.choice_cards() if mine_now else []
+        shown = tuple([o.id for o in choice])
+        rest = (changes, started, counts, fquick, skey, pkey, shown)
+        if keys.get("rest") == rest:
+            return buf
+        keys["rest"] = rest
+        version, board, modv, dmg = changes
 
         def whole(name: str, key: Any) -> bool:
             """True (and the section zeroed) if the section's key changed."""
@@ -199,43 +249,23 @@ class ObservationEncoder:
                 rows[i] = 0
             return changed
 
-        # global scalars (a row per distinct key, kept for the next time it comes back)
-        mine_now = view.deciding == me
-        dkind = view.decision_kind if mine_now else None
-        b = view.battle
-        gkey = (view.turn, view.phase, view.step, view.turn_player, view.first_player, dkind,
-                view.stack_size, None if b is None else (b.controller, b.target_is_host, b.target is not None))
-        if keys.get("global") != gkey:
-            keys["global"] = gkey
-            rows_g = self._global_rows
-            rkey = (me, view.config.turn_limit, gkey)
-            row = rows_g.get(rkey)
-            if row is None:
-                if len(rows_g) > 50_000:
-                    rows_g.clear()
-                row = np.zeros(v["global"].shape[1], dtype=np.float32)
-                self._global(view, row)
-                rows_g[rkey] = row
-            v["global"][0] = row
-
         # players: Host stats, zone counts, pool, Host card
         # a Host's stats change only with state.board / state.modv, and it is hidden until
         # the game begins (4.6.1): its stats read 0
-        hkey_all = (board, modv, view.started)
+        hkey_all = (board, modv, started)
         if keys.get("hosts") != hkey_all:
             keys["hosts"] = hkey_all
             hosts = [view.host(me), view.host(opp)]
             keys["hosts/vals"] = [(None, 0, 0) if h is None else (h, view.stat(h, "health"), view.stat(h, "soul"))
                                   for h in hosts]
-        for (name, vkey, hkey, p), (host, h_health, h_soul) in zip(
-                (("me", "me/vals", "me/host", me), ("opponent", "opponent/vals", "opponent/host", opp)),
-                keys["hosts/vals"], strict=True):
-            pool = view.pool(p)
-            raw = (h_health, h_soul, *view.zone_sizes(p), view.ap(p), *[pool.get(sym, 0) for sym in RES])
+        for (name, vkey, hkey), (sizes, ap, pool), (host, h_health, h_soul) in zip(
+                (("me", "me/vals", "me/host"), ("opponent", "opponent/vals", "opponent/host")),
+                counts, keys["hosts/vals"], strict=True):
+            raw = (h_health, h_soul, *sizes, ap, *[pool.get(sym, 0) for sym in RES])
             if keys.get(vkey) != raw:
                 keys[vkey] = raw
                 r = v[name][0]
-                vals = [x / k for x, k in zip(raw, _PLAYER_DIV, strict=True)]
+                vals = [x / d for x, d in zip(raw, _PLAYER_DIV, strict=True)]
                 if max(vals) > LIMIT or min(vals) < -LIMIT:
                     vals = [_clip(x) for x in vals]
                 r[:_NV] = vals
@@ -263,11 +293,10 @@ class ObservationEncoder:
                     rows[i, 1:] = card_vector(hand[i])
 
         # frontrows: card and current stats per slot
-        for name, qkey, p in (("my_front", "my_front/quick", me), ("opp_front", "opp_front/quick", opp)):
+        for name, qkey, slots, fq in (("my_front", "my_front/quick", fronts[0], fquick[0]),
+                                      ("opp_front", "opp_front/quick", fronts[1], fquick[1])):
             # stats change only with state.board / state.modv; damage with state.dmg
-            slots = view.row(p, "front")  # a frontrow card is never face down
-            quick = (board, modv, dmg, [o if o is None else (o.id, o.sick, o.attacked)  # type: ignore[union-attr]
-                                        for o in slots])
+            quick = (board, modv, dmg, fq)
             if keys.get(qkey) == quick:
                 continue
             keys[qkey] = quick
@@ -288,8 +317,6 @@ class ObservationEncoder:
         # backrows: present, face-down, card (an opponent's face-down card shows its flag only);
         # a row shows only which object is in each slot, face down or not, whose, and whether
         # a decision of mine shows it (6.2)
-        choice = view.choice_cards() if mine_now else []
-        shown = tuple([o.id for o in choice])
         backs_same = zones_same and keys.get("shown") == shown
         keys["shown"] = shown
         for name, qkey, p in () if backs_same else (("my_back", "my_back/quick", me), ("opp_back", "opp_back/quick", opp)):
@@ -326,8 +353,6 @@ class ObservationEncoder:
                     rows[i, 1:] = card_vector(forms[i])
 
         # the stack, bottom first
-        items = view.stack() if view.stack_size else []
-        skey = tuple([(it.sid, tuple(map(tuple, it.targets.values()))) for it, _c in items])
         if whole("stack", skey):
             rows = v["stack"]
             for i, (it, card) in enumerate(items[:MAX_STACK]):
@@ -343,8 +368,7 @@ class ObservationEncoder:
                     r[k + 1 :] = card_vector(card)
 
         # my pending triggers and the cards of a search / look decision
-        mine = view.my_pending()
-        if whole("pending", tuple([t.seq for t in mine])):
+        if whole("pending", pkey):
             _card_rows(v["pending"], [t.card for t in mine])
         if choice or keys.get("choice") != ():
             if whole("choice", shown):
