@@ -100,23 +100,38 @@ class SingleAgentEnv(gym.Env):
         self._opponent: Policy = self._opponents[0]
 
     def _play_opponent(self) -> None:
+        """Play on until the learner has a decision with more than one legal action, or the
+        game is over. A decision with one legal action, of either seat, is taken here without
+        asking anyone: inside this env neither seat observes the other's stops, so who is
+        asked tells no one anything, and the learner is asked only where it has a choice.
+        The game is the one the AEC env would play with the only action taken at each such
+        stop (``tests/test_single_agent.py``)."""
         e = self.aec
-        while e.agents and e.agent_selection != self.learner:
-            agent = e.agent_selection
-            if e.terminations[agent] or e.truncations[agent]:
-                e.step(None)
+        g = e.game
+        assert g is not None
+        learner = AGENTS.index(self.learner)
+        settled = True  # whether e._settle() has seen the game since the last action
+        while not g.is_over:
+            d = g.decision
+            assert d is not None
+            if len(d.actions) == 1:
+                g.apply(d.actions[0])
+                settled = False
                 continue
+            if d.player == learner:
+                break
+            if not settled:
+                e._settle()  # the env's view of the decision (mask, agent_selection)
             opp = self._opponent
             if hasattr(opp, "choose"):
-                g = e.game
-                assert g is not None
-                d = g.decision
-                assert d is not None
                 a = opp.choose(g.view(d.player), d.actions)
                 e.step(encode(e.layout, g.state, d.player, a))
             else:
-                o = e.observe(agent)
+                o = e.observe(AGENTS[d.player])
                 e.step(int(opp(o["observation"], o["action_mask"])))
+            settled = True
+        if not settled:
+            e._settle()
 
     def _learner_done(self) -> bool:
         e = self.aec
@@ -161,16 +176,12 @@ class SingleAgentEnv(gym.Env):
             self._done = True
             return obs, -1.0, True, False, {"seat": self.learner, "illegal_action": True}
         e.step(index)
-        reward = float(e.rewards.get(self.learner, 0.0)) if self._learner_done() else 0.0
         if not self._learner_done():
             self._play_opponent()
-            if self._learner_done():
-                reward = float(e._cumulative_rewards.get(self.learner, e.rewards.get(self.learner, 0.0)))
         done = self._learner_done()
-        terminated = bool(done and e.terminations.get(self.learner, False))
-        truncated = bool(done and e.truncations.get(self.learner, False))
         g = e.game
         assert g is not None
+        reward, terminated, truncated = 0.0, False, False
         if done:
             s = g.state
             reward = 0.0 if s.winner is None else (1.0 if AGENTS[s.winner] == self.learner else -1.0)
