@@ -140,6 +140,12 @@ class ObservationEncoder:
         self.hand = self.offsets["my_hand"][1]
         self._buf_views: dict[int, tuple[np.ndarray, dict[str, np.ndarray], dict[str, Any]]] = {}
         self._global_rows: dict[tuple, np.ndarray] = {}  # the global row of each key met
+        self._player_rows: dict[tuple, np.ndarray] = {}  # a player row's numbers, by its raw values
+        # the public stats of objects in play, shared by every buffer (both agents' views read
+        # the same values: a frontrow card and a Host after the game begins are public, 6.1):
+        # (game, board, modv) -> {object id: its stats}
+        self._stats_key: tuple = ()
+        self._stats: dict[Any, tuple] = {}
 
     def view_of(self, buf: np.ndarray, name: str) -> np.ndarray:
         start, rows, width = self.offsets[name]
@@ -252,23 +258,41 @@ class ObservationEncoder:
         # players: Host stats, zone counts, pool, Host card
         # a Host's stats change only with state.board / state.modv, and it is hidden until
         # the game begins (4.6.1): its stats read 0
+        skey_now = (game, board, modv)
+        if self._stats_key != skey_now:
+            self._stats_key = skey_now
+            self._stats = {}
+        stats = self._stats
         hkey_all = (board, modv, started)
         if keys.get("hosts") != hkey_all:
             keys["hosts"] = hkey_all
-            hosts = [view.host(me), view.host(opp)]
-            keys["hosts/vals"] = [(None, 0, 0) if h is None else (h, view.stat(h, "health"), view.stat(h, "soul"))
-                                  for h in hosts]
+            hvals = []
+            for h in (view.host(me), view.host(opp)):
+                if h is None:
+                    hvals.append((None, 0, 0))
+                    continue
+                hs = stats.get(("host", h.id))
+                if hs is None:
+                    hs = stats[("host", h.id)] = (view.stat(h, "health"), view.stat(h, "soul"))
+                hvals.append((h, *hs))
+            keys["hosts/vals"] = hvals
+        prow = self._player_rows
         for (name, vkey, hkey), (sizes, ap, pool), (host, h_health, h_soul) in zip(
                 (("me", "me/vals", "me/host"), ("opponent", "opponent/vals", "opponent/host")),
                 counts, keys["hosts/vals"], strict=True):
-            raw = (h_health, h_soul, *sizes, ap, *[pool.get(sym, 0) for sym in RES])
+            g = pool.get
+            raw = (h_health, h_soul, *sizes, ap, g("&", 0), g("£", 0), g("!", 0), g("%", 0), g("$", 0))
             if keys.get(vkey) != raw:
                 keys[vkey] = raw
-                r = v[name][0]
-                vals = [x / d for x, d in zip(raw, _PLAYER_DIV, strict=True)]
-                if max(vals) > LIMIT or min(vals) < -LIMIT:
-                    vals = [_clip(x) for x in vals]
-                r[:_NV] = vals
+                nums = prow.get(raw)
+                if nums is None:
+                    vals = [x / d for x, d in zip(raw, _PLAYER_DIV, strict=True)]
+                    if max(vals) > LIMIT or min(vals) < -LIMIT:
+                        vals = [_clip(x) for x in vals]
+                    if len(prow) > 50_000:
+                        prow.clear()
+                    nums = prow[raw] = np.array(vals, dtype=np.float32)
+                v[name][0, :_NV] = nums
             hid = None if host is None else host.id
             if keys.get(hkey, _UNSET) != hid:
                 keys[hkey] = hid
@@ -303,9 +327,12 @@ class ObservationEncoder:
             rkeys: list[Any] = []
             for o in slots:
                 if isinstance(o, Obj):
-                    kw = view.keywords(o)
-                    rkeys.append((o.id, view.health(o), view.power(o), o.damage, o.sick, o.attacked,
-                                  len(o.markers), o.token, "first_strike" in kw, "cannot_block" in kw))
+                    st = stats.get(o.id)
+                    if st is None:
+                        kw = view.keywords(o)
+                        st = stats[o.id] = (view.health(o), view.power(o), "first_strike" in kw, "cannot_block" in kw)
+                    rkeys.append((o.id, st[0], st[1], o.damage, o.sick, o.attacked,
+                                  len(o.markers), o.token, st[2], st[3]))
                 else:
                     rkeys.append(None)
             rows = v[name]
