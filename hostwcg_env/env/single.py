@@ -11,6 +11,10 @@ The env does not know agent names: whoever has one makes the agent first
 reward -1 (as PettingZoo's TerminateIllegalWrapper); an action that is not an index of the
 action space raises, as does ``step`` after the episode ended or before ``reset``.
 ``render()`` draws the board from the learner's seat.
+
+No decision with one legal action is asked, of either seat: ``step`` returns at the learner's
+next decision with a choice (or the end). Neither seat sees the other's stops inside this env,
+so whether the learner is asked depends only on its own legal action count.
 """
 
 from __future__ import annotations
