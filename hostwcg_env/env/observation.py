@@ -192,14 +192,17 @@ class ObservationEncoder:
         stack_size = view.stack_size
         b = view.battle
 
-        # global scalars (a row per distinct key, kept for the next time it comes back)
-        gkey = (view.turn, view.phase, view.step, view.turn_player, view.first_player,
+        # global scalars: the turn, and a row per distinct rest of the key (kept for the next
+        # time it comes back)
+        turn = view.turn
+        gkey = (view.phase, view.step, view.turn_player, view.first_player,
                 view.decision_kind if mine_now else None, stack_size,
                 None if b is None else (b.controller, b.target_is_host, b.target is not None))
         if keys.get("global") != gkey:
             keys["global"] = gkey
+            keys["turn"] = None
             rows_g = self._global_rows
-            rkey = (me, view.config.turn_limit, gkey)
+            rkey = (me, gkey)
             row = rows_g.get(rkey)
             if row is None:
                 if len(rows_g) > 50_000:
@@ -208,6 +211,9 @@ class ObservationEncoder:
                 self._global(view, row)
                 rows_g[rkey] = row
             v["global"][0] = row
+        if keys.get("turn") != turn:
+            keys["turn"] = turn
+            v["global"][0, 0] = turn / max(1, view.config.turn_limit)
 
         # everything the other sections read: the change counters (objects made, moved or
         # flipped, ``version``; in play, ``board``; stat modifications, ``modv``; damage,
@@ -413,7 +419,7 @@ class ObservationEncoder:
         return buf
 
     def _global(self, view: PlayerView, g: np.ndarray) -> None:
-        g[0] = view.turn / max(1, view.config.turn_limit)
+        """The global row but its first value (the turn / turn limit, written by ``encode``)."""
         k = 1
         if view.phase in PHASES:
             g[k + PHASES.index(view.phase)] = 1
