@@ -95,6 +95,14 @@ def card_vector(card: CardDef) -> np.ndarray:
     return v
 
 
+def _type_counts(pile: list[Obj]) -> list[int]:
+    """How many cards of each type (CARD_TYPES order) a pile holds."""
+    out = [0] * len(CARD_TYPES)
+    for o in pile:
+        out[_TYPE_INDEX[o.card.type]] += 1
+    return out
+
+
 def _card_rows(rows: np.ndarray, cards: list[CardDef]) -> None:
     """Rows of (present flag, card features), as many as the section has."""
     for i, card in enumerate(cards[: rows.shape[0]]):
@@ -141,6 +149,8 @@ class ObservationEncoder:
         self._buf_views: dict[int, tuple[np.ndarray, dict[str, np.ndarray], dict[str, Any]]] = {}
         self._global_rows: dict[tuple, np.ndarray] = {}  # the global row of each key met
         self._player_rows: dict[tuple, np.ndarray] = {}  # a player row's numbers, by its raw values
+        self._entity_rows: dict[tuple, np.ndarray] = {}  # an Entity row's stat numbers, by its stats
+        self._drop_rows: dict[tuple, np.ndarray] = {}  # the drops section, by each pile's type counts
         # the public stats of objects in play, shared by every buffer (both agents' views read
         # the same values: a frontrow card and a Host after the game begins are public, 6.1):
         # (game, board, modv) -> {object id: its stats}
@@ -410,12 +420,21 @@ class ObservationEncoder:
         # card types in the drop zones
         if not zones_same:
             drops = (view.drop(me), view.drop(opp))
-            if whole("drops", tuple([tuple([o.id for o in pile]) for pile in drops])):
-                rows = v["drops"]
-                for j, pile in enumerate(drops):
-                    for o in pile:
-                        rows[j, _TYPE_INDEX[o.card.type]] += 0.1
-                np.minimum(rows, LIMIT, out=rows)  # counts: never below 0
+            dkey = tuple([tuple([o.id for o in pile]) for pile in drops])
+            if keys.get("drops", _UNSET) != dkey:
+                keys["drops"] = dkey
+                counts_t = tuple([tuple(_type_counts(pile)) for pile in drops])
+                block = self._drop_rows.get(counts_t)
+                if block is None:
+                    block = np.zeros(v["drops"].shape, dtype=np.float32)
+                    for j, pile in enumerate(drops):
+                        for o in pile:
+                            block[j, _TYPE_INDEX[o.card.type]] += 0.1
+                    np.minimum(block, LIMIT, out=block)  # counts: never below 0
+                    if len(self._drop_rows) > 50_000:
+                        self._drop_rows.clear()
+                    self._drop_rows[counts_t] = block
+                v["drops"][:] = block
         return buf
 
     def _global(self, view: PlayerView, g: np.ndarray) -> None:
@@ -445,11 +464,18 @@ class ObservationEncoder:
 
     def _entity(self, o: Obj, key: tuple, r: np.ndarray) -> None:
         """An Entity row from its card and the stats in its row key (see ``encode``)."""
-        _oid, h, pw, dmg, sick, attacked, markers, token, fs, cb = key
         r[0] = 1
         r[1 : 1 + F] = card_vector(o.card)
-        r[1 + F :] = (_clip(h / 10), _clip(pw / 10), _clip(dmg / 10), float(sick), float(attacked),
-                      _clip(markers / 3), float(token), float(fs) + float(cb) * 0.5)
+        extra = key[1:]
+        nums = self._entity_rows.get(extra)
+        if nums is None:
+            h, pw, dmg, sick, attacked, markers, token, fs, cb = extra
+            if len(self._entity_rows) > 50_000:
+                self._entity_rows.clear()
+            nums = self._entity_rows[extra] = np.array(
+                (_clip(h / 10), _clip(pw / 10), _clip(dmg / 10), float(sick), float(attacked),
+                 _clip(markers / 3), float(token), float(fs) + float(cb) * 0.5), dtype=np.float32)
+        r[1 + F :] = nums
 
 
 def section(obs: np.ndarray, name: str, config: RuleConfig | None = None) -> np.ndarray:
