@@ -148,7 +148,6 @@ class ObservationEncoder:
         self.hand = self.offsets["my_hand"][1]
         self._buf_views: dict[int, tuple[np.ndarray, dict[str, np.ndarray], dict[str, Any]]] = {}
         self._global_rows: dict[tuple, np.ndarray] = {}  # the global row of each key met
-        self._player_rows: dict[tuple, np.ndarray] = {}  # a player row's numbers, by its raw values
         self._entity_rows: dict[tuple, np.ndarray] = {}  # an Entity row's stat numbers, by its stats
         self._drop_rows: dict[tuple, np.ndarray] = {}  # the drops section, by each pile's type counts
         # the public stats of objects in play, shared by every buffer (both agents' views read
@@ -292,23 +291,21 @@ class ObservationEncoder:
                     hs = stats[("host", h.id)] = (view.stat(h, "health"), view.stat(h, "soul"))
                 hvals.append((h, *hs))
             keys["hosts/vals"] = hvals
-        prow = self._player_rows
         for (name, vkey, hkey), (sizes, ap, pool), (host, h_health, h_soul) in zip(
                 (("me", "me/vals", "me/host"), ("opponent", "opponent/vals", "opponent/host")),
                 counts, keys["hosts/vals"], strict=True):
             g = pool.get
             raw = (h_health, h_soul, *sizes, ap, g("&", 0), g("£", 0), g("!", 0), g("%", 0), g("$", 0))
-            if keys.get(vkey) != raw:
+            old = keys.get(vkey)
+            if old != raw:
                 keys[vkey] = raw
-                nums = prow.get(raw)
-                if nums is None:
-                    vals = [x / d for x, d in zip(raw, _PLAYER_DIV, strict=True)]
-                    if max(vals) > LIMIT or min(vals) < -LIMIT:
-                        vals = [_clip(x) for x in vals]
-                    if len(prow) > 50_000:
-                        prow.clear()
-                    nums = prow[raw] = np.array(vals, dtype=np.float32)
-                v[name][0, :_NV] = nums
+                r = v[name][0]
+                if old is None:
+                    r[:_NV] = [_clip(x / d) for x, d in zip(raw, _PLAYER_DIV, strict=True)]
+                else:  # only the values that moved (one or two, mostly)
+                    for i, x in enumerate(raw):
+                        if x != old[i]:
+                            r[i] = _clip(x / _PLAYER_DIV[i])
             hid = None if host is None else host.id
             if keys.get(hkey, _UNSET) != hid:
                 keys[hkey] = hid
