@@ -31,15 +31,19 @@ def pick(mask: np.ndarray, rng: random.Random) -> int:
 
 
 def _aec_steps(make: Callable[[], Any], steps: int, seed: int) -> tuple[float, float]:
-    """Steps/s and games/s of an AEC env with random masked actions, observing every step."""
+    """Steps/s and games/s of an AEC env with random masked actions, observing every step;
+    seeded on the first reset only, later resets unseeded, as a training loop (and the shared
+    peers harness) runs: reseeding every episode costs some envs more than others."""
     e = make()
     rng = random.Random(seed)
     n = games = 0
     t0 = time.perf_counter()
-    ep = 0
+    e.reset(seed=seed)
+    first = True
     while n < steps:
-        e.reset(seed=seed + ep)
-        ep += 1
+        if not first:
+            e.reset()
+        first = False
         for agent in e.agent_iter():
             obs, _r, term, trunc, _i = e.last()
             if term or trunc:
@@ -116,17 +120,26 @@ def _pz(name: str, raw: bool) -> Callable[[Any], Row]:
 
 def _locm(version: str) -> Callable[[Any], Row]:
     def bench(cfg: Any) -> Row:
-        from gym_locm.envs import LOCMBattleSingleEnv
+        """gym-locm's battle as the shared peers harness drives it: the two-player env
+        (``LOCM-battle-2p-v0``, both seats played by the random legal policy, every step a
+        decision of one of them; the single-agent env would hide its built-in opponent's
+        moves inside each step), seeded once when made, every reset unseeded."""
+        import warnings
 
-        e = LOCMBattleSingleEnv(version=version)
+        import gym_locm  # noqa: F401  (registers the envs)
+        import gymnasium as gym
+
+        warnings.filterwarnings("ignore")
+        e = gym.make("LOCM-battle-2p-v0", version=version, seed=cfg.seed)
+        u = e.unwrapped
         rng = random.Random(cfg.seed)
         n = 0
         t0 = time.perf_counter()
         while n < _steps(cfg) // 2:
-            e.reset(seed=cfg.seed + n)
+            e.reset()
             done = False
             while not done:
-                mask = np.asarray(e.action_masks(), dtype=bool)
+                mask = np.asarray(u.action_mask, dtype=bool)
                 _o, _r, term, trunc, _i = e.step(pick(mask, rng))
                 done = term or trunc
                 n += 1
