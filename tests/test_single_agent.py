@@ -173,3 +173,23 @@ def test_single_agent_plays_the_games_the_aec_env_plays(seed: int) -> None:
     assert (reward, term, trunc) == end
     assert len(choices) == len(seen_by_learner) - 1  # the last observation is the end's
     assert all(np.array_equal(a, b) for a, b in zip(choices, seen_by_learner, strict=False))
+
+
+def test_random_opponent_plays_the_same_without_an_observation() -> None:
+    """The built-in random opponent reads the mask alone, so the env does not encode its
+    observation; it plays exactly what the same policy given its observation plays."""
+    seen = []
+    for wrap in (False, True):
+        rp = RandomPolicy(7)
+        opponent = (lambda o, m, rp=rp: rp.act(o, m)) if wrap else rp
+        env = SingleAgentEnv(opponent=opponent, seed=3)
+        trace = []
+        for _ in range(2):
+            obs, _ = env.reset()
+            done = False
+            while not done:
+                obs, reward, term, trunc, _ = env.step(_pick(obs, env.action_masks()))
+                trace.append((obs.tobytes(), reward, term, trunc))
+                done = term or trunc
+        seen.append(trace)
+    assert len(seen[0]) > 20 and seen[0] == seen[1]

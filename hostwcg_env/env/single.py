@@ -38,7 +38,8 @@ class RandomPolicy:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+    def act(self, observation: np.ndarray | None, action_mask: np.ndarray) -> int:
+        """A legal index drawn uniformly; the observation is not read (it may be None)."""
         return int(self.rng.choice(np.flatnonzero(action_mask)))
 
     def reseed(self, seed: int) -> None:
@@ -127,7 +128,9 @@ class SingleAgentEnv(gym.Env):
             if not settled:
                 e._settle()  # the env's view of the decision (mask, agent_selection)
             opp = self._opponent
-            if hasattr(opp, "choose"):
+            if type(opp) is RandomPolicy:  # it reads the mask alone: no observation is encoded
+                e.step(opp.act(None, e.action_mask(AGENTS[d.player])))
+            elif hasattr(opp, "choose"):
                 a = opp.choose(g.view(d.player), d.actions)
                 e.step(encode(e.layout, g.state, d.player, a))
             else:
