@@ -26,6 +26,7 @@ from typing import Any
 from hostwcg_env.engine import Action, CardDef, CardType, Kind
 from hostwcg_env.engine.actions import PASS, YES
 from hostwcg_env.engine.costs import can_pay
+from hostwcg_env.engine.primitives import Damage, Modify, Set
 from hostwcg_env.engine.state import Obj
 from hostwcg_env.engine.view import PlayerView
 
@@ -47,7 +48,7 @@ def harmful(card: CardDef, ability: int | None = None) -> bool:
         for st in ab.steps:
             if st.do in HARMFUL:
                 return True
-            if st.do in ("modify", "set") and ((st.power or 0) < 0 or (st.health or 0) < 0 or st.do == "set"):
+            if isinstance(st, (Modify, Set)) and ((st.power or 0) < 0 or (st.health or 0) < 0 or st.do == "set"):
                 return True
     return False
 
@@ -167,7 +168,7 @@ class HeuristicAgent(EngineAgent):
             for st in ab.steps:
                 if st.do == "destroy":
                     return True
-                if st.do == "damage" and target.damage + st.amount >= view.health(target):
+                if isinstance(st, Damage) and target.damage + st.amount >= view.health(target):
                     return True
         return False
 
@@ -272,17 +273,13 @@ class HeuristicAgent(EngineAgent):
         return max(scored, key=lambda t: t[0])[1]
 
     def _source_of(self, view: PlayerView, d: Any) -> tuple[CardDef | None, int | None]:
-        task = d.data.get("task") if d is not None else None
-        if not isinstance(task, dict):
+        src = d.task.source() if d is not None and d.task is not None else None
+        if src is None:
             return None, None
-        if "trig" in task:
-            return task["trig"].card, task["trig"].ability
-        item = task.get("item")
-        if item is not None:
-            return item.card, item.ability
-        oid = task.get("obj")
-        o = view.public(oid) if oid is not None else None
-        return (o.card if o is not None else None), task.get("ability")
+        if src.card is not None:
+            return src.card, src.ability
+        o = view.public(src.obj) if src.obj is not None else None
+        return (o.card if o is not None else None), src.ability
 
     # ------------------------------------------------------------ cards
     def _card(self, view: PlayerView, actions: tuple[Action, ...], d: Any) -> Action:
