@@ -145,21 +145,26 @@ def _pz(name: str, raw: bool) -> Callable[[Any], Row]:
 
 def _locm(version: str) -> Callable[[Any], Row]:
     def bench(cfg: Any) -> Row:
-        from gym_locm.envs import LOCMBattleSingleEnv
+        """gym-locm's battle as the shared peers harness drives it: the two-player env
+        (``LOCM-battle-2p-v0``, both seats played by the random legal policy, every step a
+        decision of one of them; the single-agent env would hide its built-in opponent's
+        moves inside each step), seeded once when made, every reset unseeded."""
+        import warnings
 
-        e = LOCMBattleSingleEnv(version=version)
+        import gym_locm  # noqa: F401  (registers the envs)
+        import gymnasium as gym
+
+        warnings.filterwarnings("ignore")
+        e = gym.make("LOCM-battle-2p-v0", version=version, seed=cfg.seed)
+        u = e.unwrapped
         rng = random.Random(cfg.seed)
-        e.reset(seed=cfg.seed)
         n = 0
         w0, c0 = time.perf_counter(), time.process_time()
-        first = True
         while n < _steps(cfg) // 2:
-            if not first:
-                e.reset()
-            first = False
+            e.reset()
             done = False
             while not done:
-                mask = np.asarray(e.action_masks(), dtype=bool)
+                mask = np.asarray(u.action_mask, dtype=bool)
                 _o, _r, term, trunc, _i = e.step(pick(mask, rng))
                 done = term or trunc
                 n += 1

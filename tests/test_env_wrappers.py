@@ -98,3 +98,33 @@ def test_order_is_enforced_before_reset() -> None:
             e.observe("player_0")
         assert e.possible_agents == ["player_0", "player_1"]
         assert str(e) == "hostwcg_v0"
+
+
+def test_last_and_agent_iter_keep_pettingzoo_order_checks() -> None:
+    """env() answers last() and agent_iter() itself (one hop): the same errors as the
+    PettingZoo stack before reset and without a step between two agents, the same stop."""
+    seen = []
+    for make in (hostwcg_v0.env, pettingzoo_wrapped_env):
+        e = make()
+        errors = []
+        for call in (e.last, lambda e=e: next(iter(e.agent_iter()))):
+            with pytest.raises(Exception) as info:
+                call()
+            errors.append((type(info.value), str(info.value)))
+        e.reset(seed=0)
+        it = iter(e.agent_iter())
+        first = next(it)
+        with pytest.raises(AssertionError, match="step"):
+            next(it)  # no step between two agents
+        assert list(e.agent_iter(0)) == []
+        obs, rew, term, trunc, info_ = e.last()
+        last_no_obs = e.last(observe=False)
+        steps = 0
+        e.reset(seed=1)
+        for _agent in e.agent_iter(40):
+            o, *_ = e.last()
+            e.step(int(np.flatnonzero(o["action_mask"])[0]))
+            steps += 1
+        seen.append((errors, first, obs["observation"].tobytes(), rew, term, trunc, info_, last_no_obs, steps))
+    assert seen[0] == seen[1]
+    assert seen[0][-1] == 40

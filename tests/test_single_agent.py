@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import zlib
+
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
+from hostwcg_env import hostwcg_v0
+from hostwcg_env.env import AGENTS
 from hostwcg_env.env.single import RandomPolicy, SingleAgentEnv
 
 
@@ -91,3 +95,101 @@ def test_opponents_are_policies_and_agent_names_are_resolved_by_the_caller() -> 
     weights = dict(np.load(DEFAULT))
     env = SingleAgentEnv(seed=3, from_weights=from_weights)
     assert env.add_opponent(weights) == 2 and len(made) == 1
+
+
+def _pick(obs: np.ndarray, mask: np.ndarray) -> int:
+    """A policy that is a function of what it sees: the same observation, the same choice."""
+    legal = np.flatnonzero(mask)
+    return int(legal[zlib.crc32(obs.tobytes()) % len(legal)])
+
+
+def test_learner_is_never_asked_a_one_action_decision() -> None:
+    """Inside SingleAgentEnv neither seat observes the other's stops, so every decision with
+    one legal action, of either seat, is taken without asking: the learner is asked only
+    where it has a choice (the AEC env asks some one-action stops: who is asked must tell
+    the other agent nothing there)."""
+    env = SingleAgentEnv(seed=3)
+    rng = np.random.default_rng(3)
+    asked = 0
+    for _ in range(6):
+        env.reset()
+        done = False
+        while not done:
+            g = env.aec.game
+            assert g is not None and g.decision is not None
+            assert g.decision.player == AGENTS.index(env.learner)
+            mask = env.action_masks()
+            assert mask.sum() >= 2 and len(g.decision.actions) == mask.sum()
+            _, _, term, trunc, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
+            done = term or trunc
+            asked += 1
+    assert asked > 100
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 5])
+def test_single_agent_plays_the_games_the_aec_env_plays(seed: int) -> None:
+    """The same game as the AEC env where every stop is played: with policies that are
+    functions of what they see, SingleAgentEnv's game (its event log, its end, its reward)
+    equals raw_env's from the same seed, and the learner's observations are exactly the
+    AEC env's observations of the learner at its decisions with more than one legal action."""
+    sae = SingleAgentEnv(opponent=_pick, seed=seed)
+    game_seeds: list[int | None] = []
+    aec_reset = sae.aec.reset
+
+    def reset(seed: int | None = None, options: dict | None = None) -> None:
+        game_seeds.append(seed)
+        aec_reset(seed=seed, options=options)
+
+    sae.aec.reset = reset  # type: ignore[method-assign]
+    obs, info = sae.reset(seed=seed)
+    learner = info["seat"]
+    seen_by_learner = [obs]
+    done = False
+    while not done:
+        obs, reward, term, trunc, info = sae.step(_pick(obs, sae.action_masks()))
+        seen_by_learner.append(obs)
+        done = term or trunc
+    g1 = sae.aec.game
+    assert g1 is not None and g1.is_over
+
+    ref = hostwcg_v0.raw_env()
+    ref.reset(seed=game_seeds[0])
+    choices = []
+    end: tuple[float, bool, bool] | None = None
+    for agent in ref.agent_iter():
+        o, r, t, tr, _i = ref.last()
+        if t or tr:
+            if agent == learner:
+                end = (r, t, tr)
+            ref.step(None)
+            continue
+        if agent == learner and o["action_mask"].sum() > 1:
+            choices.append(o["observation"])
+        ref.step(_pick(o["observation"], o["action_mask"]))
+    g2 = ref.game
+    assert g2 is not None
+    assert [e.text for e in g1.state.events] == [e.text for e in g2.state.events]
+    assert (g1.winner, g1.state.reason, g1.state.decisions_total) == (g2.winner, g2.state.reason, g2.state.decisions_total)
+    assert (reward, term, trunc) == end
+    assert len(choices) == len(seen_by_learner) - 1  # the last observation is the end's
+    assert all(np.array_equal(a, b) for a, b in zip(choices, seen_by_learner, strict=False))
+
+
+def test_random_opponent_plays_the_same_without_an_observation() -> None:
+    """The built-in random opponent reads the mask alone, so the env does not encode its
+    observation; it plays exactly what the same policy given its observation plays."""
+    seen = []
+    for wrap in (False, True):
+        rp = RandomPolicy(7)
+        opponent = (lambda o, m, rp=rp: rp.act(o, m)) if wrap else rp
+        env = SingleAgentEnv(opponent=opponent, seed=3)
+        trace = []
+        for _ in range(2):
+            obs, _ = env.reset()
+            done = False
+            while not done:
+                obs, reward, term, trunc, _ = env.step(_pick(obs, env.action_masks()))
+                trace.append((obs.tobytes(), reward, term, trunc))
+                done = term or trunc
+        seen.append(trace)
+    assert len(seen[0]) > 20 and seen[0] == seen[1]

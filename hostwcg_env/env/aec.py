@@ -413,6 +413,21 @@ class StandardWrappers(wrappers.OrderEnforcingWrapper):
         self._prev_mask = None
         super().reset(seed=seed, options=options)
 
+    def agent_iter(self, max_iter: int = 2**63) -> wrappers.order_enforcing.AECOrderEnforcingIterable:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _Agents(self, max_iter)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """As ``AECEnv.last``, reading the env's dicts in one hop."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        e = self.env
+        agent = e.agent_selection
+        observation = self.observe(agent) if observe else None
+        return (observation, e._cumulative_rewards[agent], e.terminations[agent], e.truncations[agent],
+                e.infos[agent])
+
     def observe(self, agent: str) -> Any:
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
@@ -456,6 +471,29 @@ class StandardWrappers(wrappers.OrderEnforcingWrapper):
             self._terminated = True
         else:
             e.step(action)
+
+
+class _Agents(wrappers.order_enforcing.AECOrderEnforcingIterable):
+    """``agent_iter`` of StandardWrappers: PettingZoo's order-enforcing iteration (stop when no
+    agent is left or after ``max_iter``; ``step`` or ``reset`` between two agents), reading the
+    env in one hop."""
+
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(wrappers.order_enforcing.AECOrderEnforcingIterator):
+    def __next__(self) -> str:
+        w = self.env
+        e = w.env  # type: ignore[attr-defined]
+        if not w._has_reset:  # type: ignore[attr-defined]
+            raise AttributeError("agents cannot be accessed before reset")
+        if not e.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert w._has_updated, "need to call step() or reset() in a loop over `agent_iter`"  # type: ignore[attr-defined]
+        w._has_updated = False  # type: ignore[attr-defined]
+        return e.agent_selection
 
 
 def env(**kwargs: Any) -> AECEnv:

@@ -96,6 +96,14 @@ def card_vector(card: CardDef) -> np.ndarray:
     return v
 
 
+def _type_counts(pile: list[Obj]) -> list[int]:
+    """How many cards of each type (CARD_TYPES order) a pile holds."""
+    out = [0] * len(CARD_TYPES)
+    for o in pile:
+        out[_TYPE_INDEX[o.card.type]] += 1
+    return out
+
+
 def _card_rows(rows: np.ndarray, cards: list[CardDef]) -> None:
     """Rows of (present flag, card features), as many as the section has."""
     for i, card in enumerate(cards[: rows.shape[0]]):
@@ -141,6 +149,13 @@ class ObservationEncoder:
         self.hand = self.offsets["my_hand"][1]
         self._buf_views: dict[int, tuple[np.ndarray, dict[str, np.ndarray], dict[str, Any]]] = {}
         self._global_rows: dict[tuple, np.ndarray] = {}  # the global row of each key met
+        self._entity_rows: dict[tuple, np.ndarray] = {}  # an Entity row's stat numbers, by its stats
+        self._drop_rows: dict[tuple, np.ndarray] = {}  # the drops section, by each pile's type counts
+        # the public stats of objects in play, shared by every buffer (both agents' views read
+        # the same values: a frontrow card and a Host after the game begins are public, 6.1):
+        # (game, board, modv) -> {object id: its stats}
+        self._stats_key: tuple = ()
+        self._stats: dict[Any, tuple] = {}
 
     def view_of(self, buf: np.ndarray, name: str) -> np.ndarray:
         start, rows, width = self.offsets[name]
@@ -159,7 +174,13 @@ class ObservationEncoder:
     def encode(self, view: PlayerView, out: np.ndarray | None = None) -> np.ndarray:
         """Encode ``view``. With a persistent ``out`` buffer, only the sections and rows whose
         inputs changed since the last call on that buffer are rewritten (incremental); the
-        result is identical to a fresh encoding."""
+        result is identical to a fresh encoding.
+
+        Every input is read first, through the view's public queries, and compared with what
+        the buffer last showed: the global row (turn, phase, step...: it moves at most stops)
+        on its own, then everything else at once (``rest``), so that a stop where nothing but
+        the global row changed costs those queries and two comparisons; only where ``rest``
+        changed are the sections compared one by one."""
         if out is None:
             buf = np.zeros(self.size, dtype=np.float32)
             v = {n: self.view_of(buf, n) for n in self.offsets}
@@ -167,7 +188,7 @@ class ObservationEncoder:
         else:
             buf = out
             v, keys = self._memo(buf)
-        me, opp = view.player, view.opponent
+        me = view.player
         game = view.game_key
         if keys.get("viewer") != me or keys.get("state") is not game:
             # a buffer reused for another player or another game (object ids, the board
@@ -175,7 +196,57 @@ class ObservationEncoder:
             keys.clear()
             keys["viewer"] = me
             keys["state"] = game
-        version, board, modv, dmg = view.changes
+        opp = 1 - me
+        changes = view.changes
+        mine_now = view.deciding == me
+        stack_size = view.stack_size
+        b = view.battle
+
+        # global scalars: the turn, and a row per distinct rest of the key (kept for the next
+        # time it comes back)
+        turn = view.turn
+        gkey = (view.phase, view.step, view.turn_player, view.first_player,
+                view.decision_kind if mine_now else None, stack_size,
+                None if b is None else (b.controller, b.target_is_host, b.target is not None))
+        if keys.get("global") != gkey:
+            keys["global"] = gkey
+            keys["turn"] = None
+            rows_g = self._global_rows
+            rkey = (me, gkey)
+            row = rows_g.get(rkey)
+            if row is None:
+                if len(rows_g) > 50_000:
+                    rows_g.clear()
+                row = np.zeros(v["global"].shape[1], dtype=np.float32)
+                self._global(view, row)
+                rows_g[rkey] = row
+            v["global"][0] = row
+        if keys.get("turn") != turn:
+            keys["turn"] = turn
+            v["global"][0, 0] = turn / max(1, view.config.turn_limit)
+
+        # everything the other sections read: the change counters (objects made, moved or
+        # flipped, ``version``; in play, ``board``; stat modifications, ``modv``; damage,
+        # ``dmg``), the zone counts, action points and pools, who is in each frontrow slot and
+        # whether it is sick or attacked, the stack, my pending triggers, the cards my
+        # decision shows me
+        started = view.started
+        counts = ((view.zone_sizes(me), view.ap(me), view.pool(me)),
+                  (view.zone_sizes(opp), view.ap(opp), view.pool(opp)))
+        fronts = (view.row(me, "front"), view.row(opp, "front"))  # a frontrow card is never face down
+        fquick = ([o if o is None else (o.id, o.sick, o.attacked) for o in fronts[0]],  # type: ignore[union-attr]
+                  [o if o is None else (o.id, o.sick, o.attacked) for o in fronts[1]])  # type: ignore[union-attr]
+        items = view.stack() if stack_size else []
+        skey = tuple([(it.sid, tuple(map(tuple, it.targets.values()))) for it, _c in items])
+        mine = view.my_pending()
+        pkey = tuple([t.seq for t in mine])
+        choice = view.choice_cards() if mine_now else []
+        shown = tuple([o.id for o in choice])
+        rest = (changes, started, counts, fquick, skey, pkey, shown)
+        if keys.get("rest") == rest:
+            return buf
+        keys["rest"] = rest
+        version, board, modv, dmg = changes
 
         def whole(name: str, key: Any) -> bool:
             """True (and the section zeroed) if the section's key changed."""
@@ -200,46 +271,42 @@ class ObservationEncoder:
                 rows[i] = 0
             return changed
 
-        # global scalars (a row per distinct key, kept for the next time it comes back)
-        mine_now = view.deciding == me
-        dkind = view.decision_kind if mine_now else None
-        b = view.battle
-        gkey = (view.turn, view.phase, view.step, view.turn_player, view.first_player, dkind,
-                view.stack_size, None if b is None else (b.controller, b.target_is_host, b.target is not None))
-        if keys.get("global") != gkey:
-            keys["global"] = gkey
-            rows_g = self._global_rows
-            rkey = (me, view.config.turn_limit, gkey)
-            row = rows_g.get(rkey)
-            if row is None:
-                if len(rows_g) > 50_000:
-                    rows_g.clear()
-                row = np.zeros(v["global"].shape[1], dtype=np.float32)
-                self._global(view, row)
-                rows_g[rkey] = row
-            v["global"][0] = row
-
         # players: Host stats, zone counts, pool, Host card
         # a Host's stats change only with state.board / state.modv, and it is hidden until
         # the game begins (4.6.1): its stats read 0
-        hkey_all = (board, modv, view.started)
+        skey_now = (game, board, modv)
+        if self._stats_key != skey_now:
+            self._stats_key = skey_now
+            self._stats = {}
+        stats = self._stats
+        hkey_all = (board, modv, started)
         if keys.get("hosts") != hkey_all:
             keys["hosts"] = hkey_all
-            hosts = [view.host(me), view.host(opp)]
-            keys["hosts/vals"] = [(None, 0, 0) if h is None else (h, view.stat(h, "health"), view.stat(h, "soul"))
-                                  for h in hosts]
-        for (name, vkey, hkey, p), (host, h_health, h_soul) in zip(
-                (("me", "me/vals", "me/host", me), ("opponent", "opponent/vals", "opponent/host", opp)),
-                keys["hosts/vals"], strict=True):
-            pool = view.pool(p)
-            raw = (h_health, h_soul, *view.zone_sizes(p), view.ap(p), *[pool.get(sym, 0) for sym in RES])
-            if keys.get(vkey) != raw:
+            hvals = []
+            for h in (view.host(me), view.host(opp)):
+                if h is None:
+                    hvals.append((None, 0, 0))
+                    continue
+                hs = stats.get(("host", h.id))
+                if hs is None:
+                    hs = stats[("host", h.id)] = (view.stat(h, "health"), view.stat(h, "soul"))
+                hvals.append((h, *hs))
+            keys["hosts/vals"] = hvals
+        for (name, vkey, hkey), (sizes, ap, pool), (host, h_health, h_soul) in zip(
+                (("me", "me/vals", "me/host"), ("opponent", "opponent/vals", "opponent/host")),
+                counts, keys["hosts/vals"], strict=True):
+            g = pool.get
+            raw = (h_health, h_soul, *sizes, ap, g("&", 0), g("£", 0), g("!", 0), g("%", 0), g("$", 0))
+            old = keys.get(vkey)
+            if old != raw:
                 keys[vkey] = raw
                 r = v[name][0]
-                vals = [x / k for x, k in zip(raw, _PLAYER_DIV, strict=True)]
-                if max(vals) > LIMIT or min(vals) < -LIMIT:
-                    vals = [_clip(x) for x in vals]
-                r[:_NV] = vals
+                if old is None:
+                    r[:_NV] = [_clip(x / d) for x, d in zip(raw, _PLAYER_DIV, strict=True)]
+                else:  # only the values that moved (one or two, mostly)
+                    for i, x in enumerate(raw):
+                        if x != old[i]:
+                            r[i] = _clip(x / _PLAYER_DIV[i])
             hid = None if host is None else host.id
             if keys.get(hkey, _UNSET) != hid:
                 keys[hkey] = hid
@@ -264,20 +331,22 @@ class ObservationEncoder:
                     rows[i, 1:] = card_vector(hand[i])
 
         # frontrows: card and current stats per slot
-        for name, qkey, p in (("my_front", "my_front/quick", me), ("opp_front", "opp_front/quick", opp)):
+        for name, qkey, slots, fq in (("my_front", "my_front/quick", fronts[0], fquick[0]),
+                                      ("opp_front", "opp_front/quick", fronts[1], fquick[1])):
             # stats change only with state.board / state.modv; damage with state.dmg
-            slots = view.row(p, "front")  # a frontrow card is never face down
-            quick = (board, modv, dmg, [o if o is None else (o.id, o.sick, o.attacked)  # type: ignore[union-attr]
-                                        for o in slots])
+            quick = (board, modv, dmg, fq)
             if keys.get(qkey) == quick:
                 continue
             keys[qkey] = quick
             rkeys: list[Any] = []
             for o in slots:
                 if isinstance(o, Obj):
-                    kw = view.keywords(o)
-                    rkeys.append((o.id, view.health(o), view.power(o), o.damage, o.sick, o.attacked,
-                                  len(o.markers), o.token, "first_strike" in kw, "cannot_block" in kw))
+                    st = stats.get(o.id)
+                    if st is None:
+                        kw = view.keywords(o)
+                        st = stats[o.id] = (view.health(o), view.power(o), "first_strike" in kw, "cannot_block" in kw)
+                    rkeys.append((o.id, st[0], st[1], o.damage, o.sick, o.attacked,
+                                  len(o.markers), o.token, st[2], st[3]))
                 else:
                     rkeys.append(None)
             rows = v[name]
@@ -289,8 +358,6 @@ class ObservationEncoder:
         # backrows: present, face-down, card (an opponent's face-down card shows its flag only);
         # a row shows only which object is in each slot, face down or not, whose, and whether
         # a decision of mine shows it (6.2)
-        choice = view.choice_cards() if mine_now else []
-        shown = tuple([o.id for o in choice])
         backs_same = zones_same and keys.get("shown") == shown
         keys["shown"] = shown
         for name, qkey, p in () if backs_same else (("my_back", "my_back/quick", me), ("opp_back", "opp_back/quick", opp)):
@@ -327,8 +394,6 @@ class ObservationEncoder:
                     rows[i, 1:] = card_vector(forms[i])
 
         # the stack, bottom first
-        items = view.stack() if view.stack_size else []
-        skey = tuple([(it.sid, tuple(map(tuple, it.targets.values()))) for it, _c in items])
         if whole("stack", skey):
             rows = v["stack"]
             for i, (it, card) in enumerate(items[:MAX_STACK]):
@@ -344,8 +409,7 @@ class ObservationEncoder:
                     r[k + 1 :] = card_vector(card)
 
         # my pending triggers and the cards of a search / look decision
-        mine = view.my_pending()
-        if whole("pending", tuple([t.seq for t in mine])):
+        if whole("pending", pkey):
             _card_rows(v["pending"], [t.card for t in mine])
         if choice or keys.get("choice") != ():
             if whole("choice", shown):
@@ -354,16 +418,25 @@ class ObservationEncoder:
         # card types in the drop zones
         if not zones_same:
             drops = (view.drop(me), view.drop(opp))
-            if whole("drops", tuple([tuple([o.id for o in pile]) for pile in drops])):
-                rows = v["drops"]
-                for j, pile in enumerate(drops):
-                    for o in pile:
-                        rows[j, _TYPE_INDEX[o.card.type]] += 0.1
-                np.minimum(rows, LIMIT, out=rows)  # counts: never below 0
+            dkey = tuple([tuple([o.id for o in pile]) for pile in drops])
+            if keys.get("drops", _UNSET) != dkey:
+                keys["drops"] = dkey
+                counts_t = tuple([tuple(_type_counts(pile)) for pile in drops])
+                block = self._drop_rows.get(counts_t)
+                if block is None:
+                    block = np.zeros(v["drops"].shape, dtype=np.float32)
+                    for j, pile in enumerate(drops):
+                        for o in pile:
+                            block[j, _TYPE_INDEX[o.card.type]] += 0.1
+                    np.minimum(block, LIMIT, out=block)  # counts: never below 0
+                    if len(self._drop_rows) > 50_000:
+                        self._drop_rows.clear()
+                    self._drop_rows[counts_t] = block
+                v["drops"][:] = block
         return buf
 
     def _global(self, view: PlayerView, g: np.ndarray) -> None:
-        g[0] = view.turn / max(1, view.config.turn_limit)
+        """The global row but its first value (the turn / turn limit, written by ``encode``)."""
         k = 1
         if view.phase in PHASES:
             g[k + PHASES.index(view.phase)] = 1
@@ -389,11 +462,18 @@ class ObservationEncoder:
 
     def _entity(self, o: Obj, key: tuple, r: np.ndarray) -> None:
         """An Entity row from its card and the stats in its row key (see ``encode``)."""
-        _oid, h, pw, dmg, sick, attacked, markers, token, fs, cb = key
         r[0] = 1
         r[1 : 1 + F] = card_vector(o.card)
-        r[1 + F :] = (_clip(h / 10), _clip(pw / 10), _clip(dmg / 10), float(sick), float(attacked),
-                      _clip(markers / 3), float(token), float(fs) + float(cb) * 0.5)
+        extra = key[1:]
+        nums = self._entity_rows.get(extra)
+        if nums is None:
+            h, pw, dmg, sick, attacked, markers, token, fs, cb = extra
+            if len(self._entity_rows) > 50_000:
+                self._entity_rows.clear()
+            nums = self._entity_rows[extra] = np.array(
+                (_clip(h / 10), _clip(pw / 10), _clip(dmg / 10), float(sick), float(attacked),
+                 _clip(markers / 3), float(token), float(fs) + float(cb) * 0.5), dtype=np.float32)
+        r[1 + F :] = nums
 
 
 def section(obs: np.ndarray, name: str, config: RuleConfig | None = None) -> np.ndarray:

@@ -11,6 +11,10 @@ The env does not know agent names: whoever has one makes the agent first
 reward -1 (as PettingZoo's TerminateIllegalWrapper); an action that is not an index of the
 action space raises, as does ``step`` after the episode ended or before ``reset``.
 ``render()`` draws the board from the learner's seat.
+
+No decision with one legal action is asked, of either seat: ``step`` returns at the learner's
+next decision with a choice (or the end). Neither seat sees the other's stops inside this env,
+so whether the learner is asked depends only on its own legal action count.
 """
 
 from __future__ import annotations
@@ -34,7 +38,8 @@ class RandomPolicy:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+    def act(self, observation: np.ndarray | None, action_mask: np.ndarray) -> int:
+        """A legal index drawn uniformly; the observation is not read (it may be None)."""
         return int(self.rng.choice(np.flatnonzero(action_mask)))
 
     def reseed(self, seed: int) -> None:
@@ -100,23 +105,40 @@ class SingleAgentEnv(gym.Env):
         self._opponent: Policy = self._opponents[0]
 
     def _play_opponent(self) -> None:
+        """Play on until the learner has a decision with more than one legal action, or the
+        game is over. A decision with one legal action, of either seat, is taken here without
+        asking anyone: inside this env neither seat observes the other's stops, so who is
+        asked tells no one anything, and the learner is asked only where it has a choice.
+        The game is the one the AEC env would play with the only action taken at each such
+        stop (``tests/test_single_agent.py``)."""
         e = self.aec
-        while e.agents and e.agent_selection != self.learner:
-            agent = e.agent_selection
-            if e.terminations[agent] or e.truncations[agent]:
-                e.step(None)
+        g = e.game
+        assert g is not None
+        learner = AGENTS.index(self.learner)
+        settled = True  # whether e._settle() has seen the game since the last action
+        while not g.is_over:
+            d = g.decision
+            assert d is not None
+            if len(d.actions) == 1:
+                g.apply(d.actions[0])
+                settled = False
                 continue
+            if d.player == learner:
+                break
+            if not settled:
+                e._settle()  # the env's view of the decision (mask, agent_selection)
             opp = self._opponent
-            if hasattr(opp, "choose"):
-                g = e.game
-                assert g is not None
-                d = g.decision
-                assert d is not None
+            if type(opp) is RandomPolicy:  # it reads the mask alone: no observation is encoded
+                e.step(opp.act(None, e.action_mask(AGENTS[d.player])))
+            elif hasattr(opp, "choose"):
                 a = opp.choose(g.view(d.player), d.actions)
                 e.step(encode(e.layout, g.state, d.player, a))
             else:
-                o = e.observe(agent)
+                o = e.observe(AGENTS[d.player])
                 e.step(int(opp(o["observation"], o["action_mask"])))
+            settled = True
+        if not settled:
+            e._settle()
 
     def _learner_done(self) -> bool:
         e = self.aec
@@ -161,16 +183,12 @@ class SingleAgentEnv(gym.Env):
             self._done = True
             return obs, -1.0, True, False, {"seat": self.learner, "illegal_action": True}
         e.step(index)
-        reward = float(e.rewards.get(self.learner, 0.0)) if self._learner_done() else 0.0
         if not self._learner_done():
             self._play_opponent()
-            if self._learner_done():
-                reward = float(e._cumulative_rewards.get(self.learner, e.rewards.get(self.learner, 0.0)))
         done = self._learner_done()
-        terminated = bool(done and e.terminations.get(self.learner, False))
-        truncated = bool(done and e.truncations.get(self.learner, False))
         g = e.game
         assert g is not None
+        reward, terminated, truncated = 0.0, False, False
         if done:
             s = g.state
             reward = 0.0 if s.winner is None else (1.0 if AGENTS[s.winner] == self.learner else -1.0)

@@ -1,0 +1,115 @@
+"""hostwcg_v0's observations, masks, rewards and flags are pinned bit for bit: a fixed set of
+seeded games is played and hashed, and the digests below were taken before the env layer was
+made faster. Speed work (incremental encoding, cached masks, the fused wrappers, the engine
+compiled or not) must leave every digest as it is; a change that moves one is a change of
+the env's version (hostwcg_env/env/aec.py "Versions").
+
+Each case plays random legal actions from one ``random.Random`` and seeds the env once (later
+resets unseeded, as training loops do); some cases also observe the agent that is not
+deciding, at irregular steps, so the incremental encoder meets every pattern of calls.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+from hostwcg_env import hostwcg_v0
+from hostwcg_env.engine import RuleConfig
+from hostwcg_env.env import AGENTS, shipped_decks
+
+
+def _feed(h: Any, *parts: Any) -> None:
+    for x in parts:
+        h.update(x.tobytes() if isinstance(x, np.ndarray) else repr(x).encode())
+
+
+def aec_digest(make: Callable[[], Any], seed: int, games: int, peek_every: int = 0,
+               max_steps: int = 20_000) -> str:
+    """Hash of everything the agents see in ``games`` games of an AEC env: the deciding agent's
+    ``last()`` every step and, every ``peek_every``-th step, the other agent's observation."""
+    e = make()
+    rng = random.Random(seed)
+    h = hashlib.sha256()
+    steps = 0
+    for k in range(games):
+        e.reset(seed=seed if k == 0 else None)
+        for agent in e.agent_iter(max_steps):
+            obs, rew, term, trunc, info = e.last()
+            _feed(h, agent, obs["observation"], obs["action_mask"], rew, term, trunc, sorted(info.items()))
+            if peek_every and steps % peek_every == peek_every - 1:
+                other = AGENTS[1 - AGENTS.index(agent)]
+                if other in e.agents:
+                    o = e.observe(other)
+                    _feed(h, other, o["observation"], o["action_mask"])
+            steps += 1
+            if term or trunc:
+                e.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            e.step(int(legal[rng.randrange(len(legal))]))
+        _feed(h, "end", sorted(e._cumulative_rewards.items()))
+    return h.hexdigest()
+
+
+def parallel_digest(seed: int, games: int) -> str:
+    e = hostwcg_v0.parallel_env()
+    rng = random.Random(seed)
+    h = hashlib.sha256()
+    for k in range(games):
+        obs, _infos = e.reset(seed=seed if k == 0 else None)
+        for a in AGENTS:
+            _feed(h, a, obs[a]["observation"], obs[a]["action_mask"])
+        while e.agents:
+            actions = {}
+            for a in e.agents:
+                legal = np.flatnonzero(obs[a]["action_mask"])
+                actions[a] = int(legal[rng.randrange(len(legal))]) if len(legal) else 0
+            obs, rew, term, trunc, info = e.step(actions)
+            for a in sorted(obs):
+                _feed(h, a, obs[a]["observation"], obs[a]["action_mask"], rew[a], term[a], trunc[a],
+                      sorted(info[a].items()))
+    return h.hexdigest()
+
+
+DECKS = shipped_decks(include_test=True)
+CASES: dict[str, Callable[[], str]] = {
+    "env-default-decks": lambda: aec_digest(hostwcg_v0.env, 11, games=4),
+    "raw-test-decks-peek": lambda: aec_digest(lambda: hostwcg_v0.raw_env(decks="test"), 12, games=3, peek_every=3),
+    "raw-all-decks-peek-every-step": lambda: aec_digest(
+        lambda: hostwcg_v0.raw_env(deck_pools=[DECKS, DECKS]), 13, games=3, peek_every=1),
+    "raw-ask-every-decision": lambda: aec_digest(lambda: hostwcg_v0.raw_env(auto_single=False), 14, games=1,
+                                                 peek_every=5),
+    "raw-small-table-big-hand": lambda: aec_digest(
+        lambda: hostwcg_v0.raw_env(config=RuleConfig(frontrow_slots=3, backrow_slots=2, starting_hand=9)),
+        15, games=2, peek_every=2),
+    "parallel": lambda: parallel_digest(16, games=2),
+}
+
+# taken on the engine of ENGINE_EPOCH 3 (main at 8a56aa4, engine v2: rules 35.2/35.4 and 41.3
+# fixed, so the games differ from epoch 2's) with main's env layer from before the speed work;
+# on the engine of epoch 2 the env layer of commit 83be384 gave other digests, which the speed
+# work kept until that merge
+DIGESTS = {
+    "env-default-decks": "a76d94f59b5781514b4b210e90336ddbd430310fab5996d7e2778bf6088db042",
+    "raw-test-decks-peek": "1eb5105cf70aac8c452f9ea21d31d760d4bcc679682efbd8d005a7af8696d79b",
+    "raw-all-decks-peek-every-step": "c3a55fedc5ea7c5a4433f3cb1da0474c0e04472ae00d59ba906b5732f3f20e9e",
+    "raw-ask-every-decision": "e56d10303951d8a84294962159ac3d7f14a3ed69a749374f84ef8acd77453f7e",
+    "raw-small-table-big-hand": "d43c48b9cb02379e94ffa20e91508d177c00f0040d0113338f18c895c5ebb675",
+    "parallel": "c04e7c52aeeaf65d718b4643e7e08b847ccf44888a55e01557f2825128aaf9cf",
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_observations_masks_and_rewards_are_unchanged(case: str) -> None:
+    assert CASES[case]() == DIGESTS[case]
+
+
+if __name__ == "__main__":  # print the digests (to pin a new version's)
+    for name, fn in CASES.items():
+        print(f'    "{name}": "{fn()}",')
