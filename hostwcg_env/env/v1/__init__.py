@@ -1,0 +1,13 @@
+"""hostwcg_v1: the environment whose observations remember what a player knows and describe
+every action by its content (docs/env_v1.md). ``from hostwcg_env import hostwcg_v1``."""
+
+from .aec import NAME, ParallelEnv, env, parallel_env, raw_env
+from .cards import CARD_NAMES, N_CARD_IDS, card_id, card_name, card_table
+from .encoder import Encoder, Slate
+from .layout import ObsLayout, obs_layout
+from .memory import Memory
+from .spaces import Legal, observation_space
+
+__all__ = ["CARD_NAMES", "NAME", "N_CARD_IDS", "Encoder", "Legal", "Memory", "ObsLayout", "ParallelEnv",
+           "Slate", "card_id", "card_name", "card_table", "env", "obs_layout", "observation_space",
+           "parallel_env", "raw_env"]
