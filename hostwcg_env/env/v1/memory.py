@@ -139,9 +139,12 @@ class Memory:
         self.phase = 0
         self.stamp = 0
 
-    def copy(self) -> Memory:
+    def copy(self, game_key: object = None) -> Memory:
+        """A copy; with ``game_key`` (a ``PlayerView.game_key``) one that goes on reading
+        another game object holding the same events (a clone, or one whose hidden cards were
+        drawn again), instead of starting afresh there."""
         m = Memory(self.viewer)
-        m.game = self.game
+        m.game = self.game if game_key is None else game_key
         m.pos = self.pos
         m.opp_hand = list(self.opp_hand)
         m.my_known = list(self.my_known)
