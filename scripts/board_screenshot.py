@@ -67,7 +67,7 @@ def _score(game: Game, viewer: int) -> int:
     return score if d is not None and d.player == viewer and len(d.actions) >= 3 else -1
 
 
-def pick_position(seed: int = 14, agents: tuple[str, str] = ("ppo", "heuristic"),
+def pick_position(seed: int = 23, agents: tuple[str, str] = ("ppo", "heuristic"),
                   viewer: int = 0, min_turn: int = 4, max_turn: int = 14) -> Game:
     """Replay a seeded game between two agents and return it at the busiest position (between
     ``min_turn`` and ``max_turn``) where ``viewer`` decides."""
@@ -149,7 +149,7 @@ def shrink(png: Path, limit: int = 300_000) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seed", type=int, default=14)
+    ap.add_argument("--seed", type=int, default=23)
     ap.add_argument("--agents", default="ppo,heuristic", help="two agent names (agents.make_agent)")
     ap.add_argument("--seat", default="0", help="0, 1 or spectator")
     ap.add_argument("--theme", default="light", choices=("light", "dark"))
