@@ -71,12 +71,12 @@ class NumpySetPolicy:
         return logits, values
 
     def predict(self, obs: dict[str, np.ndarray], action_masks: np.ndarray | None = None,
-                deterministic: bool | None = None, **_: Any) -> tuple[np.ndarray, None]:
+                deterministic: bool | None = None, **kwargs: Any) -> tuple[np.ndarray, None]:
         """Actions of a batch (as an SB3 model's ``predict``): the most probable legal action, or
         a sample of the masked softmax when not deterministic."""
         logits, _ = self.forward(obs)
-        masks = action_masks if action_masks is not None else obs["action_mask"]
-        masks = np.asarray(masks, dtype=bool).reshape(logits.shape)
+        masks = np.asarray(action_masks if action_masks is not None else obs["action_mask"],
+                           dtype=bool).reshape(logits.shape)
         logits = np.where(masks, logits, -np.inf)
         det = self.deterministic if deterministic is None else deterministic
         if det:

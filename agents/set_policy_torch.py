@@ -39,11 +39,13 @@ class SetEncoder(BaseFeaturesExtractor):
     """Observation -> [action logits (N), state (dim)] (see the module docstring)."""
 
     def __init__(self, observation_space: spaces.Dict, dim: int = 64, emb: int = 32) -> None:
-        n_actions = observation_space["action_mask"].shape[0]
+        mask_space, arg_space = observation_space["action_mask"], observation_space["action_arg"]
+        assert isinstance(mask_space, spaces.Box) and isinstance(arg_space, spaces.Box)
+        n_actions = int(mask_space.shape[0])
         super().__init__(observation_space, features_dim=n_actions + dim)
         self.n_actions, self.dim, self.emb = n_actions, dim, emb
         self.n_zones = len(ZONE_SPECS)
-        max_arg = int(observation_space["action_arg"].high.max())
+        max_arg = int(arg_space.high.max())
         self.card_emb = nn.Embedding(N_CARD_IDS, emb)
         self.zone_emb = nn.Embedding(self.n_zones + 1, emb)
         self.row1 = nn.Linear(C + emb, dim)
@@ -132,7 +134,8 @@ class SetPolicy(MaskableActorCriticPolicy):
     def _build(self, lr_schedule: Any) -> None:
         super()._build(lr_schedule)
         self.action_net = nn.Identity()  # the logits come from the pointer head
-        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
+        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1),  # type: ignore[call-arg]
+                                              **self.optimizer_kwargs)
 
     def _get_constructor_parameters(self) -> dict[str, Any]:
         data = super()._get_constructor_parameters()

@@ -5,7 +5,8 @@ to the pool gets the next free id), so the id of every card here stays the same 
 release: a policy's card embeddings keep their meaning. Ids 0-3 are reserved
 (``hostwcg_env.env.v1.cards``: none, unknown, face-down, a card outside this index); the
 first name here has id 4. ``tests/test_env_v1.py`` checks that every card of the pool has an
-id and that this list only grew.
+id, and ``scripts/gen_env_docs.py --check`` (run by the tests) that this file is what the
+generator writes: the names already here, in their places, then any new ones.
 """
 
 CARD_NAMES: tuple[str, ...] = (
