@@ -179,3 +179,20 @@ def test_maskable_ppo_trains_on_the_vector_env() -> None:
                         policy_kwargs={"net_arch": [32]})
     model.learn(total_timesteps=64)
     assert model.num_timesteps >= 64
+
+
+def test_gym_make_hostwcg_v1_is_the_single_env() -> None:
+    import gymnasium as gym
+    from gymnasium.utils.env_checker import check_env
+
+    import hostwcg_env.env
+    from hostwcg_env.env.v1.vector import SingleEnv
+
+    assert hostwcg_env.env.GYM_ID == hostwcg_env.env.GYM_ID_V1 == "hostwcg/HostWCG-v1"
+    env = gym.make(hostwcg_env.env.GYM_ID, opponent="random", seat=1)
+    assert isinstance(env.unwrapped, SingleEnv) and env.spec is not None and env.spec.id == "hostwcg/HostWCG-v1"
+    obs, info = env.reset(seed=0)
+    assert info["seat"] == "player_1" and env.observation_space.contains(obs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(env.unwrapped, skip_render_check=True)
