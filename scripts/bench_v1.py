@@ -97,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seconds", type=float, default=15.0)
     ap.add_argument("--n", type=int, default=16)
+    ap.add_argument("--memory-steps", type=int, default=200)
     args = ap.parse_args(argv)
     lay = obs_layout()
     floats, ints = lay.counts()
@@ -109,8 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"vector_env({args.n}): {v['steps_per_s']:.0f} env steps/s (both players), "
           f"{v['learner_steps_per_s']:.0f} learner steps/s, batched random opponent, "
           f"{v['games_finished']} games finished")
-    m = bench_memory(args.n)
-    print(f"memory: {m['bytes_per_game'] / 1024:.0f} KiB per game (traced), observation rows "
+    m = bench_memory(args.n, args.memory_steps)
+    print(f"memory: {m['bytes_per_game'] / 1024:.0f} KiB per game (traced, after {args.memory_steps} steps), "
+          f"observation rows "
           f"{m['obs_row_bytes'] / 1024:.1f} KiB per game")
     return 0
 

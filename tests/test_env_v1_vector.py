@@ -196,3 +196,16 @@ def test_gym_make_hostwcg_v1_is_the_single_env() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check_env(env.unwrapped, skip_render_check=True)
+
+
+def test_bench_v1_script_runs() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    run = subprocess.run([sys.executable, str(root / "scripts" / "bench_v1.py"), "--seconds", "0.3", "--n", "2",
+                          "--memory-steps", "3"], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    out = run.stdout
+    assert "4104 floats + 1994 integers" in out and "env steps/s" in out and "KiB per game" in out
