@@ -7,17 +7,28 @@ from typing import Any
 from .base import Agent, EngineAgent, Observer, decide
 from .random_agent import RandomAgent
 
-AGENT_NAMES = ("random", "heuristic", "ismcts", "ppo")
+AGENT_NAMES = ("random", "heuristic", "lookahead", "turnsearch", "ismcts", "ppo")
 
 
 def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
-    """An agent by name: random, heuristic, ismcts[:ITERATIONS | :SECONDSs], ppo[:PATH].
+    """An agent by name: random, heuristic, lookahead[:WORLDS], turnsearch[:ITERATIONS],
+    ismcts[:ITERATIONS | :SECONDSs], ppo[:PATH].
+
+    ``lookahead:2`` samples two worlds a choice (one by default); options and evaluation weights
+    follow as ``KEY=VALUE`` parts, ``lookahead:1:turns=2:danger=2.5`` (``agents/lookahead.py``).
+
+    ``turnsearch:96`` runs 96 iterations of its search a choice (64 by default), with options as
+    ``KEY=VALUE`` parts, ``turnsearch:96:worlds=6:c=0.2`` (``agents/turnsearch.py``).
 
     ``ppo`` is the shipped policy; ``ppo:PATH`` a trained model: a Stable-Baselines3 ``.zip`` as
-    training saves it (converted at load time; needs torch) or an exported ``.npz``.
+    training saves it (converted at load time; needs torch) or an exported ``.npz``. Its
+    choices of a target are guarded (``NumpyPolicy.narrow``); ``ppo:raw`` (``ppo:PATH:raw``) is
+    the network alone, as it played before the guard.
 
     ``ismcts:300`` searches 300 iterations a decision; ``ismcts:0.5s`` as many as fit in half a
-    second (the search stops at the first iteration that ends past the limit)."""
+    second (the search stops at the first iteration that ends past the limit). It chooses among
+    the sensible actions (``agents/sensible.py``); ``ismcts:0.5s:raw`` (``ismcts:raw``) among
+    every legal action, as it did before."""
     base, _, arg = name.partition(":")
     if base == "random":
         return RandomAgent(seed)
@@ -25,19 +36,35 @@ def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
         from .heuristic import HeuristicAgent
 
         return HeuristicAgent(seed)
+    if base == "lookahead":
+        from .lookahead import LookaheadAgent
+
+        return LookaheadAgent.from_spec(arg, seed=seed, **kw)
+    if base == "turnsearch":
+        from .turnsearch import TurnSearchAgent
+
+        return TurnSearchAgent.from_spec(arg, seed=seed, **kw)
     if base == "ismcts":
         from .ismcts import ISMCTSAgent
 
-        if arg.endswith("s"):
-            kw.setdefault("time_limit", float(arg[:-1]))
+        budget, _, rest = arg.partition(":")
+        if arg == "raw" or rest == "raw":
+            kw.setdefault("sensible", False)
+            budget = "" if arg == "raw" else budget
+        elif rest:
+            raise ValueError(f"ismcts:{arg}: after the budget only ':raw' may follow")
+        if budget.endswith("s"):
+            kw.setdefault("time_limit", float(budget[:-1]))
             kw.setdefault("iterations", 1_000_000)
-        elif arg:
-            kw.setdefault("iterations", int(arg))
+        elif budget:
+            kw.setdefault("iterations", int(budget))
         return ISMCTSAgent(seed=seed, **kw)
     if base == "ppo":
         from .ppo import DEFAULT, NumpyPolicy
 
-        return NumpyPolicy.load(arg or DEFAULT, seed=seed)
+        raw = arg == "raw" or arg.endswith(":raw")
+        path = arg[: -len("raw")].rstrip(":") if raw else arg
+        return NumpyPolicy.load(path or DEFAULT, seed=seed, guard=not raw)
     raise ValueError(f"unknown agent {name!r} (known: {', '.join(AGENT_NAMES)})")
 
 

@@ -77,16 +77,34 @@ class Observer:
         obs = self.encoder.encode(game.view(d.player), self.buffers[d.player])
         return obs, self.codec.mask(game)
 
+    def only(self, game: Game, keep: tuple[Action, ...]) -> np.ndarray:
+        """The legal-action mask of the deciding player narrowed to the actions ``keep``."""
+        from hostwcg_env.env.codec import encode
+
+        d = game.decision
+        assert d is not None
+        mask = np.zeros_like(self.codec.mask(game))
+        for a in keep:
+            mask[encode(self.codec.lay, game.state, d.player, a)] = 1
+        return mask
+
 
 def decide(agent: Any, game: Game, observer: Observer | None = None) -> Action:
     """One decision of ``agent`` for the deciding player of ``game`` (engine or flat agents).
-    A flat agent sees its observation through ``observer`` (one per game) when given."""
+    A flat agent sees its observation through ``observer`` (one per game) when given; a flat
+    agent with ``narrow(view, actions) -> actions`` (the shipped PPO policy's guard) has its
+    mask narrowed to the actions that method keeps."""
     d = game.decision
     assert d is not None
     if hasattr(agent, "choose"):
         return agent.choose(game.view(d.player), d.actions)  # type: ignore[no-any-return]
     observer = observer or Observer(game.state.config)
     obs, mask = observer.observe(game)
+    narrow = getattr(agent, "narrow", None)
+    if narrow is not None:  # a flat agent that also rules out some legal actions from its view
+        keep = narrow(game.view(d.player), d.actions)
+        if len(keep) < len(d.actions):
+            mask = observer.only(game, keep)
     a = observer.codec.decode(game, agent.act(obs, mask))
     if a is None:
         raise ValueError(f"{getattr(agent, 'name', agent)} chose an illegal action")

@@ -16,6 +16,13 @@ In short:
 * **Hold Fast cards and Ambushes**: Fast cards are kept for the opponent's turn, where a Fast
   removal spell is cast on an attacking Entity it can kill; Ambushes are activated whenever
   their moment comes (they only come when they matter).
+* **Never hurt its own**: a harmful targeted card or ability is played only when it has an
+  opposing target, a helpful one only when it has one of its own; an "up to" target that
+  would hurt its own (or help the opponent) is declined.
+* **Break stalls**: from turn ``STALL_TURN`` on (games that last that long are stalled boards:
+  walls on both sides), it also attacks Entities it cannot kill when its attacker survives
+  (damage stays on Entities), trades attackers for blockers, and plays its Fast cards on its
+  own turn.
 """
 
 from __future__ import annotations
@@ -25,13 +32,18 @@ from typing import Any
 
 from hostwcg_env.engine import Action, CardDef, CardType, Kind
 from hostwcg_env.engine.actions import PASS, YES
+from hostwcg_env.engine.carddef import Ability, Selector
 from hostwcg_env.engine.costs import can_pay
-from hostwcg_env.engine.state import Obj
+from hostwcg_env.engine.places import resolve_place
+from hostwcg_env.engine.primitives import Damage, Modify, Set
+from hostwcg_env.engine.state import GameState, Obj
+from hostwcg_env.engine.targeting import candidates
 from hostwcg_env.engine.view import PlayerView
 
 from .base import EngineAgent
 
 HARMFUL = {"damage", "destroy", "return_to_hand", "banish", "gain_control", "retarget"}
+STALL_TURN = 50  # half of all games end by turn 11, and nearly every one still going at 60 is a stall
 
 
 def card_value(card: CardDef) -> float:
@@ -47,9 +59,59 @@ def harmful(card: CardDef, ability: int | None = None) -> bool:
         for st in ab.steps:
             if st.do in HARMFUL:
                 return True
-            if st.do in ("modify", "set") and ((st.power or 0) < 0 or (st.health or 0) < 0 or st.do == "set"):
+            if isinstance(st, (Modify, Set)) and ((st.power or 0) < 0 or (st.health or 0) < 0 or st.do == "set"):
                 return True
     return False
+
+
+def harmful_targets(ab: Ability) -> list[tuple[bool, Selector]]:
+    """(harmful?, selector) for each target of an ability that one of its steps acts on."""
+    out = []
+    for name, sel in ab.targets:
+        steps = [st for st in ab.steps if st.to is not None and st.to.name == name]
+        if steps:
+            out.append((any(st.do in HARMFUL or isinstance(st, Set) or (isinstance(st, Modify) and (
+                (st.power or 0) < 0 or (st.health or 0) < 0)) for st in steps), sel))
+    return out
+
+
+def has_side_target(s: GameState, me: int, ab: Ability, source: int | None) -> bool:
+    """Whether every target the ability's steps act on can be an opposing object when the
+    step harms it, and one of ``me``'s own when it helps. ``s`` is a view's redacted copy
+    (``PlayerView.state``): what can be targeted in play is public."""
+    for hurt, sel in harmful_targets(ab):
+        ids = candidates(s, sel, me, source)
+        if not any((s.objs[i].controller != me) == hurt for i in ids if i >= 0):
+            return False
+    return True
+
+
+def resolve(s: GameState, place: str) -> Obj | None:
+    """The object at a place of the action notation in ``s`` (a view's redacted copy)."""
+    oid = resolve_place(s, place)
+    return s.objs.get(oid) if oid is not None and oid >= 0 else None
+
+
+def source_of(view: PlayerView, d: Any) -> tuple[CardDef | None, int | None]:
+    """The card and ability index whose effect a target decision ``d`` chooses for (from the
+    decision's task: a trigger, a stack item or an activated object), or (None, None)."""
+    src = d.task.source() if d is not None and d.task is not None else None
+    if src is None:
+        return None, None
+    if src.card is not None:
+        return src.card, src.ability
+    o = view.public(src.obj) if src.obj is not None else None
+    return (o.card if o is not None else None), src.ability
+
+
+def _activation_aimed(view: PlayerView, a: Action) -> bool:
+    """Whether an activation's targets can fall on the side its effect is meant for (its
+    source is the viewer's own card, so visible to it)."""
+    o = view.at(a.arg)
+    if o is None:
+        return True
+    ab = o.card.abilities[a.n]
+    return not ab.targets or has_side_target(view.state, view.player, ab, o.id)
 
 
 def _entities(view: PlayerView, p: int) -> list[Obj]:
@@ -82,8 +144,8 @@ class HeuristicAgent(EngineAgent):
         if kind == "priority":
             return self._priority(view, actions)
         if kind == "place_triggers":
-            acts = [a for a in actions if a.kind is Kind.ACTIVATE]
-            return acts[0] if acts else next(a for a in actions if a.kind is Kind.TRIGGER)
+            acts = [a for a in actions if a.kind is Kind.ACTIVATE and _activation_aimed(view, a)]
+            return acts[0] if acts else next((a for a in actions if a.kind is Kind.TRIGGER), PASS)
         if kind in ("choose_target", "choose_attack_target"):
             return self._target(view, actions, d)
         if kind == "pay":
@@ -118,9 +180,14 @@ class HeuristicAgent(EngineAgent):
             return att or PASS
         plays = [a for a in by_kind.get(Kind.PLAY, []) if self._worth_playing(view, a)]
         hand = view.hand()
+        stalled = view.turn >= STALL_TURN
+
+        def held(a: Action) -> bool:  # Fast cards wait for the opponent's turn, until a stall
+            return hand[int(a.arg[1:])].card.is_fast and not stalled
+
         # 1. make the best unaffordable card affordable
         ap = by_kind.get(Kind.AP_HOST, []) + by_kind.get(Kind.AP_ANY, [])
-        if ap and not any(not hand[int(a.arg[1:])].card.is_fast for a in plays):
+        if ap and not any(not held(a) for a in plays):
             need = self._missing_type(view)
             if need is not None:
                 host = view.host(me)
@@ -134,11 +201,12 @@ class HeuristicAgent(EngineAgent):
                 c = hand[int(a.arg[1:])].card
                 order = {CardType.ENTITY: 3, CardType.FORM: 3, CardType.SORCERY: 2, CardType.AMBUSH: 1}[c.type]
                 return (order, card_value(c))
-            non_fast = [a for a in plays if not hand[int(a.arg[1:])].card.is_fast]
+            non_fast = [a for a in plays if not held(a)]
             if non_fast:
                 return max(non_fast, key=rank)
         for a in by_kind.get(Kind.ACTIVATE, []):
-            return a
+            if _activation_aimed(view, a):
+                return a
         # 3. left-over action points
         if (Action(Kind.AP_DRAW) in actions and view.count(me, "hand") < max(1, view.host_soul(me))
                 and view.count(me, "deck") > 8):
@@ -167,7 +235,7 @@ class HeuristicAgent(EngineAgent):
             for st in ab.steps:
                 if st.do == "destroy":
                     return True
-                if st.do == "damage" and target.damage + st.amount >= view.health(target):
+                if isinstance(st, Damage) and target.damage + st.amount >= view.health(target):
                     return True
         return False
 
@@ -192,6 +260,10 @@ class HeuristicAgent(EngineAgent):
         own_entities = _entities(view, view.player)
         if c.is_equipment or not harmful(c):
             return bool(own_entities) or not any(ab.targets for ab in c.abilities)
+        spells = [ab for ab in c.abilities if ab.kind == "spell"]
+        if any(hurt for ab in spells for hurt, _sel in harmful_targets(ab)):
+            source = view.hand()[int(a.arg[1:])].id
+            return all(has_side_target(view.state, view.player, ab, source) for ab in spells)
         return bool(opp_entities) or any(st.to is not None and st.to.name in ("opponent_host", "each_host")
                                          for ab in c.abilities for st in ab.steps) or any(
             sel.type == "host" for ab in c.abilities for _n, sel in ab.targets)
@@ -215,6 +287,7 @@ class HeuristicAgent(EngineAgent):
         me = view.player
         opp = _entities(view, view.opponent)
         host_open = not any(not view.has_keyword(o, "cannot_block") for o in opp)
+        stalled = view.turn >= STALL_TURN
         mine = view.row(me, "front")
         best: tuple[float, Action] | None = None
         for a in attacks:
@@ -227,6 +300,8 @@ class HeuristicAgent(EngineAgent):
                     score = max(score, 2 + card_value(blk.card))
                 elif kills and card_value(blk.card) > card_value(att.card):
                     score = max(score, card_value(blk.card) - card_value(att.card))
+                elif stalled and (kills or (survives and view.power(att) > 0)):
+                    score = max(score, 0.5)  # a trade, or damage that stays on the blocker
             if score > 0 and (best is None or score > best[0]):
                 best = (score, a)
         return best[1] if best else None
@@ -269,20 +344,13 @@ class HeuristicAgent(EngineAgent):
             if o.zone == "host":
                 value = 3.0
             scored.append(((value if mine != hurt else -value), a))
-        return max(scored, key=lambda t: t[0])[1]
+        best_score, best_action = max(scored, key=lambda t: t[0])
+        if best_score < 0 and PASS in actions:
+            return PASS  # an "up to" target: decline rather than hurt its own or help the opponent
+        return best_action
 
     def _source_of(self, view: PlayerView, d: Any) -> tuple[CardDef | None, int | None]:
-        task = d.data.get("task") if d is not None else None
-        if not isinstance(task, dict):
-            return None, None
-        if "trig" in task:
-            return task["trig"].card, task["trig"].ability
-        item = task.get("item")
-        if item is not None:
-            return item.card, item.ability
-        oid = task.get("obj")
-        o = view.public(oid) if oid is not None else None
-        return (o.card if o is not None else None), task.get("ability")
+        return source_of(view, d)
 
     # ------------------------------------------------------------ cards
     def _card(self, view: PlayerView, actions: tuple[Action, ...], d: Any) -> Action:

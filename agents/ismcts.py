@@ -33,6 +33,7 @@ from hostwcg_env.engine.stats import host_health
 from hostwcg_env.engine.view import PlayerView, determinize
 
 from .base import EngineAgent
+from .sensible import sensible
 
 
 @dataclass
@@ -78,7 +79,7 @@ class ISMCTSAgent(EngineAgent):
     def __init__(self, iterations: int = 200, time_limit: float | None = None, rollout_depth: int = 60,
                  exploration: float = 0.7, seed: int | None = None, rollout: str = "heuristic",
                  anchor: float | None = 0.03, min_visits: int = 6,
-                 opponent_decks: dict[str, list[str]] | None = None) -> None:
+                 opponent_decks: dict[str, list[str]] | None = None, sensible: bool = True) -> None:
         if rollout not in ("heuristic", "random"):
             raise ValueError(f"rollout must be 'heuristic' or 'random', not {rollout!r}")
         self.iterations = iterations
@@ -89,6 +90,7 @@ class ISMCTSAgent(EngineAgent):
         self.rollout = rollout
         self.anchor = anchor
         self.min_visits = min_visits
+        self.sensible = sensible
         self.opponent_decks = opponent_decks if opponent_decks is not None else _shipped_lists()
         self.reset()
 
@@ -111,11 +113,13 @@ class ISMCTSAgent(EngineAgent):
                 break
             game = Game(determinize(view, self.rng, opponent_cards=opp_cards))
             self._iterate(game, root)
-        legal = {str(a): a for a in actions}
+        # the choice is made among the sensible actions (agents/sensible.py: no clear blunder);
+        # the tree below the root searches every legal action
+        legal = {str(a): a for a in (sensible(view, actions) if self.sensible else actions)}
         best = max((k for k in root.children if k in legal), key=lambda k: (root.children[k].n, k), default=None)
         if self.anchor is not None and self.policy is not None:
             return self._anchored(view, actions, root, legal, best)
-        return legal[best] if best is not None else actions[0]
+        return legal[best] if best is not None else next(iter(legal.values()))
 
     def _anchored(self, view: PlayerView, actions: tuple[Action, ...], root: Node,
                   legal: dict[str, Action], best: str | None) -> Action:

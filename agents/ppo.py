@@ -31,7 +31,9 @@ DEFAULT = CHECKPOINTS / "ppo_hostwcg_v0.npz"
 class NumpyPolicy:
     name = "ppo"
 
-    def __init__(self, weights: dict[str, np.ndarray], deterministic: bool = True, seed: int | None = None) -> None:
+    def __init__(self, weights: dict[str, np.ndarray], deterministic: bool = True, seed: int | None = None,
+                 guard: bool = True) -> None:
+        self.guard = guard
         n = 0
         self.layers: list[tuple[np.ndarray, np.ndarray]] = []
         while f"pi.{n}.weight" in weights:
@@ -63,6 +65,19 @@ class NumpyPolicy:
             x = np.tanh(x) if self.activation == "tanh" else np.maximum(x, 0)
         w, b = self.head
         return w @ x + b  # type: ignore[no-any-return]
+
+    def narrow(self, view: Any, actions: tuple[Any, ...]) -> tuple[Any, ...]:
+        """The guard (``guard=True``, the default): where ``agents.decide`` asks it (the ladder,
+        ``hostwcg play``, demos, balance studies), a target is chosen only among the sensible
+        ones (``agents/sensible.py``: a harmful effect on an opposing object, a helpful one on
+        its own, whenever legal), so the policy makes none of the blunder audit's clear
+        blunders (R1, R2). Its other choices, and its play inside the env (``act`` alone),
+        are the network's."""
+        if not self.guard:
+            return actions
+        from .sensible import sensible_targets
+
+        return sensible_targets(view, actions)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         logits = self.logits(observation)

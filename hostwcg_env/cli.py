@@ -13,10 +13,12 @@
     hostwcg balance [run|compare|report] [--decks ...] [--games N] [--agents A,B] [--rule F=V]
                     [--compare F=V] [--sequential] [--out DIR] [--workers N] [--backend ray]
     hostwcg replay FILE [--index N] [--side A|B|spectator] [--step] [--all]
+    hostwcg audit RESULTS... [--games N] [--examples K]   blunder rates of the agents in kept games
 
 A deck is a short name (``karsh``), an id (``karsh_ember_tide``) or a ``.toml`` file
-(docs/cards.md "Naming a deck"); an agent is ``random``, ``heuristic``, ``ismcts[:N|:Ss]``,
-``ppo`` (the shipped policy) or ``ppo:PATH`` (a trained ``.zip`` or an exported ``.npz``).
+(docs/cards.md "Naming a deck"); an agent is ``random``, ``heuristic``, ``lookahead[:W][:K=V...]``,
+``ismcts[:N|:Ss]``, ``ppo`` (the shipped policy) or ``ppo:PATH`` (a trained ``.zip`` or an exported
+``.npz``).
 
 Exit status: 0 ok, 1 when something checked is wrong, 2 on a usage error. A bad value or file
 is refused with one line on stderr that names it (``hostwcg_env/cli_input.py`` checks them);
@@ -256,13 +258,15 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--quiet", action="store_true", help="print only the result")
     demo.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     demo.add_argument("--agents", type=agent_list(1, 2), metavar="A,B",
-                      help="agents for seats A and B: random, heuristic, ismcts[:N|:Ss], ppo, ppo:PATH "
+                      help="agents for seats A and B: random, heuristic, lookahead[:W], turnsearch[:N], ismcts[:N|:Ss], "
+                           "ppo, ppo:raw, ppo:PATH "
                            "(a trained .zip or .npz); one name is seat A's, B is random (default random,random)")
     demo.set_defaults(func=cmd_demo)
 
     ev = sub.add_parser("evaluate", help="round-robin ladder between agents (win rates, ratings)")
     ev.add_argument("--agents", type=agent_list(2, None), default="random,heuristic",
-                    help="comma-separated: random,heuristic,ismcts,ppo")
+                    help="comma-separated agents: random, heuristic, lookahead[:W], turnsearch[:N], "
+                         "ismcts[:N|:Ss], ppo, ppo:raw, ppo:PATH (docs/agents.md)")
     ev.add_argument("--games", type=at_least(1), default=100, help="games per pair (seats swapped on paired seeds)")
     ev.add_argument("--workers", type=at_least(1), default=1)
     ev.add_argument("--seed", type=at_least(0), default=0, help=SEED_HELP)
@@ -284,6 +288,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_balance_parsers(sub)
 
+    au = sub.add_parser("audit", help="replay kept games and classify every choice by the blunder rules "
+                        "(docs/agents.md): rates per agent, games ended at the turn limit, worst examples")
+    au.add_argument("files", nargs="+", metavar="RESULTS", help="ladder results files (.jsonl or .jsonl.gz)")
+    au.add_argument("--games", type=at_least(1), metavar="N", help="audit only the first N games of each file")
+    au.add_argument("--examples", type=at_least(0), default=3, metavar="K",
+                    help="worst examples shown per agent and rule, with the board (default 3; 0: none)")
+    au.add_argument("--markdown", type=out_file, metavar="FILE", help="also write the report as markdown")
+    au.set_defaults(func=cmd_audit)
+
     pl = sub.add_parser(
         "play", help="play a game against an agent in the terminal",
         description="You against an agent, from your side of the table: what happened since your last "
@@ -291,7 +304,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "stats, and the legal actions numbered. Answer with a number or an action; 'help' lists "
                     "the commands (hand, board, show CARD, log, concede).")
     pl.add_argument("--vs", type=agent_spec, default="heuristic",
-                    help="your opponent: random, heuristic (default), ismcts[:N|:Ss], ppo, ppo:PATH (a trained "
+                    help="your opponent: random, heuristic (default), lookahead, ismcts[:N|:Ss], ppo, ppo:PATH (a trained "
                          ".zip or .npz)")
     pl.add_argument("--seat", choices=("A", "B"), default="A", help="your seat (default A)")
     pl.add_argument("--seed", type=at_least(0), default=0,
@@ -347,6 +360,25 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     return _print_ladder(result, args)
 
 
+def cmd_audit(args: argparse.Namespace) -> int:
+    from hostwcg_env.analysis.audit import audit
+
+    try:
+        result = audit(args.files, limit=args.games, examples=args.examples)
+    except ValueError as e:
+        print(f"audit: {e}", file=sys.stderr)
+        return 2
+    if not result.games:
+        why = result.epoch_note() or f"no game with its actions kept in {', '.join(args.files)}"
+        print(f"audit: {why}", file=sys.stderr)
+        return 2
+    report = result.markdown(args.examples)
+    print(report)
+    if args.markdown:
+        Path(args.markdown).write_text(report + "\n")
+    return 0
+
+
 def _check_decks(decks: list[str] | None) -> None:
     if decks and len(decks) > 2:
         raise CLIError(f"--decks: give one or two decks (seat A's, then seat B's), got {len(decks)}")
@@ -370,9 +402,10 @@ def add_balance_parsers(sub: Any) -> None:
         description="Decks x decks on paired, seat-swapped seeds; tables with 95% intervals as CSV, "
                     "Parquet, PNG plots and one HTML report in --out. Resumable: run the same command "
                     "again to finish an interrupted study.")
-    bal.add_argument("mode", nargs="?", choices=("run", "compare", "report"), default="run",
+    bal.add_argument("mode", nargs="?", choices=("run", "compare", "report", "skill"), default="run",
                      help="run a study (default); compare two rule configurations (with --compare); "
-                          "report: rebuild the outputs of --out from its records without playing")
+                          "report: rebuild the outputs of --out from its records without playing; "
+                          "skill: the same study under each agent of --skills, its conclusions compared")
     bal.add_argument("--decks", nargs="+", metavar="DECK",
                      help="deck ids (brae_deep_roots), unique prefixes (brae) or .toml files "
                           "(default: every shipped preconstructed deck)")
@@ -382,6 +415,9 @@ def add_balance_parsers(sub: Any) -> None:
                      help="games per deck pair, seats swapped on paired seeds (default 100)")
     bal.add_argument("--agent", default="random", help="the agent for both seats (default random)")
     bal.add_argument("--agents", metavar="A,B", help="agents for seat A and seat B (overrides --agent)")
+    bal.add_argument("--skills", type=agent_list(2, None), default="random,heuristic,lookahead,ppo",
+                     metavar="A,B,...", help="skill: the agents whose studies are compared, each in both seats "
+                                             "(default random,heuristic,lookahead,ppo)")
     bal.add_argument("--seed", type=at_least(0), default=0, help="base seed, 0 or more (default 0)")
     bal.add_argument("--rule", type=rule_flag, action="append", default=[], metavar="FLAG=VALUE",
                      help="a RuleConfig flag for the study (repeatable), e.g. damage_draws=true")
@@ -434,8 +470,11 @@ def cmd_balance(args: argparse.Namespace) -> int:
     if args.mode == "compare" and not args.compare:
         print("balance compare: give the changed rules with --compare FLAG=VALUE", file=sys.stderr)
         return 2
-    out = Path(args.out or ("runs/compare" if args.compare else "runs/balance"))
+    out = Path(args.out or ("runs/compare" if args.compare else "runs/skill" if args.mode == "skill"
+                            else "runs/balance"))
     try:
+        if args.mode == "skill":
+            return _balance_skill(args, out)
         if args.mode == "report":
             return _balance_report(out, plots=not args.no_plots)
         study = Study.make(decks=args.decks, games=args.games, agents=args.agents or args.agent,
@@ -457,6 +496,25 @@ def cmd_balance(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return 130
     return _balance_write(res, out, not args.no_plots)
+
+
+def _balance_skill(args: argparse.Namespace, out: Path) -> int:
+    from hostwcg_env.analysis.skill import run_skill
+
+    if args.agents or args.compare:
+        print("balance skill: the agents are --skills A,B,... (each plays both seats); "
+              "--agents and --compare do not apply", file=sys.stderr)
+        return 2
+    levels = [a.strip() for a in args.skills.split(",")]
+    results, skill = run_skill(levels, out, decks=args.decks, games=args.games, seed=args.seed, rules=args.rule,
+                               mirrors=args.mirrors, include_test=args.include_test, max_width=args.max_width,
+                               workers=args.workers, quiet=args.quiet, stop_after=args.stop_after, fresh=args.fresh)
+    print((out / "skill.md").read_text())
+    short = [f"{a}: {len(r.records)} of {r.study.n_games}" for a, r in results.items() if len(r.records) < r.study.n_games]
+    if short:
+        print("games played so far (run the same command to resume): " + "; ".join(short))
+    print(f"wrote skill.md and skill_*.csv to {out}, each level's study in {out}/<agent>/")
+    return 0
 
 
 def _balance_write(res: Any, out: Path, plots: bool) -> int:
@@ -551,7 +609,6 @@ def _refuse(args: argparse.Namespace, message: str, code: int) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    import hostwcg_env  # noqa: F401  (registers the default card pool with Game)
     from hostwcg_env.cards import CardError, DeckError
 
     parser = build_parser()

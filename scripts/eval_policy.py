@@ -2,7 +2,7 @@
 
     python scripts/eval_policy.py runs/ppo_ft/step_200000.zip --vs heuristic,random --games 400
     python scripts/eval_policy.py agents/checkpoints/ppo_hostwcg_v0.npz --vs heuristic \\
-        --games 10000 --seed 900000 --workers 2 --results agents/ladder_results/ppo_vs_heuristic.jsonl
+        --games 10000 --seed 900000 --workers 2 --results agents/ladder_results/history/ppo_vs_heuristic.jsonl
 
 It plays the ladder's own games (``hostwcg_env.analysis.ladder.run_ladder``): pairs of games that share a
 seed and the decks with the seats swapped, the opponent built as ``make_agent(name, seed=2 *

@@ -17,6 +17,7 @@ from agents.ismcts import ISMCTSAgent
 from agents.ppo import DEFAULT, NumpyPolicy, export_sb3
 from hostwcg_env.analysis.ladder import bradley_terry, run_ladder, schedule, spec_id, wilson
 from hostwcg_env.analysis.records import DeckRef, record_id, shipped_deck_refs
+from hostwcg_env.cards import default_ruleset
 from hostwcg_env.cli import main
 from hostwcg_env.engine import Game
 from hostwcg_env.engine.view import determinize
@@ -27,7 +28,7 @@ from hostwcg_env.play import play_terminal
 def _game(seed: int) -> Game:
     decks = shipped_decks(include_test=True)
     rng = random.Random(seed)
-    return Game.new(rng.choice(decks), rng.choice(decks), seed=seed)
+    return default_ruleset().new_game(rng.choice(decks), rng.choice(decks), seed=seed)
 
 
 @pytest.mark.parametrize("name", ["random", "heuristic"])
@@ -85,7 +86,7 @@ def test_ismcts_never_reads_hidden_state(kw: dict) -> None:
     assert checked >= 3
 
 
-@pytest.mark.parametrize("name", ["random", "heuristic", "ismcts:8", "ppo"])
+@pytest.mark.parametrize("name", ["random", "heuristic", "lookahead", "turnsearch:8", "ismcts:8", "ppo"])
 def test_every_agents_choice_ignores_the_opponents_hidden_cards(name: str) -> None:
     """Agents get only their PlayerView: from many states of random games, the deciding
     agent (a fresh one, same seed) makes the same choice when the opponent's hidden cards
@@ -117,7 +118,7 @@ def test_ismcts_samples_the_opponent_from_the_deck_of_its_public_host() -> None:
     decks = shipped_decks(include_test=True)
     karsh = next(d for d in decks if d.host.startswith("Karsh"))
     brae = next(d for d in decks if d.host.startswith("Mother Brae"))
-    g = Game.new(brae, karsh, seed=4)
+    g = default_ruleset().new_game(brae, karsh, seed=4)
     agent = ISMCTSAgent(iterations=4, seed=1)
     assert agent._opponent_cards(g.view(0)) is None  # Hosts are face down before the game (4.6.1)
     rng = random.Random(0)
@@ -393,7 +394,7 @@ def test_terminal_player_scripted_session() -> None:
 
 
 def test_agent_names() -> None:
-    assert set(AGENT_NAMES) == {"random", "heuristic", "ismcts", "ppo"}
+    assert set(AGENT_NAMES) == {"random", "heuristic", "lookahead", "turnsearch", "ismcts", "ppo"}
     assert isinstance(make_agent("heuristic"), HeuristicAgent)
     with pytest.raises(ValueError):
         make_agent("nope")
@@ -520,11 +521,11 @@ def test_demonstrations_from_ladder_records_are_what_the_agent_saw_and_chose(tmp
     from hostwcg_env.analysis.ladder import load_results
 
     path = tmp_path / "res.jsonl"
-    run_ladder(["ppo", "heuristic"], games=2, quiet=True, results=path)
+    run_ladder(["ppo:raw", "heuristic"], games=2, quiet=True, results=path)
     records, _ = load_results(path)
-    data = from_ladder(records, "ppo")
+    data = from_ladder(records, "ppo:raw")
     n = len(data["actions"])
-    assert int(data["n_games"]) == 2 and n == sum(r["seats"][r["agents"][0] != "ppo"][1] for r in records)
+    assert int(data["n_games"]) == 2 and n == sum(r["seats"][r["agents"][0] != "ppo:raw"][1] for r in records)
     masks = np.unpackbits(data["masks"], axis=1, count=int(data["n_actions"])).astype(bool)
     policy = NumpyPolicy.load(DEFAULT)
     for i in range(n):
@@ -536,10 +537,10 @@ def test_demonstrations_from_ladder_records_are_what_the_agent_saw_and_chose(tmp
     with pytest.raises(ValueError, match="no record with agent 'ismcts'"):
         from_ladder(records, "ismcts")
     # records written before actions were kept are skipped and counted
-    mixed = from_ladder([{**records[0], "actions": []}, records[1]], "ppo")
+    mixed = from_ladder([{**records[0], "actions": []}, records[1]], "ppo:raw")
     assert int(mixed["n_games"]) == 1 and int(mixed["skipped_without_actions"]) == 1
     with pytest.raises(ValueError, match=r"\(1 without actions\)"):
-        from_ladder([{**records[0], "actions": []}], "ppo")
+        from_ladder([{**records[0], "actions": []}], "ppo:raw")
 
 
 def test_overrides_only_labels_the_policy_choice_where_the_teacher_kept_its_anchor(tmp_path: Path) -> None:

@@ -99,6 +99,11 @@ ROWS: list[tuple[list[str], str, str]] = [
     # ------------------------------------------------------------------ ladder
     (["ladder", "{missing}"], "no such results file", "err"),
     (["ladder", "{missing}", "--csv", "{emptydir}"], "argument --csv: {emptydir}: is a folder", "err"),
+    # ------------------------------------------------------------------ audit
+    (["audit", "{missing}"], "no such results file", "err"),
+    (["audit", "{missing}", "--games", "0"], "argument --games: must be at least 1 (got 0)", "err"),
+    (["audit", "{missing}", "--examples", "-1"], "argument --examples: must be at least 0 (got -1)", "err"),
+    (["audit", "{missing}", "--markdown", "{emptydir}"], "argument --markdown: {emptydir}: is a folder", "err"),
     # ------------------------------------------------------------------ balance
     (["balance", "--decks", "{malformed}", "brae", "--games", "1", "--quiet", "--out", "{out}"],
      "cannot load the deck {malformed}: FORMAT: TOML syntax error", "err"),
@@ -155,6 +160,7 @@ ROWS: list[tuple[list[str], str, str]] = [
 RESULTS_ROWS: list[tuple[list[str], str, str]] = [
     (["replay", "{wrong_shape}"], "{wrong_shape}:1", "err"),
     (["ladder", "{wrong_shape}"], "{wrong_shape}:1", "err"),
+    (["audit", "{wrong_shape}"], "{wrong_shape}:1", "err"),
     (["replay", "{corrupt}"], "{corrupt}:1", "err"),
     (["evaluate", "--quiet", "--games", "1", "--results", "{emptydir}"], "{emptydir}", "err"),
     (["balance", "--games", "1", "--decks", "brae", "karsh", "--quiet", "--out", "{bin}"], "{bin}", "err"),

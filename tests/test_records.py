@@ -33,7 +33,7 @@ from hostwcg_env.cli import main
 from hostwcg_env.engine import ENGINE_EPOCH
 
 ROOT = Path(__file__).resolve().parent.parent
-KEPT = ROOT / "agents" / "ladder_results"
+KEPT = ROOT / "agents" / "ladder_results" / "history"
 
 
 def _spec(seed: int = 3, agents: tuple[str, str] = ("random", "heuristic"), ask_forced: bool = True) -> GameSpec:

@@ -1,0 +1,235 @@
+"""Balance across skill: the same decks, schedule and seeds played by agents of different
+skill (``hostwcg balance skill``; ``docs/balance.md``, "Balance across skill").
+
+A balance conclusion drawn from random play may say more about random play than about the
+decks. Here one study is played per skill level (each agent in both seats), and the
+conclusions are compared level by level:
+
+* decks: each deck's win rate against the field with its Wilson 95% interval under each agent,
+  and its verdict there: ``above`` (the interval lies above 50%), ``below``, or ``unclear``;
+* cards: for each deck and card, the deck's win rate in games where the card was drawn minus
+  in games where it was not (``iwd``, Newcombe's 95% interval), and its verdict (``helps``,
+  ``hurts``, ``unclear``) under each agent;
+* a conclusion ``holds`` across skill when every level gives the same clear verdict, is
+  ``reversed`` when two levels give opposite clear verdicts, and otherwise ``depends`` (some
+  level cannot tell);
+* Spearman's rank correlation between each two levels, over the decks' win rates and over the
+  cards' ``iwd``, with an approximate 95% interval (Fisher's z, standard error
+  sqrt(1.06 / (n - 3)), Fieller, Hartley and Pearson 1957).
+
+The tables are built from each study's balance tables (``stats.compute_tables``), so a level's
+numbers are the ones its own balance report shows.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import sys
+from collections.abc import Mapping, Sequence
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+from .stats import Z
+
+Tables = Mapping[str, Sequence[Mapping[str, Any]]]
+
+
+def verdict(low: float | None, high: float | None, line: float, words: tuple[str, str] = ("above", "below")) -> str:
+    """``words[0]`` when the interval lies above ``line``, ``words[1]`` when below, else unclear."""
+    if low is None or high is None:
+        return "unclear"
+    if low > line:
+        return words[0]
+    if high < line:
+        return words[1]
+    return "unclear"
+
+
+def agreement(verdicts: Sequence[str]) -> str:
+    """``holds`` (every level gives the same clear verdict), ``reversed`` (two levels give
+    opposite clear verdicts) or ``depends``."""
+    clear = {v for v in verdicts if v != "unclear"}
+    if len(clear) > 1:
+        return "reversed"
+    if clear and all(v != "unclear" for v in verdicts):
+        return "holds"
+    return "depends"
+
+
+def ranks(xs: Sequence[float]) -> list[float]:
+    """Ranks from 1, ties given their mean rank."""
+    order = sorted(range(len(xs)), key=lambda i: xs[i])
+    out = [0.0] * len(xs)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            out[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return out
+
+
+def spearman(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float, float]:
+    """Spearman's rho of paired values with an approximate 95% interval (Fisher's z with
+    standard error sqrt(1.06 / (n - 3))); nan where it is not defined (fewer than 4 pairs for
+    the interval, 2 for rho, or a constant side)."""
+    if len(xs) != len(ys):
+        raise ValueError(f"spearman: {len(xs)} values against {len(ys)}")
+    n = len(xs)
+    if n < 2:
+        return math.nan, math.nan, math.nan
+    rx, ry = ranks(xs), ranks(ys)
+    mx, my = sum(rx) / n, sum(ry) / n
+    sxy = sum((a - mx) * (b - my) for a, b in zip(rx, ry, strict=True))
+    sxx = sum((a - mx) ** 2 for a in rx)
+    syy = sum((b - my) ** 2 for b in ry)
+    if sxx == 0 or syy == 0:
+        return math.nan, math.nan, math.nan
+    rho = sxy / math.sqrt(sxx * syy)
+    if n < 4:
+        return rho, math.nan, math.nan
+    z = math.atanh(max(-0.999999, min(0.999999, rho)))
+    se = math.sqrt(1.06 / (n - 3))
+    return rho, math.tanh(z - Z * se), math.tanh(z + Z * se)
+
+
+def compare(tables: Mapping[str, Tables], condition: str = "drawn") -> dict[str, list[dict[str, Any]]]:
+    """The skill tables from each level's balance tables (``{agent: compute_tables(...)}``, in
+    skill order): ``decks``, ``cards`` (for the card ``condition``, drawn by default) and
+    ``correlations``."""
+    levels = list(tables)
+    if len(levels) < 2:
+        raise ValueError(f"balance across skill needs at least two agents (got {levels})")
+    deck_rows: dict[str, dict[str, Any]] = {}
+    deck_rate: dict[str, dict[str, float]] = {a: {} for a in levels}
+    for a in levels:
+        for r in tables[a]["decks"]:
+            row = deck_rows.setdefault(r["deck"], {"deck": r["deck"], "name": r.get("name", r["deck"])})
+            row[f"{a}:games"] = r["games"]
+            row[f"{a}:win_rate"] = r["win_rate"]
+            row[f"{a}:ci_low"] = r["ci_low"]
+            row[f"{a}:ci_high"] = r["ci_high"]
+            row[f"{a}:verdict"] = verdict(r["ci_low"], r["ci_high"], 0.5)
+            if r["win_rate"] is not None:
+                deck_rate[a][r["deck"]] = r["win_rate"]
+    for row in deck_rows.values():
+        row["across_skill"] = agreement([row.get(f"{a}:verdict", "unclear") for a in levels])
+    card_rows: dict[tuple[str, str], dict[str, Any]] = {}
+    card_iwd: dict[str, dict[tuple[str, str], float]] = {a: {} for a in levels}
+    for a in levels:
+        for r in tables[a]["cards"]:
+            if r["condition"] != condition:
+                continue
+            key = (r["deck"], r["card"])
+            row = card_rows.setdefault(key, {"deck": r["deck"], "card": r["card"], "condition": condition})
+            row[f"{a}:iwd"] = r.get("iwd")
+            row[f"{a}:iwd_low"] = r.get("iwd_low")
+            row[f"{a}:iwd_high"] = r.get("iwd_high")
+            row[f"{a}:verdict"] = verdict(r.get("iwd_low"), r.get("iwd_high"), 0.0, ("helps", "hurts"))
+            if r.get("iwd") is not None:
+                card_iwd[a][key] = r["iwd"]
+    for row in card_rows.values():
+        row["across_skill"] = agreement([row.get(f"{a}:verdict", "unclear") for a in levels])
+    corr = []
+    for a, b in combinations(levels, 2):
+        for what, (n, rho, lo, hi) in (("decks: win rate", _paired_rho(deck_rate[a], deck_rate[b])),
+                                       (f"cards: iwd ({condition})", _paired_rho(card_iwd[a], card_iwd[b]))):
+            corr.append({"a": a, "b": b, "over": what, "n": n, "rho": _nan_none(rho),
+                         "rho_low": _nan_none(lo), "rho_high": _nan_none(hi)})
+    return {"decks": list(deck_rows.values()), "cards": list(card_rows.values()), "correlations": corr}
+
+
+def _paired_rho(x: Mapping[Any, float], y: Mapping[Any, float]) -> tuple[int, float, float, float]:
+    """Spearman's rho over the keys both sides have, and their number."""
+    keys = sorted(set(x) & set(y))
+    return (len(keys), *spearman([x[k] for k in keys], [y[k] for k in keys]))
+
+
+def _nan_none(x: float) -> float | None:
+    return None if math.isnan(x) else round(x, 4)
+
+
+def _pct(x: Any) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def markdown(skill: Mapping[str, list[dict[str, Any]]], levels: Sequence[str], max_cards: int = 30) -> str:
+    """The skill tables as markdown: decks in full; the cards whose conclusion holds or is
+    reversed across skill (at most ``max_cards`` of each); every correlation."""
+    out = ["## Decks: win rate against the field (95% interval) and verdict at each skill level", ""]
+    out.append("| deck | " + " | ".join(levels) + " | across skill |")
+    out.append("|---|" + "---|" * len(levels) + "---|")
+    for r in skill["decks"]:
+        cells = [f"{_pct(r.get(f'{a}:win_rate'))} ({_pct(r.get(f'{a}:ci_low'))} - {_pct(r.get(f'{a}:ci_high'))}) "
+                 f"{r.get(f'{a}:verdict', 'unclear')}" for a in levels]
+        out.append(f"| {r['name']} | " + " | ".join(cells) + f" | {r['across_skill']} |")
+    out += ["", "## Rank correlation between skill levels (Spearman, approximate 95% interval)", "",
+            "| a | b | over | n | rho | 95% interval |", "|---|---|---|---:|---:|---|"]
+    for c in skill["correlations"]:
+        rho = "-" if c["rho"] is None else f"{c['rho']:.2f}"
+        ci = "-" if c["rho_low"] is None else f"{c['rho_low']:.2f} - {c['rho_high']:.2f}"
+        out.append(f"| {c['a']} | {c['b']} | {c['over']} | {c['n']} | {rho} | {ci} |")
+    for kind in ("holds", "reversed"):
+        rows = [r for r in skill["cards"] if r["across_skill"] == kind]
+        out += ["", f"## Cards whose effect {'holds' if kind == 'holds' else 'is reversed'} across skill "
+                f"({len(rows)}; win rate when drawn minus when not, 95% interval)", ""]
+        if not rows:
+            out.append("none")
+            continue
+        out.append("| deck | card | " + " | ".join(levels) + " |")
+        out.append("|---|---|" + "---|" * len(levels))
+        for r in rows[:max_cards]:
+            cells = [f"{_pct(r.get(f'{a}:iwd'))} ({_pct(r.get(f'{a}:iwd_low'))} - {_pct(r.get(f'{a}:iwd_high'))})"
+                     for a in levels]
+            out.append(f"| {r['deck']} | {r['card']} | " + " | ".join(cells) + " |")
+    counts = {k: sum(r["across_skill"] == k for r in skill["decks"]) for k in ("holds", "reversed", "depends")}
+    ccounts = {k: sum(r["across_skill"] == k for r in skill["cards"]) for k in ("holds", "reversed", "depends")}
+    out += ["", f"Decks: {counts['holds']} conclusions hold across skill, {counts['reversed']} are reversed, "
+            f"{counts['depends']} depend on the level. Cards: {ccounts['holds']} hold, {ccounts['reversed']} "
+            f"reversed, {ccounts['depends']} depend.", ""]
+    return "\n".join(out)
+
+
+def folder(agent: str) -> str:
+    """The sub-folder of a skill study that holds one level's study."""
+    return "".join(c if c.isalnum() or c in "_.=-" else "_" for c in agent)
+
+
+def run_skill(levels: Sequence[str], out: str | Path, decks: Any = None, games: int = 100, seed: int = 0,
+              rules: Any = None, mirrors: bool = False, include_test: bool = False, max_width: float = 0.2,
+              workers: int | None = None, quiet: bool = False, stop_after: int | None = None,
+              fresh: bool = False) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
+    """Play (or resume) one balance study per agent in ``levels`` (the same decks, games and
+    seeds; the agent in both seats) under ``out/<agent>``, then compare them: the studies'
+    results by agent and the skill tables (``compare``). Written to ``out``: ``skill.md`` and
+    ``skill_decks.csv``, ``skill_cards.csv``, ``skill_correlations.csv``."""
+    from .simulate import Study, run_study
+
+    if len(levels) < 2 or len(set(levels)) != len(levels):
+        raise ValueError(f"balance skill: give two or more different agents (got {', '.join(levels)})")
+    studies = {a: Study.make(decks=decks, games=games, agents=a, rules=rules, seed=seed, mirrors=mirrors,
+                             include_test=include_test, max_width=max_width) for a in levels}
+    out = Path(out)
+    results = {}
+    for a, study in studies.items():
+        if not quiet:
+            print(f"skill level {a}: {study.describe()}", file=sys.stderr)
+        results[a] = run_study(study, out=out / folder(a), workers=workers, quiet=quiet,
+                               stop_after=stop_after, fresh=fresh)
+    played = [a for a in levels if results[a].records]
+    if len(played) < 2:
+        raise ValueError(f"balance skill: games of at least two levels are needed, {len(played)} "
+                         f"has some in {out}: run the same command again to go on")
+    skill = compare({a: results[a].tables for a in played})
+    (out / "skill.md").write_text(markdown(skill, played))
+    for name, rows in skill.items():
+        keys = list(dict.fromkeys(k for r in rows for k in r))
+        with open(out / f"skill_{name}.csv", "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=keys)
+            w.writeheader()
+            w.writerows(rows)
+    return results, skill
