@@ -10,8 +10,8 @@ import pytest
 from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 
 from hostwcg_env import hostwcg_v0, hostwcg_v1
-from hostwcg_env.cards import default_pool
-from hostwcg_env.engine import Game, Kind, RuleConfig
+from hostwcg_env.cards import default_pool, default_ruleset
+from hostwcg_env.engine import Kind, RuleConfig
 from hostwcg_env.env import AGENTS, shipped_decks
 from hostwcg_env.env.v1 import card_index
 from hostwcg_env.env.v1.cards import (
@@ -348,7 +348,7 @@ def test_game_of_the_same_seed_is_v0s_game() -> None:
 def test_a_new_game_encodes_before_the_game_begins() -> None:
     """Before the Hosts are flipped (9.1.8) my Host is mine to see and the opponent's is not
     (4.6.1): its row is an unknown card; no hand has been drawn yet."""
-    g = Game.new(*shipped_decks()[:2], seed=4)
+    g = default_ruleset().new_game(*shipped_decks()[:2], seed=4)
     from hostwcg_env.env.v1 import Memory
 
     for p in (0, 1):

@@ -19,6 +19,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 import hostwcg_env  # noqa: F401  (registers the card pool)
+from hostwcg_env.cards import default_ruleset
 from hostwcg_env.engine import Game, IllegalActionError, RuleConfig
 
 from ..aec import (
@@ -65,6 +66,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
         if turn_limit is not None:
             cfg = cfg.with_overrides({"turn_limit": turn_limit})
         self.config = cfg
+        self.rules = default_ruleset(cfg)
         self.deck_pools = deck_pools_for(decks, deck_pools)
         check_render(render_mode, render_view)
         self.render_mode = render_mode
@@ -95,7 +97,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
             self._rng.seed(seed)
         game_seed = self._rng.getrandbits(63)
         decks = [self._rng.choice(pool) for pool in self.deck_pools]
-        self.game = Game.new(decks[0], decks[1], self.config, seed=game_seed)
+        self.game = self.rules.new_game(decks[0], decks[1], seed=game_seed)
         self.game.auto_pass = self.auto_single
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(self.agents, 0.0)
