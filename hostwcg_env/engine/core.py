@@ -21,7 +21,7 @@ from .kinds import EndReason
 from .legal import explain_illegal
 from .matching import collect_triggers
 from .places import place_of, resolve_place
-from .state import GameState
+from .state import GameState, StackItem
 from .stats import host_health
 from .tasks import Task
 
@@ -36,6 +36,7 @@ class Core:
         # is plain from public facts (``Game.forced_action``). The env sets it with
         # ``auto_single``; the game that results is the same.
         self.auto_pass = False
+        self.running: Task | None = None  # the task being carried out (``run``)
 
     # ----------------------------------------------------------------- what Game provides
     def run_task(self, task: Task) -> None:
@@ -89,7 +90,7 @@ class Core:
         ``seen`` shown to the player alone besides them while it decides."""
         if not actions:
             raise RuntimeError(f"engine error: decision {kind.value} for {'AB'[player]} has no action")
-        if self.s.started and self.over_decision_cap():
+        if self.s.started and self.over_decision_cap(task):
             return  # truncated: the decision is not asked
         self.s.decision = Decision(player, kind, tuple(actions), prompt, resume, task, cards, hidden, seen)
 
@@ -112,7 +113,9 @@ class Core:
         s = self.s
         while not s.over and s.decision is None:
             if s.tasks:
-                self.run_task(s.tasks.pop())
+                self.running = s.tasks.pop()
+                self.run_task(self.running)
+                self.running = None
                 self.check_losses()
                 continue
             if s.quiet:
@@ -160,14 +163,14 @@ class Core:
         s.decisions_total += 1
         s.decisions_this_turn += 1
 
-    def over_decision_cap(self) -> bool:
+    def over_decision_cap(self, holding: Task | None = None) -> bool:
         """A turn may hold ``max_decisions_per_turn`` decisions (A52c: an environment policy,
         not a rule): a game that needs one more in the same turn is truncated with its own
         reason, ``decision_limit``, and ends with exactly that many decisions in the turn."""
         s = self.s
         if s.decisions_this_turn < s.config.max_decisions_per_turn or s.over:
             return False
-        self.end_game(None, EndReason.DECISION_LIMIT, truncated=True)
+        self.end_game(None, EndReason.DECISION_LIMIT, truncated=True, holding=holding)
         return True
 
     def concede(self, player: int) -> None:
@@ -206,8 +209,20 @@ class Core:
         elif losers:
             self.end_game(1 - losers[0], reasons[0])
 
-    def end_game(self, winner: int | None, reason: EndReason, truncated: bool = False) -> None:
+    def end_game(self, winner: int | None, reason: EndReason, truncated: bool = False,
+                 holding: Task | None = None) -> None:
+        """End the game (1.1). Work still pending is dropped; a card or effect that was
+        resolving (held by ``holding``, the running task, the decision or a pending task)
+        is left on the stack, where it is until its resolution ends (34.5), so that every
+        card of a game that ends mid-resolution is still in exactly one place."""
         s = self.s
+        on_stack = {it.sid for it in s.stack}
+        held = [holding, self.running, s.decision.task if s.decision is not None else None, *s.tasks]
+        for t in held:
+            item = getattr(t, "item", None)
+            if isinstance(item, StackItem) and item.sid not in on_stack:
+                s.stack.append(item)
+                on_stack.add(item.sid)
         s.over = True
         s.winner = winner
         s.reason = reason
