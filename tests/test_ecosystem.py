@@ -35,7 +35,7 @@ def test_gym_make_gives_the_single_agent_view_with_its_spec() -> None:
     import hostwcg_env.env
     from hostwcg_env.env.single import SingleAgentEnv
 
-    env = gym.make(hostwcg_env.env.GYM_ID, opponent="random", seed=0, decks="test")
+    env = gym.make(hostwcg_env.env.GYM_ID_V0, opponent="random", seed=0, decks="test")
     assert isinstance(env.unwrapped, SingleAgentEnv)
     assert env.spec is not None and env.spec.id == "hostwcg/HostWCG-v0"
     assert env.unwrapped.spec is not None and env.spec.kwargs["decks"] == "test"

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("engine", ("hostwcg_env.engine",)),
     ("cards", ("hostwcg_env.cards",)),  # and the package root, which registers the card pool
-    ("env", ("hostwcg_env.env", "hostwcg_env.board", "hostwcg_env.render", "hostwcg_env.hostwcg_v0",
+    ("env", ("hostwcg_env.env", "hostwcg_env.board", "hostwcg_env.render", "hostwcg_env.hostwcg_v0", "hostwcg_env.hostwcg_v1",
              "hostwcg_env.scenarios")),
     ("agents", ("agents",)),
     ("analysis", ("hostwcg_env.analysis",)),

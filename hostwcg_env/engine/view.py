@@ -131,6 +131,11 @@ class PlayerView:
     def events(self) -> list[str]:
         return [e.text_for(self.player) for e in self._s.events]
 
+    def events_from(self, start: int) -> list[str]:
+        """``events[start:]`` without building the texts before ``start``: for a reader that
+        keeps its place in the log (the log only grows during a game)."""
+        return [e.text_for(self.player) for e in self._s.events[start:]]
+
     # ------------------------------------------------------------ public scalars
     @property
     def opponent(self) -> int:

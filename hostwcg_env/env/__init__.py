@@ -7,7 +7,8 @@ and the single-agent gymnasium view, registered as ``hostwcg/HostWCG-v0``::
 
 ``gym.make("hostwcg_env.env:hostwcg/HostWCG-v0")`` imports this module itself first. The
 gymnasium id carries the env's version: ``HostWCG-v0`` is the single-agent view of
-``hostwcg_v0`` (docs/env.md "Versions").
+``hostwcg_v0``, ``HostWCG-v1`` the one of ``hostwcg_v1`` (``hostwcg_env.env.v1.vector.SingleEnv``,
+docs/env_v1.md); ``GYM_ID`` is the newest (docs/env.md "Versions").
 """
 
 from gymnasium.envs.registration import register, registry
@@ -18,10 +19,14 @@ from .layout import action_layout
 from .observation import ObservationEncoder, section
 from .parallel import parallel_env
 
-GYM_ID = "hostwcg/HostWCG-v0"
+GYM_ID_V0 = "hostwcg/HostWCG-v0"
+GYM_ID_V1 = "hostwcg/HostWCG-v1"
+GYM_ID = GYM_ID_V1  # the newest version
 
-if GYM_ID not in registry:  # importing twice (or reloading) registers once
-    register(id=GYM_ID, entry_point="hostwcg_env.env.single:SingleAgentEnv", nondeterministic=False)
+if GYM_ID_V0 not in registry:  # importing twice (or reloading) registers once
+    register(id=GYM_ID_V0, entry_point="hostwcg_env.env.single:SingleAgentEnv", nondeterministic=False)
+if GYM_ID_V1 not in registry:
+    register(id=GYM_ID_V1, entry_point="hostwcg_env.env.v1.vector:SingleEnv", nondeterministic=False)
 
-__all__ = ["AGENTS", "GYM_ID", "Codec", "LayoutError", "ObservationEncoder", "action_layout", "env",
+__all__ = ["AGENTS", "GYM_ID", "GYM_ID_V0", "GYM_ID_V1", "Codec", "LayoutError", "ObservationEncoder", "action_layout", "env",
            "parallel_env", "raw_env", "section", "shipped_decks"]

@@ -23,6 +23,7 @@ no version.
 |---|---|---|
 | v0 | 0.1.0 | first release |
 | v0 | 0.2.0 (unreleased) | the default decks: each seat draws one of the eight preconstructed decks per episode instead of playing the stand-in test decks (``decks="test"`` gives 0.1.0's decks); whether an agent is asked depends on public facts only (a player whose hidden cards could answer is asked even when its one legal action is to pass), and the turn limit ends a game at exactly ``turn_limit`` turns. Kept at v0 because these are fixes made before any use outside this repository; the games differ from 0.1.0's |
+| v1 | 0.2.0 (unreleased) | ``hostwcg_v1`` (docs/env_v1.md): the same game, agents, rewards and action space; a Dict observation of card rows with the player's memory of what the rules made known, a public history and described actions; gymnasium id ``hostwcg/HostWCG-v1`` |
 
 The agent to act is whoever holds the engine's current decision. With
 ``auto_single=True`` (the default, for training) decisions with exactly one legal action are

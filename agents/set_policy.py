@@ -1,0 +1,100 @@
+"""The set-based hostwcg_v1 policy with numpy alone (``agents/set_policy_torch.py`` trains it).
+
+``NumpySetPolicy(weights)`` runs the same forward pass as the torch ``SetEncoder`` (card
+encoder shared by every row, mean pools per zone, history, state MLP, pointer-style action
+head, linear value): ``forward(obs)`` gives the action logits and the values of a batch of
+v1 observations, ``predict(obs, action_masks=..., deterministic=...)`` the actions (as an SB3
+model: it can be the batched opponent of ``hostwcg_v1.vector_env``). The weights are the dict
+``set_policy_torch.export_weights(model)`` makes (``np.savez`` / ``np.load`` keep it).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+
+def _relu(x: np.ndarray) -> np.ndarray:
+    return np.maximum(x, 0, out=x)
+
+
+class NumpySetPolicy:
+    name = "set"
+
+    def __init__(self, weights: dict[str, np.ndarray], deterministic: bool = True, seed: int | None = None) -> None:
+        w = {k: np.asarray(v, dtype=np.float32) for k, v in weights.items()}
+        self.w = w
+        self.dim = w["enc.row2.weight"].shape[0]
+        self.n_zones = w["enc.zone_emb.weight"].shape[0] - 1
+        self.deterministic = deterministic
+        self.rng = np.random.default_rng(seed)
+
+    def _lin(self, name: str, x: np.ndarray) -> np.ndarray:
+        return x @ self.w[f"enc.{name}.weight"].T + self.w[f"enc.{name}.bias"]
+
+    def _emb(self, name: str, idx: np.ndarray) -> np.ndarray:
+        return self.w[f"enc.{name}.weight"][idx]
+
+    def forward(self, obs: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """(logits (B, N), values (B,)) of a batch of observations (or one, without the batch axis)."""
+        single = obs["cards"].ndim == 2
+        if single:
+            obs = {k: v[None] for k, v in obs.items()}
+        cid = obs["card_id"].astype(np.int64)
+        zone = obs["card_zone"].astype(np.int64)
+        x = np.concatenate([obs["cards"].astype(np.float32),
+                            self._emb("card_emb", cid) + self._emb("zone_emb", zone)], axis=-1)
+        h = _relu(self._lin("row2", _relu(self._lin("row1", x))))  # (B, R, d)
+        onehot = (zone[..., None] == np.arange(1, self.n_zones + 1)).astype(np.float32)  # (B, R, Z)
+        counts = np.maximum(onehot.sum(axis=1), 1.0)
+        pooled = np.einsum("brz,brd->bzd", onehot, h) / counts[..., None]
+        hist = obs["history"].astype(np.int64)
+        kind = hist[..., 0]
+        hx = (self._emb("hist_kind", kind) + self._emb("hist_actor", hist[..., 1])
+              + self._emb("card_emb", hist[..., 2]) + self._emb("card_emb", hist[..., 3]))
+        present = (kind > 0).astype(np.float32)[..., None]
+        hvec = (hx * present).sum(axis=1) / np.maximum(present.sum(axis=1), 1.0)
+        b = h.shape[0]
+        state_in = np.concatenate([pooled.reshape(b, -1), obs["globals"].astype(np.float32), hvec], axis=-1)
+        s = _relu(self._lin("state2", _relu(self._lin("state1", state_in))))
+        a = (self._emb("act_kind", obs["action_kind"].astype(np.int64))
+             + self._emb("act_arg", obs["action_arg"].astype(np.int64))
+             + self._emb("card_emb", obs["action_card"].astype(np.int64)))
+        hs = _gather_rows(h, obs["action_source_row"].astype(np.int64))
+        ht = _gather_rows(h, obs["action_target_row"].astype(np.int64))
+        av = _relu(self._lin("act1", np.concatenate([a, hs, ht], axis=-1)))
+        q = self._lin("query", s)
+        logits = (av * q[:, None, :]).sum(-1) / math.sqrt(self.dim) + self._lin("pref", av)[..., 0]
+        values = (s @ self.w["value.weight"].T + self.w["value.bias"])[:, 0]
+        return logits, values
+
+    def predict(self, obs: dict[str, np.ndarray], action_masks: np.ndarray | None = None,
+                deterministic: bool | None = None, **kwargs: Any) -> tuple[np.ndarray, None]:
+        """Actions of a batch (as an SB3 model's ``predict``): the most probable legal action, or
+        a sample of the masked softmax when not deterministic."""
+        logits, _ = self.forward(obs)
+        masks = np.asarray(action_masks if action_masks is not None else obs["action_mask"],
+                           dtype=bool).reshape(logits.shape)
+        logits = np.where(masks, logits, -np.inf)
+        det = self.deterministic if deterministic is None else deterministic
+        if det:
+            actions = logits.argmax(axis=1)
+        else:
+            z = logits - logits.max(axis=1, keepdims=True)
+            p = np.exp(z)
+            p /= p.sum(axis=1, keepdims=True)
+            u = self.rng.random((p.shape[0], 1))
+            actions = np.minimum((p.cumsum(axis=1) < u).sum(axis=1), p.shape[1] - 1)
+            actions = np.where(masks[np.arange(len(actions)), actions], actions, logits.argmax(axis=1))
+        return actions, None
+
+
+def _gather_rows(h: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    valid = (rows >= 0).astype(np.float32)[..., None]
+    idx = np.maximum(rows, 0)
+    return np.take_along_axis(h, idx[..., None], axis=1) * valid
+
+
+__all__ = ["NumpySetPolicy"]

@@ -1,0 +1,103 @@
+"""The set-based hostwcg_v1 policy: MaskablePPO trains it on the vector env, numpy inference
+matches torch, and the numpy policy plays as the vector env's batched opponent."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+th = pytest.importorskip("torch")
+th.set_num_threads(1)  # small batches: threads only contend (the suite runs with -n 2)
+
+from sb3_contrib import MaskablePPO  # noqa: E402
+
+from agents.set_policy import NumpySetPolicy  # noqa: E402
+from agents.set_policy_torch import SetPolicy, export_weights  # noqa: E402
+from hostwcg_env import hostwcg_v1  # noqa: E402
+
+
+def _observations(n: int = 6, steps: int = 40) -> dict[str, np.ndarray]:
+    """Observations of real positions (random play), stacked."""
+    v = hostwcg_v1.vector_env(n, seed=11)
+    obs = v.reset()
+    rng = np.random.default_rng(11)
+    out = [obs]
+    for _ in range(steps):
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in v.action_masks()])
+        obs = v.step(acts)[0]
+        out.append(obs)
+    return {k: np.concatenate([o[k] for o in out]) for k in out[0]}
+
+
+def _model(v, seed: int = 0) -> MaskablePPO:  # type: ignore[no-untyped-def]
+    return MaskablePPO(SetPolicy, v, n_steps=32, batch_size=64, n_epochs=2, seed=seed, device="cpu",
+                       policy_kwargs={"dim": 32, "emb": 16})
+
+
+def test_numpy_inference_matches_torch() -> None:
+    v = hostwcg_v1.vector_env(2, seed=0)
+    model = _model(v)
+    th.manual_seed(0)
+    for p in model.policy.parameters():  # not the init's small output gains: make logits vary
+        p.data.normal_(0, 0.3)
+    obs = _observations()
+    with th.no_grad():
+        t_obs, _ = model.policy.obs_to_tensor(obs)
+        features = model.policy.extract_features(t_obs)
+        n = v.action_space.n
+        t_logits = features[:, :n].numpy()
+        t_values = model.policy.predict_values(t_obs).numpy()[:, 0]
+    np_policy = NumpySetPolicy(export_weights(model))
+    logits, values = np_policy.forward(obs)
+    assert logits.shape == t_logits.shape == (len(obs["cards"]), n)
+    assert np.abs(t_logits).max() > 0.1, "the check is not vacuous"
+    np.testing.assert_allclose(logits, t_logits, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(values, t_values, rtol=1e-4, atol=1e-4)
+    # one observation without the batch axis gives the same
+    one = {k: a[3] for k, a in obs.items()}
+    np.testing.assert_allclose(np_policy.forward(one)[0][0], logits[3], rtol=1e-5, atol=1e-5)
+    # the actions: the most probable legal one, as torch's masked distribution gives
+    acts, _ = np_policy.predict(obs, action_masks=obs["action_mask"], deterministic=True)
+    with th.no_grad():
+        t_acts, _ = model.policy.predict(obs, action_masks=obs["action_mask"].astype(bool), deterministic=True)
+    assert np.array_equal(acts, t_acts)
+    assert obs["action_mask"][np.arange(len(acts)), acts].all()
+
+
+def test_sampled_actions_are_legal() -> None:
+    v = hostwcg_v1.vector_env(2, seed=0)
+    policy = NumpySetPolicy(export_weights(_model(v)), deterministic=False, seed=1)
+    obs = _observations(n=4, steps=10)
+    for _ in range(5):
+        acts, _ = policy.predict(obs)
+        assert obs["action_mask"][np.arange(len(acts)), acts].all()
+
+
+def test_maskable_ppo_trains_the_set_policy_and_it_plays_as_the_batched_opponent() -> None:
+    """Smoke: a short MaskablePPO run changes the weights; the exported numpy policy is then
+    the opponent of a vector env, asked in batches, and games finish."""
+    v = hostwcg_v1.vector_env(4, seed=0)
+    model = _model(v)
+    before = export_weights(model)
+    model.learn(total_timesteps=256)
+    after = export_weights(model)
+    assert model.num_timesteps >= 256
+    assert any(not np.array_equal(before[k], after[k]) for k in before)
+    calls: list[int] = []
+    opponent = NumpySetPolicy(after, deterministic=False, seed=0)
+
+    class Counting:
+        def predict(self, obs, action_masks=None, deterministic=False):  # type: ignore[no-untyped-def]
+            calls.append(len(action_masks))
+            return opponent.predict(obs, action_masks=action_masks)
+
+    v2 = hostwcg_v1.vector_env(4, opponent=Counting(), seed=1, turn_limit=6)  # short games
+    v2.reset()
+    rng = np.random.default_rng(1)
+    finished = 0
+    for _ in range(400):
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in v2.action_masks()])
+        finished += int(v2.step(acts)[2].sum())
+        if finished >= 2:
+            break
+    assert finished >= 2 and max(calls) > 1
