@@ -35,6 +35,7 @@ from hostwcg_env.engine.actions import PASS, YES
 from hostwcg_env.engine.carddef import Ability, Selector
 from hostwcg_env.engine.costs import can_pay
 from hostwcg_env.engine.places import resolve_place
+from hostwcg_env.engine.primitives import Damage, Modify, Set
 from hostwcg_env.engine.state import GameState, Obj
 from hostwcg_env.engine.targeting import candidates
 from hostwcg_env.engine.view import PlayerView
@@ -58,7 +59,7 @@ def harmful(card: CardDef, ability: int | None = None) -> bool:
         for st in ab.steps:
             if st.do in HARMFUL:
                 return True
-            if st.do in ("modify", "set") and ((st.power or 0) < 0 or (st.health or 0) < 0 or st.do == "set"):
+            if isinstance(st, (Modify, Set)) and ((st.power or 0) < 0 or (st.health or 0) < 0 or st.do == "set"):
                 return True
     return False
 
@@ -69,8 +70,8 @@ def harmful_targets(ab: Ability) -> list[tuple[bool, Selector]]:
     for name, sel in ab.targets:
         steps = [st for st in ab.steps if st.to is not None and st.to.name == name]
         if steps:
-            out.append((any(st.do in HARMFUL or (st.do in ("modify", "set") and (
-                (st.power or 0) < 0 or (st.health or 0) < 0 or st.do == "set")) for st in steps), sel))
+            out.append((any(st.do in HARMFUL or isinstance(st, Set) or (isinstance(st, Modify) and (
+                (st.power or 0) < 0 or (st.health or 0) < 0)) for st in steps), sel))
     return out
 
 
@@ -94,17 +95,13 @@ def resolve(s: GameState, place: str) -> Obj | None:
 def source_of(view: PlayerView, d: Any) -> tuple[CardDef | None, int | None]:
     """The card and ability index whose effect a target decision ``d`` chooses for (from the
     decision's task: a trigger, a stack item or an activated object), or (None, None)."""
-    task = d.data.get("task") if d is not None else None
-    if not isinstance(task, dict):
+    src = d.task.source() if d is not None and d.task is not None else None
+    if src is None:
         return None, None
-    if "trig" in task:
-        return task["trig"].card, task["trig"].ability
-    item = task.get("item")
-    if item is not None:
-        return item.card, item.ability
-    oid = task.get("obj")
-    o = view.public(oid) if oid is not None else None
-    return (o.card if o is not None else None), task.get("ability")
+    if src.card is not None:
+        return src.card, src.ability
+    o = view.public(src.obj) if src.obj is not None else None
+    return (o.card if o is not None else None), src.ability
 
 
 def _activation_aimed(view: PlayerView, a: Action) -> bool:
@@ -238,7 +235,7 @@ class HeuristicAgent(EngineAgent):
             for st in ab.steps:
                 if st.do == "destroy":
                     return True
-                if st.do == "damage" and target.damage + st.amount >= view.health(target):
+                if isinstance(st, Damage) and target.damage + st.amount >= view.health(target):
                     return True
         return False
 

@@ -34,6 +34,7 @@ from typing import Any
 from hostwcg_env.engine import Action, Game
 from hostwcg_env.engine.actions import PASS, DecisionKind
 from hostwcg_env.engine.carddef import CardDef
+from hostwcg_env.engine.primitives import Damage, Modify
 from hostwcg_env.engine.state import GameState
 from hostwcg_env.engine.stats import has_keyword, health, host_health, host_soul, power
 from hostwcg_env.engine.view import PlayerView, determinize
@@ -133,9 +134,9 @@ def host_reach(card: CardDef) -> int:
                 sel is not None and sel.type in ("host", "entity_or_host") and sel.controller != "you")
             if not hits_host:
                 continue
-            if st.do == "damage":
+            if isinstance(st, Damage):
                 n += st.amount
-            elif st.do == "modify" and (st.health or 0) < 0:
+            elif isinstance(st, Modify) and (st.health or 0) < 0:
                 n -= st.health or 0
     _REACH[id(card)] = n
     return n

@@ -24,6 +24,7 @@ from __future__ import annotations
 from hostwcg_env.engine import Action
 from hostwcg_env.engine.actions import DecisionKind, Kind
 from hostwcg_env.engine.carddef import Ability, CardDef, CardType
+from hostwcg_env.engine.primitives import Grant, Modify, Set
 from hostwcg_env.engine.state import GameState
 from hostwcg_env.engine.targeting import candidates
 from hostwcg_env.engine.view import PlayerView
@@ -46,11 +47,11 @@ def direction(card: CardDef, ability: int | None) -> int:
                 signs.append(-1)
             elif st.do == "heal":
                 signs.append(1)
-            elif st.do == "modify":
+            elif isinstance(st, Modify):
                 signs += [(v > 0) - (v < 0) for v in (st.power, st.health, st.soul) if v]
-            elif st.do == "set":
+            elif isinstance(st, Set):
                 signs += [-1 for v in (st.power, st.health) if v is not None and v <= 1]
-            elif st.do == "grant":
+            elif isinstance(st, Grant):
                 signs.append(1 if st.keyword == "first_strike" else -1 if st.keyword == "cannot_block" else 0)
             elif st.do == "equip":
                 for eq in card.abilities:

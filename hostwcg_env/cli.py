@@ -609,7 +609,6 @@ def _refuse(args: argparse.Namespace, message: str, code: int) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    import hostwcg_env  # noqa: F401  (registers the default card pool with Game)
     from hostwcg_env.cards import CardError, DeckError
 
     parser = build_parser()

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from hostwcg_env.cards.decks import Deck, load_deck, pool_decks, stand_in_decks
+from hostwcg_env.cards.loader import default_ruleset
 from hostwcg_env.engine import Action, Game, GameState, RuleConfig
 from hostwcg_env.engine.stats import host_health
 from hostwcg_env.render import render_events, render_text
@@ -111,7 +112,7 @@ def run_demo(
     is two random agents) and print it; returns the finished game. ``decks``: see
     ``load_decks`` (default: each seat's deck drawn from the preconstructed decks by the seed)."""
     deck_a, deck_b = load_decks(decks, seed)
-    game = Game.new(deck_a, deck_b, config=config or RuleConfig(), seed=seed)
+    game = default_ruleset(config or RuleConfig()).new_game(deck_a, deck_b, seed=seed)
     players = [_agent(name, s) for name, s in zip(agents, agent_seeds(seed), strict=False)]
     show = _Printer(game, out, color, max_event_lines) if not quiet else None
     if show:

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from hostwcg_env.cards.loader import default_ruleset
 from hostwcg_env.cards.text import card_sheet, find_card, stats_text
 from hostwcg_env.demo import _agent, explain_result, load_decks
 from hostwcg_env.engine import Action, Game, IllegalActionError, RuleConfig
@@ -57,7 +58,7 @@ def play_terminal(vs: str = "heuristic", seat: int = 0, seed: int = 0,
                   color: bool = False) -> int:
     """One game in the terminal; returns 0 (a finished or conceded game)."""
     deck_a, deck_b = load_decks(decks, seed)
-    game = Game.new(deck_a, deck_b, config=RuleConfig(), seed=seed)
+    game = default_ruleset(RuleConfig()).new_game(deck_a, deck_b, seed=seed)
     opponent = _agent(vs, seed + 1)
     table = _Table(game, seat, out, color)
     mine = (deck_a, deck_b)[seat]
@@ -299,7 +300,7 @@ class _Table:
         if p[:2] in ("f0", "f1", "f2", "f3", "f4", "b0", "b1", "b2", "b3") and len(p) == 2:
             p = f"{self.me}.{p}"
         try:
-            oid = g._resolve_place(p)
+            oid = g.resolve_place(p)
         except (ValueError, KeyError, IndexError, IllegalActionError):
             return None
         if oid is None or oid < 0:
@@ -327,7 +328,7 @@ class _Table:
             oid = s.players[self.seat].front[int(a.arg[1:])]
         elif a.kind in (Kind.TARGET, Kind.ACTIVATE):
             try:
-                oid = g._resolve_place(a.arg)
+                oid = g.resolve_place(a.arg)
             except (ValueError, KeyError, IndexError, IllegalActionError):
                 oid = None
             if oid is not None and oid < 0:
@@ -369,7 +370,7 @@ def _kind_words(kind: str) -> str:
 def _resolve(game: Game, line: str) -> tuple[int | None, Action]:
     from hostwcg_env.engine.notation import resolve_line
 
-    return resolve_line(game, line)
+    return resolve_line(game.state, line)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,8 @@
 # Builds .venv-bench: the project plus the peer environments the benchmark compares against
 # (shared/peers/README.md): PettingZoo classic (leduc_holdem_v4, connect_four_v3) and gym-locm.
 # Kept apart from .venv because gym-locm wants a newer gymnasium than Ray RLlib allows.
+# The editable install compiles the engine with mypyc (setup.py), so bench.py can put the
+# compiled and the Python build of this commit side by side (docs/engine.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=.venv-bench
@@ -19,4 +21,8 @@ if [ ! -f "$VENV/.ready" ]; then
   fi
   touch "$VENV/.ready"
 fi
+build=$("$VENV/bin/python" -c "import hostwcg_env.engine as e; print(e.BUILD)" 2>/dev/null || true)
+case "$build" in
+  *"sources changed"*) "$VENV/bin/pip" install -q --no-deps -e . ;;  # compile the edited engine
+esac
 exec "$VENV/bin/python" scripts/bench.py "$@"

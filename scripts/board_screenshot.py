@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 from agents import decide, make_agent  # noqa: E402
 from hostwcg_env.board.html import board_html  # noqa: E402
 from hostwcg_env.board.model import board_of  # noqa: E402
+from hostwcg_env.cards import default_ruleset  # noqa: E402
 from hostwcg_env.demo import agent_seeds, load_decks  # noqa: E402
 from hostwcg_env.engine import Action, Game  # noqa: E402
 
@@ -75,7 +76,7 @@ def pick_position(seed: int = 23, agents: tuple[str, str] = ("ppo", "heuristic")
     seeds = agent_seeds(seed)
 
     def new() -> tuple[Game, list[Any]]:
-        return Game.new(deck_a, deck_b, seed=seed), [make_agent(n, seed=s) for n, s in zip(agents, seeds, strict=True)]
+        return default_ruleset().new_game(deck_a, deck_b, seed=seed), [make_agent(n, seed=s) for n, s in zip(agents, seeds, strict=True)]
 
     game, players = new()
     actions: list[Action] = []

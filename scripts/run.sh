@@ -2,7 +2,8 @@
 # One entry point for a fresh machine (Python 3.11, pip, venv): creates .venv, installs the
 # project with the extras the task needs, then runs it.
 #   bash scripts/run.sh demo    # the main job: a rendered game between shipped agents
-#   bash scripts/run.sh test    # the whole test suite
+#   bash scripts/run.sh test    # the whole test suite, then the scenario and rules suites again
+#                               # on the Python build of the engine (docs/engine.md)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV="${VENV:-.venv}"
@@ -17,6 +18,12 @@ if [ ! -f "$stamp" ]; then
   rm -f "$VENV"/.installed-*
   touch "$stamp"
 fi
+# The engine is compiled in place by the editable install (setup.py): after its sources change,
+# compile it again (a stale build would otherwise fall back to Python with a warning).
+build=$("$PY" -c "import hostwcg_env.engine as e; print(e.BUILD)" 2>/dev/null || true)
+case "$build" in
+  *"sources changed"*) "$PY" -m pip install -q --no-deps -e . ;;
+esac
 cmd="${1:-test}"
 shift || true
 case "$cmd" in
@@ -28,7 +35,17 @@ case "$cmd" in
     echo "=== a short balance report (heuristic self-play, 3 decks, 10 games per pair) ==="
     exec "$VENV/bin/hostwcg" balance --decks brae karsh lior --games 10 --agent heuristic \
       --out runs/demo-balance --fresh --quiet ;;
-  test) exec "$PY" -m pytest -n auto -p no:cacheprovider "$@" ;;
+  test)
+    # the compiled engine where the install compiled it, else the Python one
+    expect=$("$PY" -c "import hostwcg_env.engine as e; print('compiled' if e.compiled() else 'pure')")
+    echo "=== the whole suite, engine build: $expect ==="
+    HOSTWCG_EXPECT_BUILD="$expect" "$PY" -m pytest -n auto -p no:cacheprovider "$@"
+    if [ "$expect" = compiled ] && [ $# -eq 0 ]; then
+      echo "=== the scenario and rules suites again on the Python build (HOSTWCG_PURE=1) ==="
+      HOSTWCG_PURE=1 HOSTWCG_EXPECT_BUILD=pure exec "$PY" -m pytest -n auto -p no:cacheprovider \
+        tests/rules tests/test_scenarios.py tests/test_scenarios_s001_s110.py \
+        tests/test_scenarios_s193_s281.py tests/test_build.py
+    fi ;;
   bench) exec "$PY" scripts/bench.py "$@" ;;
   *) echo "usage: bash scripts/run.sh demo|test|bench" >&2; exit 2 ;;
 esac

@@ -17,6 +17,7 @@ from agents.ismcts import ISMCTSAgent
 from agents.ppo import DEFAULT, NumpyPolicy, export_sb3
 from hostwcg_env.analysis.ladder import bradley_terry, run_ladder, schedule, spec_id, wilson
 from hostwcg_env.analysis.records import DeckRef, record_id, shipped_deck_refs
+from hostwcg_env.cards import default_ruleset
 from hostwcg_env.cli import main
 from hostwcg_env.engine import Game
 from hostwcg_env.engine.view import determinize
@@ -27,7 +28,7 @@ from hostwcg_env.play import play_terminal
 def _game(seed: int) -> Game:
     decks = shipped_decks(include_test=True)
     rng = random.Random(seed)
-    return Game.new(rng.choice(decks), rng.choice(decks), seed=seed)
+    return default_ruleset().new_game(rng.choice(decks), rng.choice(decks), seed=seed)
 
 
 @pytest.mark.parametrize("name", ["random", "heuristic"])
@@ -117,7 +118,7 @@ def test_ismcts_samples_the_opponent_from_the_deck_of_its_public_host() -> None:
     decks = shipped_decks(include_test=True)
     karsh = next(d for d in decks if d.host.startswith("Karsh"))
     brae = next(d for d in decks if d.host.startswith("Mother Brae"))
-    g = Game.new(brae, karsh, seed=4)
+    g = default_ruleset().new_game(brae, karsh, seed=4)
     agent = ISMCTSAgent(iterations=4, seed=1)
     assert agent._opponent_cards(g.view(0)) is None  # Hosts are face down before the game (4.6.1)
     rng = random.Random(0)

@@ -10,9 +10,10 @@ import random
 
 import pytest
 
+from hostwcg_env.cards import default_ruleset
 from hostwcg_env.cards.decks import DECKS_DIR, load_deck
-from hostwcg_env.engine import Game, RuleConfig
 from hostwcg_env.engine.actions import DecisionKind
+from hostwcg_env.engine.legal import only_pass_publicly
 
 DECKS = [load_deck(p) for p in sorted(glob.glob(str(DECKS_DIR / "*.toml")))]
 
@@ -23,7 +24,7 @@ def _play(seed: int, auto_pass: bool) -> tuple[list[str], tuple, int, int]:
     priority stops whose one action (pass) is not forced on public grounds."""
     rng = random.Random(seed)
     a, b = rng.choice(DECKS), rng.choice(DECKS)
-    g = Game.new(a, b, RuleConfig(), seed=seed)
+    g = default_ruleset().new_game(a, b, seed=seed)
     g.auto_pass = auto_pass
     stops = hidden_passes = 0
     while not g.is_over:
@@ -31,7 +32,7 @@ def _play(seed: int, auto_pass: bool) -> tuple[list[str], tuple, int, int]:
         d = g.decision
         assert d is not None
         if d.kind is DecisionKind.PRIORITY and len(acts) == 1:
-            public = g._only_pass_publicly(d.player)
+            public = only_pass_publicly(g.state, d.player)
             assert (g.forced_action() is not None) == public
             if auto_pass:
                 assert not public, "stopped for a pass forced on public grounds"
@@ -62,6 +63,6 @@ def test_auto_pass_stops_where_only_hidden_cards_leave_nothing_to_do() -> None:
 
 
 def test_auto_pass_survives_clone() -> None:
-    g = Game.new(DECKS[0], DECKS[1], RuleConfig(), seed=3)
+    g = default_ruleset().new_game(DECKS[0], DECKS[1], seed=3)
     g.auto_pass = True
     assert g.clone().auto_pass

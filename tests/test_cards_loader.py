@@ -10,6 +10,7 @@ import pytest
 
 from hostwcg_env.cards import CardError, default_pool, load_card_table, load_cards
 from hostwcg_env.engine.carddef import TYPED, CardType, Ref, Res, Selector
+from hostwcg_env.engine.kinds import Controller, SelectorType
 
 DATA = Path(__file__).resolve().parent.parent / "hostwcg_env" / "cards" / "data" / "test_cards.toml"
 
@@ -105,12 +106,12 @@ def test_wolf_is_a_token(cards):
 def test_static_abilities(cards):
     (knight,) = cards["Banner Knight"].abilities
     assert knight.kind == "static"
-    assert knight.affects == Selector(type="entity", controller="you")
+    assert knight.affects == Selector(type=SelectorType.ENTITY, controller=Controller.YOU)
     assert (knight.health, knight.power) == (1, 1)
     (witch,) = cards["Hex Witch"].abilities
     assert witch.affects.controller == "opponent" and (witch.health, witch.power) == (-2, -2)
     (eq,) = cards["Equalizer"].abilities
-    assert eq.affects == Selector(type="entity") and (eq.set_health, eq.set_power) == (4, 2)
+    assert eq.affects == Selector(type=SelectorType.ENTITY) and (eq.set_health, eq.set_power) == (4, 2)
     assert cards["Soul Anchor"].abilities[0].affects == "your_host"
     assert cards["Soul Anchor"].abilities[0].soul == 2
     assert cards["Aegis"].abilities[0].health == 2
@@ -127,20 +128,20 @@ def test_triggered_abilities(cards):
     (raider,) = cards["Raider"].abilities
     assert raider.kind == "triggered" and raider.optional
     assert (raider.when.event, raider.when.subject) == ("attacks", "self")
-    assert raider.targets == (("t", Selector(type="entity")),)
+    assert raider.targets == (("t", Selector(type=SelectorType.ENTITY)),)
     assert (
         raider.steps[0].do == "damage"
         and raider.steps[0].amount == 2
         and raider.steps[0].to == Ref(name="t")
     )
     (sentinel,) = cards["Sentinel"].abilities
-    assert sentinel.when.subject == Selector(type="entity", controller="opponent")
+    assert sentinel.when.subject == Selector(type=SelectorType.ENTITY, controller=Controller.OPPONENT)
     assert sentinel.steps[0].to == Ref(name="event.subject")
     (scribe,) = cards["Mirror Scribe"].abilities
     assert (scribe.when.event, scribe.when.player) == ("draws", "opponent")
     enters, moves = cards["Surveyor"].abilities
-    assert enters.when.subject == Selector(type="entity", other=True)
-    assert moves.when.subject == Selector(type="entity") and moves.steps[0].resource == "host"
+    assert enters.when.subject == Selector(type=SelectorType.ENTITY, other=True)
+    assert moves.when.subject == Selector(type=SelectorType.ENTITY) and moves.steps[0].resource == "host"
     assert cards["Echo Sphinx"].abilities[0].steps[0].resource == "host"
     assert cards["Rested Guard"].abilities[0].steps[0].resource == Res.AUTHORITY == "&"
     (shield,) = cards["Shieldbearer"].abilities
@@ -182,19 +183,19 @@ def test_sorceries(cards):
     assert cards["Flash Spark"].is_fast and cards["Redirect"].is_fast
     assert cards["Redirect"].abilities[0].steps[0].do == "retarget"
     assert cards["Scatter"].abilities[0].targets[0][1] == Selector(
-        type="entity", count=2, up_to=True
+        type=SelectorType.ENTITY, count=2, up_to=True
     )
     assert cards["Twin Draw"].abilities[0].steps[0].who == "each"
     assert cards["Mutual Blast"].abilities[0].steps[0].to == Ref(name="each_host")
-    assert cards["Sweep"].abilities[0].steps[0].to == Ref(all=Selector(type="entity"))
+    assert cards["Sweep"].abilities[0].steps[0].to == Ref(all=Selector(type=SelectorType.ENTITY))
     assert cards["Cull"].abilities[0].steps[0].to == Ref(
-        choose=Selector(type="entity", controller="opponent")
+        choose=Selector(type=SelectorType.ENTITY, controller=Controller.OPPONENT)
     )
     assert cards["Cull"].abilities[0].targets == ()
     assert [s.do for s in cards["Grim Chain"].abilities[0].steps] == ["destroy", "damage", "draw"]
     search = cards["Tutor"].abilities[0].steps[0]
     assert (
-        search.filter == Selector(type="card", card_type="entity", subtype="Human")
+        search.filter == Selector(type=SelectorType.CARD, card_type=CardType.ENTITY, subtype="Human")
         and search.reveal
     )
     wolf = cards["Call Wolf"].abilities[0].steps[0]
@@ -209,14 +210,14 @@ def test_lingering_and_equipment(cards):
     blade = cards["Iron Blade"]
     assert blade.is_equipment and not blade.is_lingering
     spell, static = blade.abilities
-    assert spell.targets == (("t", Selector(type="permanent")),) and spell.steps[0].do == "equip"
+    assert spell.targets == (("t", Selector(type=SelectorType.PERMANENT)),) and spell.steps[0].do == "equip"
     assert static.affects == "equipped" and static.power == 2
 
 
 def test_ambushes(cards):
     (snare,) = cards["Snare"].abilities
     assert snare.kind == "ambush" and snare.when.subject == Selector(
-        type="entity", controller="opponent"
+        type=SelectorType.ENTITY, controller=Controller.OPPONENT
     )
     assert snare.steps[0].to == Ref(name="event.subject")
     (backlash,) = cards["Backlash"].abilities

@@ -93,7 +93,7 @@ def test_the_flag_of_each_entry_has_the_right_default() -> None:
 
 def test_the_code_each_entry_points_at_exists() -> None:
     """Every `engine/x.py` or `cards/x.py` named under 'Where' exists, and every
-    `Class.method` named after it is defined in that file."""
+    `Class.method` or `function()` named after it is defined in that file."""
     problems = []
     for rid, text in _entries().items():
         where = text.split("**Where:**", 1)[1].split("* **", 1)[0]
@@ -109,6 +109,9 @@ def test_the_code_each_entry_points_at_exists() -> None:
             elif re.fullmatch(r"[A-Z]\w*\.\w+", token) and source:
                 cls, meth = token.split(".")
                 if f"class {cls}" not in source or not re.search(rf"def {meth}\b", source):
+                    problems.append(f"{rid}: {token} is not defined there")
+            elif re.fullmatch(r"\w+\(\)", token) and source:
+                if not re.search(rf"^def {token[:-2]}\(", source, re.M):
                     problems.append(f"{rid}: {token} is not defined there")
     assert not problems, problems
 

@@ -12,7 +12,8 @@ import pytest
 from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 
 from hostwcg_env import hostwcg_v0
-from hostwcg_env.engine import Game, IllegalActionError, RuleConfig
+from hostwcg_env.cards import default_ruleset
+from hostwcg_env.engine import IllegalActionError, RuleConfig
 from hostwcg_env.env import AGENTS, LayoutError, action_layout, section, shipped_decks
 from hostwcg_env.env.codec import Codec, encode
 from hostwcg_env.env.observation import ObservationEncoder
@@ -179,7 +180,7 @@ def test_codec_covers_every_legal_action_over_shipped_decks() -> None:
     for seed in range(150):
         rng = random.Random(seed)
         a, b = rng.choice(decks), rng.choice(decks)
-        g = Game.new(a, b, seed=seed)
+        g = default_ruleset().new_game(a, b, seed=seed)
         while not g.is_over:
             d = g.decision
             idx = [encode(lay, g.state, d.player, x) for x in d.actions]

@@ -41,7 +41,7 @@ import pytest
 import hostwcg_env  # noqa: F401  (registers the default card pool)
 from hostwcg_env.analysis.records import DeckRef
 from hostwcg_env.analysis.runner import GameSpec, Visitor, play
-from hostwcg_env.cards import load_deck
+from hostwcg_env.cards import default_ruleset, load_deck
 from hostwcg_env.engine import Action, Game, RuleConfig
 
 DECK_DIR = Path(hostwcg_env.__file__).parent / "cards" / "decks"
@@ -72,11 +72,10 @@ def _stack_card_ids(s) -> list[int]:  # type: ignore[no-untyped-def]
     resolved while its controller chooses its slot (popped, held by the decision)."""
     out = [it.obj for it in s.stack if it.kind == "card" and it.obj is not None]
     d = s.decision
-    if d is not None and d.data:
-        for v in d.data.values():
-            if type(v).__name__ == "StackItem" and v.kind == "card" and v.obj is not None:
-                if all(v.sid != it.sid for it in s.stack):
-                    out.append(v.obj)
+    v = getattr(d.task, "item", None) if d is not None else None
+    if v is not None and v.kind == "card" and v.obj is not None:
+        if all(v.sid != it.sid for it in s.stack):
+            out.append(v.obj)
     return out
 
 
@@ -292,7 +291,7 @@ def event_texts(g: Game) -> list[str]:
 
 
 def replay(a: str, b: str, seed: int, actions: list[Action], cfg: RuleConfig | None = None) -> Game:
-    g = Game.new(DECKS[a], DECKS[b], config=cfg or RuleConfig(), seed=seed)
+    g = default_ruleset(cfg or RuleConfig()).new_game(DECKS[a], DECKS[b], seed=seed)
     for act in actions:
         g.apply(act)
     return g
@@ -385,7 +384,7 @@ def test_fuzz_covers_enough_games() -> None:
 
 def test_invariant_checker_catches_a_duplicate() -> None:
     """The checker itself: an id listed twice, or a card lost, is reported."""
-    g = Game.new(DECKS[PAIRS[0][0]], DECKS[PAIRS[0][1]], config=RuleConfig(), seed=1)
+    g = default_ruleset(RuleConfig()).new_game(DECKS[PAIRS[0][0]], DECKS[PAIRS[0][1]], seed=1)
     s = g.clone().state
     s.players[0].deck.append(s.players[0].deck[0])
     with pytest.raises(AssertionError, match="exactly one place"):

@@ -8,7 +8,7 @@ import dataclasses
 
 import pytest
 from fuzz_variants import NUMERIC_VALUES, flag_variants
-from test_fuzz import PAIRS, run_chunk
+from test_fuzz import PAIRS, check_invariants, play_game, run_chunk
 
 from hostwcg_env.engine import RuleConfig
 
@@ -31,3 +31,16 @@ def test_random_games_under_flag(k: int) -> None:
     a, b = PAIRS[(7 * k) % len(PAIRS)]
     reasons = run_chunk(a, b, range(GAMES), cfg=cfg, sample_every=2)
     assert sum(reasons.values()) == GAMES, (label, reasons)
+
+
+def test_a_game_truncated_mid_resolution_leaves_the_card_on_the_stack() -> None:
+    """A game cut by the per-turn decision cap while a card resolves (here Herald, played by
+    a random player, truncated while its controller would choose) ends with the card still
+    on the stack (34.5), not lost from every zone; found by scripts/fuzz.py."""
+    cfg = dataclasses.replace(RuleConfig(), max_decisions_per_turn=30)
+    _actions, g, _clones = play_game("osric_shield_wall", "test_authority", 47, sample=False, cfg=cfg)
+    s = g.state
+    assert s.reason == "decision_limit" and s.truncated
+    names = [it.source_name for it in s.stack]
+    assert "Herald" in names, names
+    check_invariants(s, cfg)

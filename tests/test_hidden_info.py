@@ -16,7 +16,9 @@ from resample import resample_opponent
 
 import hostwcg_env  # noqa: F401
 from hostwcg_env import hostwcg_v0
+from hostwcg_env.cards import default_ruleset
 from hostwcg_env.engine import Action, Game, IllegalActionError, Kind, RuleConfig
+from hostwcg_env.engine.legal import priority_actions
 from hostwcg_env.engine.view import determinize
 from hostwcg_env.env import action_layout, shipped_decks
 from hostwcg_env.env.codec import encode
@@ -32,7 +34,7 @@ def _mask(game: Game, p: int) -> np.ndarray:
     d = game.decision
     if d is None or game.is_over or d.player != p:
         return m
-    acts = game._priority_actions(p) if d.kind.value == "priority" else d.actions
+    acts = priority_actions(game.state, p) if d.kind.value == "priority" else d.actions
     for a in acts:
         m[encode(LAY, game.state, p, a)] = 1
     return m
@@ -50,7 +52,7 @@ def _states(n_games: int, every: int):  # type: ignore[no-untyped-def]
     decks = shipped_decks(include_test=True)
     for seed in range(n_games):
         rng = random.Random(seed)
-        g = Game.new(rng.choice(decks), rng.choice(decks), seed=seed)
+        g = default_ruleset().new_game(rng.choice(decks), rng.choice(decks), seed=seed)
         k = 0
         while not g.is_over:
             if k % every == 0:

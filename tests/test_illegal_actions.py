@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import hostwcg_env  # noqa: F401  (registers the default card pool)
-from hostwcg_env.cards import load_deck
+from hostwcg_env.cards import default_ruleset, load_deck
 from hostwcg_env.engine import Action, Game, IllegalActionError, Kind, RuleConfig
 from hostwcg_env.scenarios import setup_game
 
@@ -148,13 +148,13 @@ def sweep_games(seeds: range) -> tuple[int, dict[str, int], dict[str, int]]:
     rules: dict[str, int] = {}
     for seed in seeds:
         a, b = PAIRS[seed % len(PAIRS)]
-        g = Game.new(DECKS[a], DECKS[b], config=RuleConfig(), seed=seed)
+        g = default_ruleset(RuleConfig()).new_game(DECKS[a], DECKS[b], seed=seed)
         rng = random.Random(f"illegal|{seed}")
         taken: list[Action] = []
         per_game = 0
 
         def rebuild(a: str = a, b: str = b, seed: int = seed, taken: list[Action] = taken) -> Game:
-            r = Game.new(DECKS[a], DECKS[b], config=RuleConfig(), seed=seed)
+            r = default_ruleset(RuleConfig()).new_game(DECKS[a], DECKS[b], seed=seed)
             for act in list(taken):
                 r.apply(act)
             return r
@@ -198,7 +198,7 @@ def test_candidates_cover_every_action_kind() -> None:
 
 def test_concede_is_always_accepted() -> None:
     a, b = PAIRS[0]
-    g = Game.new(DECKS[a], DECKS[b], config=RuleConfig(), seed=0)
+    g = default_ruleset(RuleConfig()).new_game(DECKS[a], DECKS[b], seed=0)
     deciding = g.decision.player
     g.apply(Action.parse("concede"))
     assert g.is_over and g.winner == 1 - deciding

@@ -13,6 +13,7 @@ import hostwcg_env  # noqa: F401
 from agents import decide, make_agent
 from agents.lookahead import LINEAR, LookaheadAgent, Weights, evaluate, features, host_reach
 from hostwcg_env.analysis.ladder import run_ladder
+from hostwcg_env.cards import default_ruleset
 from hostwcg_env.engine import Action, Game
 from hostwcg_env.engine.view import determinize
 from hostwcg_env.env import shipped_decks
@@ -25,7 +26,7 @@ AUDIT = Path(__file__).parent / "audit"
 def _game(seed: int) -> Game:
     decks = shipped_decks()
     rng = random.Random(seed)
-    return Game.new(rng.choice(decks), rng.choice(decks), seed=seed)
+    return default_ruleset().new_game(rng.choice(decks), rng.choice(decks), seed=seed)
 
 
 def _play(seed: int, names: tuple[str, str], plies: int | None = None) -> tuple[Game, list[str]]:
@@ -121,8 +122,7 @@ def test_evaluation_is_antisymmetric_and_values_the_hand_as_life() -> None:
 
 
 def test_host_reach_counts_burn() -> None:
-    assert Game.default_registry is not None
-    cards = Game.default_registry()
+    cards = default_ruleset().registry
     assert host_reach(cards["Blast"]) == 3  # 3 damage to target Host
     assert host_reach(cards["Spark"]) == 0  # Entities only
     assert host_reach(cards["Squire"]) == 0

@@ -56,13 +56,19 @@ class Session:
 
 
 def run(monkeypatch: pytest.MonkeyPatch, session: Session, **kw: Any) -> Session:
-    real_new: Callable[..., Game] = Game.new
+    real_rules: Callable[..., Any] = play_mod.default_ruleset
 
-    def capture(*a: Any, **k: Any) -> Game:
-        session.game = real_new(*a, **k)
-        return session.game
+    class Capture:
+        """The ruleset play_terminal makes, keeping the game it starts."""
 
-    monkeypatch.setattr(play_mod.Game, "new", capture)
+        def __init__(self, *a: Any, **k: Any) -> None:
+            self.rules = real_rules(*a, **k)
+
+        def new_game(self, *a: Any, **k: Any) -> Game:
+            session.game = self.rules.new_game(*a, **k)
+            return session.game
+
+    monkeypatch.setattr(play_mod, "default_ruleset", Capture)
     kw.setdefault("vs", "random")
     assert play_terminal(read=session.read, out=session.out, **kw) == 0
     return session
@@ -176,10 +182,10 @@ def test_forced_is_the_only_legal_action_whatever_the_reason() -> None:
     """In the terminal a decision with one legal action is taken without asking, also where the
     env must ask because the player's hidden cards could have answered (``forced_action``):
     the agent never sees who was asked, and the human is told events, not the agent's stops."""
-    import hostwcg_env  # noqa: F401
+    from hostwcg_env.cards import default_ruleset
     from hostwcg_env.demo import load_decks
 
-    g = Game.new(*load_decks(None, 1), seed=1)
+    g = default_ruleset().new_game(*load_decks(None, 1), seed=1)
     seen_not_public = 0
     for _ in range(400):
         if g.is_over:

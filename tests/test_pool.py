@@ -36,7 +36,6 @@ from hostwcg_env.engine import Game, IllegalActionError
 from hostwcg_env.engine.actions import PASS
 from hostwcg_env.engine.carddef import (
     EVENTS,
-    PRIMITIVES,
     SELECTOR_TYPES,
     STATE_CONDITIONS,
     TYPED,
@@ -44,6 +43,7 @@ from hostwcg_env.engine.carddef import (
     CardType,
     Res,
 )
+from hostwcg_env.engine.primitives import PRIMITIVES
 from hostwcg_env.engine.stats import has_keyword, health, host_health, host_soul, power
 from hostwcg_env.scenarios import run_line, setup_game
 
@@ -763,8 +763,8 @@ def test_start_of_game():
     )
     # white-box: the event a real game emits at 9.1.8, then the engine loop runs on
     g.state.decision = None
-    g._emit("GameStarted", "GameStarted()")
-    g._run()
+    g.emit("GameStarted", "GameStarted()")
+    g.run()
     play(g, "resolve")
     assert len(pstate(g, "A").hand) == 1
 

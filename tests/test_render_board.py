@@ -24,6 +24,7 @@ from hostwcg_env.board import SPECTATOR, board_of
 from hostwcg_env.board.html import board_html
 from hostwcg_env.board.image import board_image, draw_board, frame_size, render_rgb
 from hostwcg_env.board.style import PALETTES, RES_COLORS
+from hostwcg_env.cards import default_ruleset
 from hostwcg_env.engine import Game
 from hostwcg_env.engine.view import determinize
 from hostwcg_env.env import shipped_decks
@@ -66,7 +67,7 @@ def _states(n_games: int, every: int, seed0: int = 0):  # type: ignore[no-untype
     decks = shipped_decks()
     for seed in range(seed0, seed0 + n_games):
         rng = random.Random(seed)
-        g = Game.new(rng.choice(decks), rng.choice(decks), seed=seed)
+        g = default_ruleset().new_game(rng.choice(decks), rng.choice(decks), seed=seed)
         k = 0
         while not g.is_over:
             if k % every == 0:

@@ -17,6 +17,7 @@ from agents.ismcts import ISMCTSAgent
 from agents.ppo import NumpyPolicy
 from agents.sensible import sensible, sensible_targets
 from agents.turnsearch import TurnSearchAgent
+from hostwcg_env.cards import default_ruleset
 from hostwcg_env.engine import Action, Game
 from hostwcg_env.env import shipped_decks
 from hostwcg_env.env.codec import encode
@@ -29,7 +30,7 @@ AUDIT = Path(__file__).parent / "audit"
 def _play(seed: int, names: tuple[str, str], plies: int | None = None) -> tuple[Game, list[str]]:
     decks = shipped_decks()
     rng = random.Random(seed)
-    g = Game.new(rng.choice(decks), rng.choice(decks), seed=seed)
+    g = default_ruleset().new_game(rng.choice(decks), rng.choice(decks), seed=seed)
     agents = [make_agent(names[0], seed=2 * seed), make_agent(names[1], seed=2 * seed + 1)]
     log: list[str] = []
     while not g.is_over and (plies is None or len(log) < plies):

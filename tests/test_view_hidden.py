@@ -28,8 +28,9 @@ from pathlib import Path
 import pytest
 
 import hostwcg_env  # noqa: F401  (registers the default card pool)
-from hostwcg_env.cards import load_deck
+from hostwcg_env.cards import default_ruleset, load_deck
 from hostwcg_env.engine import Action, Game, GameState, RuleConfig
+from hostwcg_env.engine.damage import HostPoint
 from hostwcg_env.engine.view import determinize
 
 DECK_DIR = Path(hostwcg_env.__file__).parent / "cards" / "decks"
@@ -51,7 +52,7 @@ def random_states(seeds: range):  # type: ignore[no-untyped-def]
     and the finished game included)."""
     for seed in seeds:
         a, b = PAIRS[seed % len(PAIRS)]
-        g = Game.new(DECKS[a], DECKS[b], config=RuleConfig(), seed=seed)
+        g = default_ruleset(RuleConfig()).new_game(DECKS[a], DECKS[b], seed=seed)
         rng = random.Random(f"view|{seed}")
         taken = 0
         per_game = 0
@@ -227,7 +228,6 @@ def check_view(g: Game, p: int, where: str, k_rng: random.Random) -> None:
         assert t.subject_name not in hidden_names or t.subject in visible_to(s, p), (
             f"{where}: a pending trigger names its hidden subject {t.subject_name!r}")
     assert all(op[0] == p for op in vs.ambush_ops)
-    assert set(vs.revealed) <= {p}
     # pending triggers of the opponent from hidden sources
     for t in vs.pending:
         if t.controller == q and t.source in hid:
@@ -236,7 +236,7 @@ def check_view(g: Game, p: int, where: str, k_rng: random.Random) -> None:
     if s.decision is not None and s.decision.player == q:
         d = vs.decision
         assert d is not None and d.player == q and d.kind is s.decision.kind
-        assert d.actions == () and not d.data and d.cards == ()
+        assert d.actions == () and d.task is None and d.cards == ()
         assert vs.tasks == []
     # what p sees is still there
     for oid, why in visible_to(s, p).items():
@@ -303,7 +303,7 @@ def check_view(g: Game, p: int, where: str, k_rng: random.Random) -> None:
 
 def _view_repr(vs: GameState) -> tuple:
     return (repr(vs.players), repr(vs.objs), repr(vs.stack), repr(vs.pending), repr(vs.tasks),
-            repr(vs.decision), repr(vs.battle), repr(vs.revealed), repr(vs.ambush_ops),
+            repr(vs.decision), repr(vs.battle), repr(vs.ambush_ops),
             repr(vs.ambush_chances), vs.phase, vs.step, vs.turn, vs.next_id)
 
 
@@ -357,7 +357,7 @@ def test_determinize_fills_face_down_stack_item() -> None:
 def _mulligan_game() -> tuple[Game, str]:
     """A real game in which the first player put one known card back and shuffled."""
     a, b = ("test_authority", "test_strife") if "test_strife" in DECKS else PAIRS[0]
-    g = Game.new(DECKS[a], DECKS[b], config=RuleConfig(), seed=0)
+    g = default_ruleset(RuleConfig()).new_game(DECKS[a], DECKS[b], seed=0)
     g.apply(Action.parse("yes"))  # the roll winner goes first
     d = g.decision
     assert d is not None and d.kind.value == "mulligan"
@@ -442,7 +442,8 @@ def test_the_other_players_damage_card_choice_is_hidden_while_choosing() -> None
     views = [g.view(1) for g in (_twin_blast("card h0"), _twin_blast("card h1"))]
     assert _view_repr(views[0].state) == _view_repr(views[1].state)
     assert repr(views[0].decision()) == repr(views[1].decision())
-    assert views[0].decision().data["task"]["chosen"] == {}  # type: ignore[union-attr]
+    d = views[0].decision()
+    assert d is not None and isinstance(d.task, HostPoint) and d.task.chosen == {}
     g = _twin_blast("card h1")
     det = determinize(g.view(1), random.Random(0))  # the sampled game asks A again
     dg = Game(det)

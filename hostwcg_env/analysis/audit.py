@@ -42,9 +42,12 @@ from pathlib import Path
 from typing import Any
 
 from hostwcg_env.engine import ENGINE_EPOCH, Action, Game
-from hostwcg_env.engine.actions import PASS, DecisionKind, Kind
+from hostwcg_env.engine.actions import PASS, DecisionKind, Kind, Resume
+from hostwcg_env.engine.announce import Announce
 from hostwcg_env.engine.carddef import Ability, CardDef, Step
 from hostwcg_env.engine.places import resolve_place
+from hostwcg_env.engine.primitives import Grant, Modify
+from hostwcg_env.engine.resolution import ExecStep
 from hostwcg_env.engine.state import GameState, Obj
 from hostwcg_env.engine.stats import has_keyword, health, host_health, host_soul, power
 
@@ -108,12 +111,12 @@ def step_effect(s: GameState, st: Step, card: CardDef, target: Obj | None) -> in
         return -1
     if do == "heal":
         return 1
-    if do == "modify":
+    if isinstance(st, Modify):
         return _combine([_sign(st.power), _sign(st.health), _sign(st.soul)])
     if do == "set":
         return _combine([_sign(getattr(st, k), _stat_now(s, target, k), setting=True)
                          for k in ("power", "health", "soul")])
-    if do == "grant":
+    if isinstance(st, Grant):
         kw = st.keyword or ""
         return 1 if kw in HELPFUL_KEYWORDS else -1 if kw in HARMFUL_KEYWORDS else 0
     if do == "equip":
@@ -150,24 +153,23 @@ def explain_target(s: GameState) -> TargetChoice | None:
     d = s.decision
     if d is None or d.kind is not DecisionKind.CHOOSE_TARGET:
         return None
-    task = d.data.get("task")
-    if not isinstance(task, dict):
-        return None
-    if d.resume == "announce_target":
-        ai, name = task["specs"][task["spec_i"]]
-        if task["what"] == "trigger":
-            card = task["trig"].card
+    t = d.task
+    if d.resume == Resume.ANNOUNCE_TARGET and isinstance(t, Announce):
+        ai, name = t.specs[t.spec_i]
+        if t.trig is not None:
+            card = t.trig.card
         else:
-            card = s.objs[task["obj"]].card
+            assert t.obj is not None  # a card played or an ability activated has its object
+            card = s.objs[t.obj].card
         ab = card.abilities[ai]
         steps = tuple(st for st in ab.steps if st.to is not None and st.to.name == name)
-        return TargetChoice(card, ab, steps, task["what"] != "trigger")
-    if d.resume == "choose_on_resolution":
-        item = task["item"]
+        return TargetChoice(card, ab, steps, t.what != "trigger")
+    if d.resume == Resume.CHOOSE_ON_RESOLUTION and isinstance(t, ExecStep):
+        item = t.item
         ab = item.ability_def
         if ab is None:
             return None
-        return TargetChoice(item.card, ab, (ab.steps[task["step"]],), False)
+        return TargetChoice(item.card, ab, (ab.steps[t.step],), False)
     return None
 
 

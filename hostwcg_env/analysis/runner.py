@@ -89,18 +89,17 @@ class Played(NamedTuple):
 
 
 @cache
-def _config(rules: tuple[tuple[str, Any], ...]) -> Any:
+def _ruleset(rules: tuple[tuple[str, Any], ...]) -> Any:
+    """The shipped cards under the spec's rule flags (one Ruleset per set of overrides)."""
+    from hostwcg_env.cards import default_ruleset
     from hostwcg_env.engine import RuleConfig
 
-    return RuleConfig().with_overrides(dict(rules))
+    return default_ruleset(RuleConfig().with_overrides(dict(rules)))
 
 
 def new_game(spec: GameSpec) -> Any:
     """The spec's game before its first action."""
-    import hostwcg_env  # noqa: F401  (registers the card pool)
-    from hostwcg_env.engine import Game
-
-    return Game.new(spec.deck_a.pair, spec.deck_b.pair, config=_config(spec.rules), seed=spec.seed)
+    return _ruleset(spec.rules).new_game(spec.deck_a.pair, spec.deck_b.pair, seed=spec.seed)
 
 
 def make_players(spec: GameSpec) -> list[Any]:

@@ -14,6 +14,7 @@ from hostwcg_env.cards.decks import (
 from hostwcg_env.cards.loader import (
     CardError,
     default_pool,
+    default_ruleset,
     load_card_table,
     load_card_tables,
     load_cards,
@@ -29,6 +30,7 @@ __all__ = [
     "check_deck",
     "deck_path",
     "default_pool",
+    "default_ruleset",
     "load_card_table",
     "load_card_tables",
     "load_cards",

@@ -13,13 +13,13 @@ from hostwcg_env.cards._reader import Scope, Table, type_name, unknown
 from hostwcg_env.engine.carddef import (
     EVENTS,
     PHASES,
-    PRIMITIVES,
     RES_LETTERS,
     RES_NAMES,
     SELECTOR_TYPES,
     STATE_CONDITIONS,
     TYPED,
     Ability,
+    CardType,
     Ref,
     Res,
     Selector,
@@ -27,6 +27,17 @@ from hostwcg_env.engine.carddef import (
     Trigger,
     parse_cost,
 )
+from hostwcg_env.engine.kinds import (
+    AbilityKind,
+    Condition,
+    Controller,
+    Duration,
+    Link,
+    Phase,
+    SelectorType,
+    Who,
+)
+from hostwcg_env.engine.primitives import PRIMITIVE_CLASSES, PRIMITIVES, StepFields, StepSite
 
 CONTROLLERS = ("you", "opponent", "any")
 PLAYERS = ("you", "opponent", "each")
@@ -90,54 +101,8 @@ KIND_FIELDS: dict[str, tuple[str, ...]] = {
     "during": ("kind", "text", "phase", "targets", "steps"),
 }
 
-STEP_FIELDS: dict[str, tuple[str, ...]] = {
-    "damage": ("amount", "to"),
-    "destroy": ("to",),
-    "heal": ("amount", "to"),
-    "draw": ("amount", "who"),
-    "discard": ("amount", "who"),
-    "gain_resource": ("amount", "resource", "who"),
-    "modify": ("to", "health", "power", "soul", "duration"),
-    "set": ("to", "health", "power", "soul", "duration"),
-    "grant": ("to", "keyword", "duration"),
-    "create_token": ("token", "count"),
-    "return_to_hand": ("to",),
-    "banish": ("to",),
-    "move_slot": ("to",),
-    "gain_control": ("to",),
-    "equip": ("to",),
-    "search": ("filter", "reveal"),
-    "reveal_hand": ("who",),
-    "look_top": ("amount",),
-    "retarget": ("to",),
-}
-assert set(STEP_FIELDS) == PRIMITIVES, "every primitive needs its field list"
-
-STEP_REQUIRED: dict[str, tuple[str, ...]] = {
-    "damage": ("amount", "to"),
-    "heal": ("amount", "to"),
-    "gain_resource": ("amount", "resource"),
-    "look_top": ("amount",),
-    "grant": ("to", "keyword"),
-    "create_token": ("token",),
-    "search": ("filter",),
-}
-
-# What each primitive may act on (selector types of its `to`).
-ACTS_ON: dict[str, tuple[str, ...]] = {
-    "damage": ("entity", "host", "entity_or_host"),
-    "heal": ("entity", "host", "entity_or_host"),
-    "modify": ("entity", "host", "entity_or_host"),
-    "set": ("entity", "host", "entity_or_host"),
-    "destroy": ("entity",),
-    "grant": ("entity",),
-    "move_slot": ("entity",),
-    "gain_control": ("entity",),
-    "return_to_hand": ("entity", "permanent"),
-    "banish": ("entity", "permanent"),
-    "equip": ("entity", "permanent"),
-    "retarget": ("effect",),
-}
+# What each primitive takes from a card file (its fields, the required ones, what its `to` may
+# name, and its own checks) is declared on its class in hostwcg_env/engine/primitives.py.
 
 
 @dataclass
@@ -162,7 +127,7 @@ def parse_selector(
 ) -> Selector | None:
     """A selector table or a type word (``"entity"`` = ``{ type = "entity" }``)."""
     if isinstance(value, str):
-        return Selector(type=value) if _selector_type(scope, path, value, types, role) else None
+        return Selector(type=SelectorType(value)) if _selector_type(scope, path, value, types, role) else None
     if not isinstance(value, dict):
         scope.err(
             path, f"expected a selector (a type word or a table), got {type_name(value)} {value!r}"
@@ -176,16 +141,17 @@ def parse_selector(
     if kind is None or not _selector_type(scope, t.where("type"), kind, types, role):
         return None
     before = len(scope.sink)
+    card_type = t.get_str("card_type", SEARCH_CARD_TYPES, "card type")
     sel = Selector(
-        type=kind,
-        controller=t.get_str("controller", CONTROLLERS, "controller") or "any",
+        type=SelectorType(kind),
+        controller=Controller(t.get_str("controller", CONTROLLERS, "controller") or "any"),
         subtype=t.get_str("subtype"),
         other=bool(t.get_bool("other")),
         power_max=t.get_int("power_max"),
         power_min=t.get_int("power_min"),
         health_max=t.get_int("health_max"),
         health_min=t.get_int("health_min"),
-        card_type=t.get_str("card_type", SEARCH_CARD_TYPES, "card type"),
+        card_type=None if card_type is None else CardType(card_type),
         count=t.get_int("count", minimum=1) or 1,
         up_to=bool(t.get_bool("up_to")),
     )
@@ -193,8 +159,7 @@ def parse_selector(
         t.err("card_type", 'only a selector of type = "card" has a card_type')
     if sel.subtype is not None and (not sel.subtype or " " in sel.subtype.strip()):
         t.err("subtype", f"a subtype is one word, got {sel.subtype!r}")
-    for stat in ("power", "health"):
-        low, high = getattr(sel, f"{stat}_min"), getattr(sel, f"{stat}_max")
+    for stat, low, high in (("power", sel.power_min, sel.power_max), ("health", sel.health_min, sel.health_max)):
         if low is not None and high is not None and low > high:
             t.err(f"{stat}_min", f"{stat}_min {low} is above {stat}_max {high}: nothing can match")
     return sel if len(scope.sink) == before else None
@@ -266,49 +231,51 @@ def parse_steps(t: Table, env: StepEnv, required: bool) -> tuple[Step, ...]:
 
 
 def parse_step(t: Table, index: int, env: StepEnv) -> Step | None:
+    """One step: the primitive named by ``do`` (its class in engine/primitives.py says which
+    fields it takes, which are required, what its ``to`` may name, and its own checks)."""
     before = len(t.scope.sink)
     if not t.require("do", 'the primitive, e.g. do = "damage"'):
         return None
     do = t.get_str("do", PRIMITIVES, "primitive")
     if do is None:
         return None
-    t.allow(("do", "link", *STEP_FIELDS[do]))
-    required = STEP_REQUIRED.get(do, ("to",) if "to" in STEP_FIELDS[do] else ())
+    cls = PRIMITIVE_CLASSES[do]
+    spec = cls.spec()
+    t.allow(("do", "link", *spec.fields))
+    required = spec.required_fields()
     for key in required:
         t.require(key, f"{do} needs {', '.join(required)}")
     link = t.get_str("link", LINKS, "link") or "then"
     if index == 0 and link == "and":
         t.err("link", "the first step has no previous step to link to")
-    amount = t.get_int("count" if do == "create_token" else "amount", minimum=1)
+    amount = t.get_int(spec.amount_key, minimum=1)
     ref_type: str | None = None
     ref = None
     if t.has("to"):
         ref, ref_type = parse_ref(t, env)
-        _check_acts_on(t, do, ref_type)
-    stats = {
-        k: t.get_int(k, minimum=0 if do == "set" else None) for k in ("health", "power", "soul")
-    }
-    if do in ("modify", "set"):
-        _check_stats(t, do, stats, ref_type)
-    _check_special(t, do, index, env, ref)
-    step = Step(
-        do=do,
-        link=link,
-        amount=1 if amount is None else amount,
+        _check_acts_on(t, do, spec.acts_on, ref_type)
+    stats = {k: t.get_int(k, minimum=spec.stat_minimum) for k in ("health", "power", "soul")}
+    site = StepSite(index, env.kind, env.card.equipment, frozenset(env.declared), ref, ref_type, stats)
+    for key, message in cls.check(site):
+        t.err(key, message)
+    fields = StepFields(
+        link=Link(link),
         to=ref,
-        who=t.get_str("who", PLAYERS, "player") or "you",
+        amount=1 if amount is None else amount,
+        who=Who(t.get_str("who", PLAYERS, "player") or "you"),
         resource=_parse_resource(t) if t.has("resource") else None,
         health=stats["health"],
         power=stats["power"],
         soul=stats["soul"],
-        duration=t.get_str("duration", DURATIONS, "duration") or "permanent",
+        duration=Duration(t.get_str("duration", DURATIONS, "duration") or "permanent"),
         keyword=t.get_str("keyword", GRANTABLE, "grantable keyword"),
         token=t.get_str("token"),
         filter=_parse_filter(t),
         reveal=True if t.get_bool("reveal") is None else bool(t.get_bool("reveal")),
     )
-    if step.token is not None:
-        env.card.token_refs.append((t.scope, t.where("token"), step.token))
+    if fields.token is not None:
+        env.card.token_refs.append((t.scope, t.where("token"), fields.token))
+    step = cls.build(fields)
     return step if len(t.scope.sink) == before else None
 
 
@@ -365,34 +332,13 @@ def parse_ref(t: Table, env: StepEnv) -> tuple[Ref | None, str | None]:
     return ref, sel.type
 
 
-def _check_acts_on(t: Table, do: str, ref_type: str | None) -> None:
-    allowed = ACTS_ON.get(do)
+def _check_acts_on(t: Table, do: str, allowed: tuple[str, ...] | None, ref_type: str | None) -> None:
     if ref_type is None or allowed is None or ref_type in allowed:
         return
     if ref_type == "entity_or_host" and "entity" in allowed and "host" not in allowed:
         t.err("to", f"{do} acts on {', '.join(allowed)} only, and this reference may be a Host")
     elif ref_type != "entity_or_host":
         t.err("to", f"{do} acts on {', '.join(allowed)}, not on {ref_type}")
-
-
-def _check_stats(t: Table, do: str, stats: dict[str, int | None], ref_type: str | None) -> None:
-    given = [k for k, v in stats.items() if v is not None]
-    if not given:
-        t.err("do", f"{do} needs at least one of health, power, soul")
-    if ref_type == "host" and "power" in given:
-        t.err("power", "Hosts have no power (13.4)")
-    if ref_type == "entity" and "soul" in given:
-        t.err("soul", "Entities have no soul (13.4)")
-
-
-def _check_special(t: Table, do: str, index: int, env: StepEnv, ref: Ref | None) -> None:
-    if do == "equip":
-        if not (env.card.equipment and env.kind == "spell" and index == 0):
-            t.err("do", "equip is only the first step of an Equipment sorcery's spell ability (23)")
-        if ref is not None and (ref.name is None or ref.name not in env.declared):
-            t.err("to", "equip needs a declared target (23.2)")
-    if do == "retarget" and ref is not None and (ref.name is None or ref.name not in env.declared):
-        t.err("to", 'retarget needs a declared target of type "effect" (30.6)')
 
 
 def _parse_resource(t: Table) -> str | None:
@@ -461,7 +407,7 @@ def parse_trigger(t: Table) -> Trigger | None:
                 SUBJECT_TYPES,
                 'as a subject (or write "self" / "other")',
             )
-    player = t.get_str("player", TRIGGER_PLAYERS, "player") or "any"
+    player = Controller(t.get_str("player", TRIGGER_PLAYERS, "player") or "any")
     if t.has("player") and event in NO_PLAYER_EVENTS:
         t.err("player", f"event {event!r} has no player")
     phase = t.get_str("phase", PHASES, "phase")
@@ -471,22 +417,24 @@ def parse_trigger(t: Table) -> Trigger | None:
         t.err("phase", 'only event = "start_of_phase" takes a phase')
     if len(t.scope.sink) != before:
         return None
-    return Trigger(event=event, subject=subject, player=player, phase=phase)
+    return Trigger(event=event, subject=subject, player=player, phase=None if phase is None else Phase(phase))
 
 
-def parse_while(t: Table) -> str | None:
+def parse_while(t: Table) -> Condition | None:
     """``while = { condition = "..." }`` (or just the condition word): an Ambush's state
     requirement, the condition before its ';' (29.2)."""
     value = t.data["while"]
     if isinstance(value, str):
-        return t.get_str("while", STATE_CONDITIONS, "state condition")
+        word = t.get_str("while", STATE_CONDITIONS, "state condition")
+        return None if word is None else Condition(word)
     table = t.get_table("while")
     if table is None:
         return None
     table.allow(("condition",))
     if not table.require("condition", f"one of {', '.join(sorted(STATE_CONDITIONS))}"):
         return None
-    return table.get_str("condition", STATE_CONDITIONS, "state condition")
+    word = table.get_str("condition", STATE_CONDITIONS, "state condition")
+    return None if word is None else Condition(word)
 
 
 # --------------------------------------------------------------------------- abilities
@@ -539,7 +487,7 @@ def _parse_effect_ability(t: Table, card: CardContext, kind: str, text: str) -> 
     if kind == "during":
         t.require("phase", f"one of {', '.join(PHASES)}")
     return Ability(
-        kind=kind,
+        kind=AbilityKind(kind),
         steps=steps,
         targets=tuple(env.targets.items()),
         when=when,
@@ -548,7 +496,7 @@ def _parse_effect_ability(t: Table, card: CardContext, kind: str, text: str) -> 
         cost=cost,
         once_per_turn=bool(t.get_bool("once_per_turn")),
         fast=bool(t.get_bool("fast")),
-        phase=phase,
+        phase=None if phase is None else Phase(phase),
         text=text,
     )
 
@@ -618,7 +566,7 @@ def _parse_static(t: Table, card: CardContext, text: str) -> Ability:
             if t.has(key):
                 t.err(key, "only Hosts have soul (13.4)")
     return Ability(
-        kind="static",
+        kind=AbilityKind.STATIC,
         affects=affects,
         health=adds["health"] or 0,
         power=adds["power"] or 0,

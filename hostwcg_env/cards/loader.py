@@ -28,6 +28,8 @@ from hostwcg_env.engine.carddef import (
     Res,
     parse_cost,
 )
+from hostwcg_env.engine.config import RuleConfig
+from hostwcg_env.engine.ruleset import Ruleset
 
 DATA_DIR = Path(__file__).parent / "data"
 _REPO_ROOT = Path(__file__).parent.parent.parent
@@ -129,6 +131,12 @@ def load_card_tables(
 def default_pool() -> dict[str, CardDef]:
     """Every card of ``hostwcg_env/cards/data/*.toml`` (loaded once; a fresh dict each call)."""
     return dict(_default_pool())
+
+
+def default_ruleset(config: RuleConfig | None = None) -> Ruleset:
+    """The shipped cards under ``config`` (default: the default rule flags), ready to make
+    games: ``default_ruleset().new_game(deck_a, deck_b, seed=7)``."""
+    return Ruleset(config if config is not None else RuleConfig(), default_pool())
 
 
 @functools.cache
@@ -441,7 +449,7 @@ def _describe(ctype: CardType, ctx: CardContext) -> str:
 def _check_card_abilities(
     t: Table, ctype: CardType, ctx: CardContext, abilities: tuple[Ability, ...]
 ) -> None:
-    kinds = [a.kind for a in abilities]
+    kinds: list[str] = [a.kind.value for a in abilities]
     has_static = "static" in kinds
     if ctype is CardType.SORCERY:
         if ctx.equipment and (kinds.count("spell") != 1 or not _first_step_is_equip(abilities)):

@@ -6,10 +6,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from enum import Enum
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
 
 from .carddef import RES_NAMES, Res
+from .tasks import Task
 
 
 class IllegalActionError(ValueError):
@@ -20,7 +22,7 @@ class IllegalActionError(ValueError):
         self.rule = rule
 
 
-class Kind(str, Enum):
+class Kind(StrEnum):
     PASS = "pass"
     YES = "yes"
     CONCEDE = "concede"
@@ -37,7 +39,7 @@ class Kind(str, Enum):
     TRIGGER = "trigger"
 
 
-class DecisionKind(str, Enum):
+class DecisionKind(StrEnum):
     FIRST_PLAYER = "first_player"
     MULLIGAN = "mulligan"
     PRIORITY = "priority"
@@ -50,26 +52,63 @@ class DecisionKind(str, Enum):
     YES_NO = "yes_no"
 
 
-_ALIASES = {"done": "pass", "decline": "pass", "no": "pass", "second": "pass", "first": "yes"}
-_PLACE = re.compile(r"^(?:[AB]\.(?:f\d+|b\d+|host|form\d+)(?:\.m\d+)?|stack\d+|f\d+|b\d+|auto|h\d+|d\d+|[&£!%$])$")
+class Resume(StrEnum):
+    """Which rule continues when a decision is answered (``game.RESUMES`` maps each to the
+    function that takes the answer)."""
+
+    FIRST_PLAYER = "first_player"
+    MULLIGAN = "mulligan"
+    PRIORITY = "priority"
+    PLACE_TRIGGERS = "place_triggers"
+    ATTACK_TARGET = "attack_target"
+    ANNOUNCE_TARGET = "announce_target"
+    ANNOUNCE_PAY = "announce_pay"
+    CARD_SLOT = "card_slot"
+    OPTIONAL = "optional"
+    CHOOSE_ON_RESOLUTION = "choose_on_resolution"
+    HOST_POINT_CARD = "host_point_card"
+    DISCARD_CARD = "discard_card"
+    TOKEN_SLOT = "token_slot"
+    MOVE_SLOT = "move_slot"
+    CONTROL_SLOT = "control_slot"
+    SEARCH_PICK = "search_pick"
+    LOOK_PICK = "look_pick"
+    RETARGET_PICK = "retarget_pick"
 
 
-@dataclass(frozen=True, order=True)
+_ALIASES: Final = {"done": "pass", "decline": "pass", "no": "pass", "second": "pass", "first": "yes"}
+_PLACE: Final = re.compile(r"^(?:[AB]\.(?:f\d+|b\d+|host|form\d+)(?:\.m\d+)?|stack\d+|f\d+|b\d+|auto|h\d+|d\d+|[&£!%$])$")
+
+
+@dataclass(frozen=True, order=True, init=False)
 class Action:
     """One answer to a decision. ``arg`` is a place, index or resource; ``n`` an ability index."""
 
     kind: Kind
-    arg: str = ""
-    n: int = -1
+    arg: str
+    n: int
+
+    def __init__(self, kind: Kind, arg: str = "", n: int = -1) -> None:
+        # frozen: the fields are set once, past the dataclass's __setattr__ (a hand-written
+        # __init__ is several times faster than the generated one when compiled)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "arg", arg)
+        object.__setattr__(self, "n", n)
+
+    def __copy__(self) -> Action:
+        return self  # immutable: copies share it
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Action:
+        return self
 
     def __str__(self) -> str:
         if self.kind is Kind.ACTIVATE:
             return f"activate {self.arg} {self.n}"
         if self.kind in (Kind.PLAY, Kind.CARD):
-            return f"{self.kind.value} {self.arg}"
+            return f"{self.kind} {self.arg}"
         if self.arg:
-            return f"{self.kind.value} {self.arg}"
-        return self.kind.value
+            return f"{self.kind} {self.arg}"
+        return str(self.kind)
 
     @staticmethod
     def parse(text: str) -> Action:
@@ -118,21 +157,47 @@ def res_symbol(word: str, generic: bool = False) -> str:
     return r.value
 
 
-PASS = Action(Kind.PASS)
-YES = Action(Kind.YES)
+PASS: Final = Action(Kind.PASS)
+YES: Final = Action(Kind.YES)
 
 
-@dataclass
+@dataclass(init=False)
 class Decision:
-    """Who decides what, and the legal actions. ``resume`` names the engine task to continue."""
+    """Who decides what, and the legal actions. ``resume`` names the rule that takes the
+    answer; ``task`` is the work the decision interrupted (plain data, see tasks.py), if any.
+    ``seen``: the cards of a closed zone the deciding player sees while deciding, beside
+    ``cards`` (the whole deck being searched, 41.3.2).
+    ``hidden``: whether there being only one legal action may depend on hidden cards, so a
+    driver must ask even then (Game.forced_action)."""
 
     player: int
     kind: DecisionKind
     actions: tuple[Action, ...]
-    prompt: str = ""
-    resume: str = ""
-    data: dict = field(default_factory=dict)
-    cards: tuple[int, ...] = ()  # object ids listed by a choose_card over a search/look
+    prompt: str
+    resume: Resume
+    task: Task | None
+    cards: tuple[int, ...]  # object ids listed by a choose_card over a search/look
+    seen: tuple[int, ...]  # object ids the deciding player sees besides ``cards`` (41.3.2)
+    hidden: bool
+
+    def __init__(self, player: int, kind: DecisionKind, actions: tuple[Action, ...], prompt: str = "",
+                 resume: Resume = Resume.PRIORITY, task: Task | None = None,
+                 cards: tuple[int, ...] = (), hidden: bool = False,
+                 seen: tuple[int, ...] = ()) -> None:
+        self.player = player
+        self.kind = kind
+        self.actions = actions
+        self.prompt = prompt
+        self.resume = resume
+        self.task = task
+        self.cards = cards
+        self.seen = seen
+        self.hidden = hidden
 
     def __str__(self) -> str:
         return f"{'AB'[self.player]} {self.kind.value}"
+
+    def clone(self) -> Decision:
+        return Decision(self.player, self.kind, self.actions, self.prompt, self.resume,
+                        None if self.task is None else self.task.clone(), self.cards, self.hidden,
+                        self.seen)

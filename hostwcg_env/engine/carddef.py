@@ -7,11 +7,21 @@ frozen values after validating every field; the engine only ever reads them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
-from typing import Any
+from enum import StrEnum
+from typing import Any, Final
+
+from .kinds import (
+    TURN_PHASES,
+    AbilityKind,
+    Condition,
+    Controller,
+    Link,
+    Phase,
+    SelectorType,
+)
 
 
-class CardType(str, Enum):
+class CardType(StrEnum):
     HOST = "host"
     ENTITY = "entity"
     SORCERY = "sorcery"
@@ -20,7 +30,7 @@ class CardType(str, Enum):
     TOKEN = "token"
 
 
-class Res(str, Enum):
+class Res(StrEnum):
     """The 4 resource types and a generic type (12.1): & £ ! % (12.2) and $ (12.4)."""
 
     AUTHORITY = "&"
@@ -74,35 +84,9 @@ EVENTS = frozenset(
     }
 )
 
-PRIMITIVES = frozenset(
-    {
-        "damage",
-        "destroy",
-        "heal",
-        "draw",
-        "discard",
-        "gain_resource",
-        "modify",
-        "set",
-        "grant",
-        "create_token",
-        "return_to_hand",
-        "banish",
-        "move_slot",
-        "gain_control",
-        "equip",
-        "search",
-        "reveal_hand",
-        "look_top",
-        "retarget",
-    }
-)
-
-SELECTOR_TYPES = frozenset({"entity", "host", "permanent", "entity_or_host", "effect", "card"})
-PHASES = ("start", "action1", "battle", "action2", "end")
-STATE_CONDITIONS = frozenset(
-    {"opponent_controls_entity", "you_control_no_entity", "your_hand_empty", "opponent_attacking"}
-)
+SELECTOR_TYPES: Final = frozenset(t.value for t in SelectorType)
+PHASES: Final = tuple(p.value for p in TURN_PHASES)
+STATE_CONDITIONS: Final = frozenset(c.value for c in Condition)
 
 
 class _Shared:
@@ -119,15 +103,15 @@ class _Shared:
 class Selector(_Shared):
     """Which objects qualify (docs/cards.md "Selectors")."""
 
-    type: str = "entity"
-    controller: str = "any"  # you | opponent | any
+    type: SelectorType = SelectorType.ENTITY
+    controller: Controller = Controller.ANY
     subtype: str | None = None
     other: bool = False
     power_max: int | None = None
     power_min: int | None = None
     health_max: int | None = None
     health_min: int | None = None
-    card_type: str | None = None
+    card_type: CardType | None = None  # for type "card": entity, sorcery, form or ambush
     count: int = 1
     up_to: bool = False
 
@@ -143,22 +127,16 @@ class Ref(_Shared):
 
 @dataclass(frozen=True)
 class Step(_Shared):
-    """One primitive of an effect (docs/cards.md "Steps")."""
+    """One part of an effect (docs/cards.md "Steps"): what every effect primitive has. The
+    primitives themselves, each with its own fields, checks, resolution and text, are the
+    subclasses in ``primitives.py``; ``do`` is the name a card file gives one."""
 
-    do: str
-    link: str = "then"  # then | and (40)
-    amount: int = 1
-    to: Ref | None = None
-    who: str = "you"
-    resource: str | None = None  # a Res symbol or "host"
-    health: int | None = None
-    power: int | None = None
-    soul: int | None = None
-    duration: str = "permanent"  # permanent | end_of_turn
-    keyword: str | None = None
-    token: str | None = None
-    filter: Selector | None = None
-    reveal: bool = True
+    link: Link = Link.THEN  # then | and (40)
+    to: Ref | None = None  # what it acts on, for the primitives that act on objects
+
+    @property
+    def do(self) -> str:
+        return ""
 
 
 @dataclass(frozen=True)
@@ -166,9 +144,9 @@ class Trigger(_Shared):
     """An event pattern (28.2): event name plus filters relative to the ability's controller."""
 
     event: str
-    subject: Any = None  # None | "self" | "other" | Selector
-    player: str = "any"  # you | opponent | any
-    phase: str | None = None
+    subject: str | Selector | None = None  # None | "self" | "other" | Selector
+    player: Controller = Controller.ANY
+    phase: Phase | None = None
 
 
 @dataclass(frozen=True)
@@ -179,18 +157,18 @@ class Ability(_Shared):
     'Activate' requirement, keeps the requirement in ``when``/``while_``. What an effect
     targets (30.1) is declared in ``targets``."""
 
-    kind: str  # spell | static | triggered | activated | ambush | during
+    kind: AbilityKind
     steps: tuple[Step, ...] = ()
     targets: tuple[tuple[str, Selector], ...] = ()
     when: Trigger | None = None
-    while_: str | None = None  # ambush state requirement
+    while_: Condition | None = None  # ambush state requirement
     optional: bool = False
     cost: tuple[Res, ...] = ()
     once_per_turn: bool = False
     fast: bool = False
-    phase: str | None = None
+    phase: Phase | None = None
     # static fields
-    affects: Any = None  # str keyword or Selector
+    affects: str | Selector | None = None  # a reference word or a Selector
     health: int = 0
     power: int = 0
     soul: int = 0
@@ -229,7 +207,7 @@ class CardDef(_Shared):
         return "fast" in self.keywords
 
     def cost_text(self) -> str:
-        return "".join(r.value for r in self.cost)
+        return "".join(self.cost)
 
 
 def parse_cost(text: str) -> tuple[Res, ...]:

@@ -6,17 +6,28 @@ Each event has a full text (the replay) and, where it names a card only one play
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Final
 
 
-@dataclass
+@dataclass(init=False)
 class Event:
+    """One state change: its kind, its text, its data (ids and values triggers read), and for
+    a private event the one player who sees ``text`` (the others see ``public``)."""
+
     kind: str
     text: str
-    data: dict[str, Any] = field(default_factory=dict)
-    private: int | None = None
-    public: str = ""
+    data: dict[str, Any]
+    private: int | None
+    public: str
+
+    def __init__(self, kind: str, text: str, data: dict[str, Any] | None = None,
+                 private: int | None = None, public: str = "") -> None:
+        self.kind = kind
+        self.text = text
+        self.data = {} if data is None else data
+        self.private = private
+        self.public = public
 
     def text_for(self, player: int | None) -> str:
         if self.private is None or player == self.private:
@@ -28,7 +39,7 @@ class Event:
 
 
 # engine event kind -> trigger event name (docs/cards.md "Triggers")
-TRIGGER_NAMES = {
+TRIGGER_NAMES: Final = {
     "GameStarted": "start_of_game",
     "WouldPlay": "would_play",
     "WouldCreate": "would_create",

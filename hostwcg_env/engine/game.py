@@ -1,47 +1,91 @@
-"""The Game facade: decisions, actions, and the loop that runs the rules between them.
+"""The Game: the public face of the engine, and the dispatch tables that tie the rule modules
+together.
 
-The engine runs by itself until the next Decision. Work that
-may stop for a player's choice is kept as data in ``state.tasks`` (a stack of named tasks),
-so a game can be cloned at any decision and resumed.
+``TASKS`` says which function carries out each kind of pending work and ``RESUMES`` which
+function takes the answer to each kind of decision; both are plain tables of direct
+references, so "go to definition" leads from any task or decision to the rule that handles it.
+Everything else a game does is in the rule modules (docs/engine.md "Layout").
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Final
 
-from .actions import Action, Decision, DecisionKind, IllegalActionError, Kind
-from .announce import AnnounceMixin
+from . import announce, battle, damage, hands, priority, resolution, setup, triggers, turn
+from .actions import Action, Decision, DecisionKind, IllegalActionError, Kind, Resume
 from .carddef import CardDef
 from .config import RuleConfig
-from .effects import EffectsMixin
+from .core import Core
 from .events import Event
-from .legal import LegalMixin
-from .places import place_of, resolve_place
-from .setup import SetupMixin
+from .legal import attack_targets, only_pass_publicly
+from .notation import resolve_line
+from .primitives import (
+    CreateToken,
+    GainControl,
+    LookOrder,
+    LookTop,
+    MoveSlot,
+    NewTargets,
+    PlaceToken,
+    Retarget,
+    Search,
+)
 from .state import GameState, Obj
-from .stats import host_health
-from .triggers import TriggersMixin
-from .turn import TurnMixin
+from .tasks import Task
 from .view import PlayerView
-from .zones import ZonesMixin
+from .zones import game_actions
+
+# Which function carries out each kind of task (every Task subclass that is ever pushed).
+TASKS: Final[dict[type[Task], Callable[[Core, Any], None]]] = {
+    setup.Mulligan: setup.run_mulligan,
+    setup.StartGame: setup.run_start_game,
+    turn.Advance: turn.run_advance,
+    turn.EndDiscard: turn.run_end_discard,
+    turn.EndAfterDiscard: turn.run_end_after_discard,
+    battle.CombatDamage: battle.run_combat_damage,
+    battle.NextStep: battle.run_next_step,
+    announce.Announce: announce.run_announce,
+    resolution.ResolveTop: resolution.run_resolve_top,
+    resolution.RunGameActions: resolution.run_game_actions,
+    resolution.Group: resolution.run_group,
+    resolution.ExecStep: resolution.run_exec_step,
+    resolution.ItemDone: resolution.run_item_done,
+    damage.HostPoint: damage.run_host_point,
+    hands.DiscardCards: hands.run_discard,
+    PlaceToken: CreateToken.run_place_token,
+    LookOrder: LookTop.run_look_order,
+    NewTargets: Retarget.run_new_targets,
+}
+
+# Which function takes the answer to each kind of decision.
+RESUMES: Final[dict[Resume, Callable[[Core, Decision, Action], None]]] = {
+    Resume.FIRST_PLAYER: setup.on_first_player,
+    Resume.MULLIGAN: setup.on_mulligan,
+    Resume.PRIORITY: priority.on_priority,
+    Resume.PLACE_TRIGGERS: triggers.on_place_triggers,
+    Resume.ATTACK_TARGET: battle.on_attack_target,
+    Resume.ANNOUNCE_TARGET: announce.on_announce_target,
+    Resume.ANNOUNCE_PAY: announce.on_announce_pay,
+    Resume.CARD_SLOT: resolution.on_card_slot,
+    Resume.OPTIONAL: resolution.on_optional,
+    Resume.CHOOSE_ON_RESOLUTION: resolution.on_choose_on_resolution,
+    Resume.HOST_POINT_CARD: damage.on_host_point_card,
+    Resume.DISCARD_CARD: hands.on_discard_card,
+    Resume.TOKEN_SLOT: CreateToken.on_slot,
+    Resume.MOVE_SLOT: MoveSlot.on_slot,
+    Resume.CONTROL_SLOT: GainControl.on_slot,
+    Resume.SEARCH_PICK: Search.on_pick,
+    Resume.LOOK_PICK: LookTop.on_pick,
+    Resume.RETARGET_PICK: Retarget.on_pick,
+}
 
 
-class Game(
-    LegalMixin, AnnounceMixin, TriggersMixin, EffectsMixin, TurnMixin, SetupMixin, ZonesMixin
-):
-    """One game of Host WCG. Create with :meth:`new` (a real game) or :meth:`from_state`."""
-
-    default_registry: Callable[[], dict[str, CardDef]] | None = None
-
-    def __init__(self, state: GameState) -> None:
-        self.s = state
-        # A driver setting, not a rule: when True, priority with nothing to do but pass is
-        # passed at once (still counted as a decision) instead of stopping for it, where that
-        # is plain from public facts (``forced_action``). The env sets it with
-        # ``auto_single``; the game that results is the same.
-        self.auto_pass = False
+class Game(Core):
+    """One game of Host WCG. Made by a Ruleset (``hostwcg_env.cards.default_ruleset()
+    .new_game(deck_a, deck_b, seed)``), by :meth:`new`, or from a state (:meth:`from_state`,
+    e.g. a scenario or a sampled world)."""
 
     # ----------------------------------------------------------------- creation
     @classmethod
@@ -53,27 +97,47 @@ class Game(
         seed: int = 0,
         registry: dict[str, CardDef] | None = None,
     ) -> Game:
-        """Start a game (9.1) from two decks (objects with ``host`` and ``main`` names)."""
+        """Start a game (9.1) from two decks (objects with ``host`` and ``main`` names) with the
+        cards of ``registry``; ``Ruleset.new_game`` (``hostwcg_env.cards.default_ruleset()``
+        for the shipped cards) is the usual way in."""
         if registry is None:
-            if cls.default_registry is None:
-                raise ValueError("Game.new needs a card registry (import hostwcg_env first)")
-            registry = cls.default_registry()
+            raise ValueError("Game.new needs the card registry: use "
+                             "hostwcg_env.cards.default_ruleset(config).new_game(deck_a, deck_b, seed)")
         state = GameState(config=config or RuleConfig(), registry=registry, rng=random.Random(seed))
         game = cls(state)
-        game._setup_new(deck_a, deck_b)
-        game._run()
+        setup.setup_new(game, deck_a, deck_b)
+        game.run()
         return game
 
     @classmethod
     def from_state(cls, state: GameState) -> Game:
         game = cls(state)
-        game._run()
+        game.run()
         return game
 
     def clone(self) -> Game:
         g = Game(self.s.copy())
         g.auto_pass = self.auto_pass
         return g
+
+    # ----------------------------------------------------------------- the tables
+    def run_task(self, task: Task) -> None:
+        TASKS[type(task)](self, task)
+
+    def answer(self, d: Decision, a: Action) -> None:
+        RESUMES[d.resume](self, d, a)
+
+    def game_actions(self) -> None:
+        game_actions(self)
+
+    def window(self) -> bool:
+        return triggers.window(self)
+
+    def give_priority(self) -> None:
+        priority.give_priority(self)
+
+    def spawn(self, state: GameState) -> Core:
+        return Game(state)
 
     # ----------------------------------------------------------------- queries
     @property
@@ -105,15 +169,15 @@ class Game(
         that it is the only one follows from what both players can see. Otherwise None,
         also for a decision with one legal action whose being alone depends on a hidden
         card: priority where only the hidden hand or face-down cards decide that nothing can
-        be done (``_only_pass_publicly``), a trigger window offered because a face-down card
-        could be an Ambush for the event (``_window``), a search for cards with traits
-        (41.3). Skipping those stops and asking at the others would tell the other player
-        what is hidden; whether a player is asked must depend only on public facts."""
+        be done (``legal.only_pass_publicly``), a trigger window offered because a face-down
+        card could be an Ambush for the event (``triggers.window``), a search for cards with
+        traits (41.3). Skipping those stops and asking at the others would tell the other
+        player what is hidden; whether a player is asked must depend only on public facts."""
         s = self.s
         d = s.decision
-        if d is None or s.over or len(d.actions) != 1 or d.data.get("hidden"):
+        if d is None or s.over or len(d.actions) != 1 or d.hidden:
             return None
-        if d.kind is DecisionKind.PRIORITY and not self._only_pass_publicly(d.player):
+        if d.kind is DecisionKind.PRIORITY and not only_pass_publicly(s, d.player):
             return None
         return d.actions[0]
 
@@ -121,54 +185,17 @@ class Game(
         return PlayerView(self.s, player)
 
     def obj_at(self, place: str) -> Obj | None:
-        oid = self._resolve_place(place)
+        oid = self.resolve_place(place)
         return None if oid is None or oid < 0 else self.s.objs.get(oid)
 
+    def attack_targets(self, attacker_controller: int) -> list[int]:
+        """25.3.1-25.3.3: any opposing Entity; the Host only when none of them can block."""
+        return attack_targets(self.s, attacker_controller)
+
     # ----------------------------------------------------------------- acting
-    def apply(self, action: Action) -> None:
-        """Apply the deciding player's action; raises IllegalActionError citing the rule."""
-        s = self.s
-        if action.kind is Kind.CONCEDE:
-            if s.decision is None:
-                raise IllegalActionError("35.3.5", "no player is deciding; use concede(player)")
-            self.concede(s.decision.player)
-            return
-        d = s.decision
-        if s.over or d is None:
-            raise IllegalActionError("1.1", "the game is over")
-        for x in d.actions:  # drivers usually hand back one of the decision's own objects
-            if x is action:
-                break
-        else:
-            if action not in d.actions:
-                raise self._explain_illegal(d, action)
-        s.decision = None
-        getattr(self, "_on_" + d.resume)(d, action)
-        self._decision_taken()
-        self._run()
-
-    def _decision_taken(self) -> None:
-        """Count a decision (the per-turn cap is checked when the next one is asked,
-        ``_over_decision_cap``)."""
-        s = self.s
-        s.decisions_total += 1
-        s.decisions_this_turn += 1
-
-    def _over_decision_cap(self) -> bool:
-        """A turn may hold ``max_decisions_per_turn`` decisions (A52c: an environment policy,
-        not a rule): a game that needs one more in the same turn is truncated with its own
-        reason, ``decision_limit``, and ends with exactly that many decisions in the turn."""
-        s = self.s
-        if s.decisions_this_turn < s.config.max_decisions_per_turn or s.over:
-            return False
-        self._end_game(None, "decision_limit", truncated=True)
-        return True
-
     def apply_text(self, line: str) -> Action:
         """Apply ``"<A|B> <action>"`` or a bare action; names may stand for places."""
-        from .notation import resolve_line
-
-        player, action = resolve_line(self, line)
+        player, action = resolve_line(self.s, line)
         if player is not None and action.kind is Kind.CONCEDE:
             self.concede(player)
             return action
@@ -179,182 +206,3 @@ class Game(
             )
         self.apply(action)
         return action
-
-    def concede(self, player: int) -> None:
-        """35.3.5: conceding ends the game at once, whatever is on the stack (A48)."""
-        if self.s.over:
-            raise IllegalActionError("1.1", "the game is over")
-        self._emit("Conceded", f"Conceded({'AB'[player]})", player=player)
-        self._end_game(1 - player, "concede")
-
-    # ----------------------------------------------------------------- the loop
-    def _run(self) -> None:
-        """Run tasks until a decision is needed. A resolving effect's tasks run to the end with
-        no priority given (31.4, 40.3.1); only then come game actions, the trigger window
-        (responses to the resolution, 32.5) and priority."""
-        s = self.s
-        while not s.over and s.decision is None:
-            if s.tasks:
-                name, data = s.tasks.pop()
-                getattr(self, "_t_" + name)(data)
-                self._check_losses()
-                continue
-            if s.quiet:
-                # A first pass changed nothing but who holds priority: the game actions and
-                # the trigger window found nothing to do before it, so they would find
-                # nothing now (31.5.3).
-                s.quiet = False
-                self._give_priority()
-                continue
-            self._game_actions()
-            if self.s.over:
-                return
-            if self._window():
-                continue
-            if self.s.tasks or self.s.decision is not None:
-                continue
-            self._give_priority()
-
-    def _push(self, name: str, **data: Any) -> None:
-        self.s.tasks.append((name, data))
-
-    def _push_seq(self, tasks: Sequence[tuple[str, dict]]) -> None:
-        """Push tasks so that they run in the given order."""
-        for t in reversed(tasks):
-            self.s.tasks.append(t)
-
-    def _decide(
-        self,
-        player: int,
-        kind: DecisionKind,
-        actions: Sequence[Action],
-        resume: str,
-        prompt: str = "",
-        cards: tuple[int, ...] = (),
-        **data: Any,
-    ) -> None:
-        if not actions:
-            raise RuntimeError(f"engine error: decision {kind.value} for {'AB'[player]} has no action")
-        if self.s.started and self._over_decision_cap():
-            return  # truncated: the decision is not asked
-        self.s.decision = Decision(player, kind, tuple(actions), prompt, resume, data, cards)
-
-    def _emit(self, kind: str, text: str, private: int | None = None, public: str = "", **data: Any) -> Event:
-        """Log an event and collect the triggers it causes. Game actions cause events too,
-        without passing priority; their triggers wait for the next window (31.2.1, 35.5)."""
-        ev = Event(kind, text, data, private, public)
-        self.s.events.append(ev)
-        self._collect_triggers(ev)
-        return ev
-
-    # ----------------------------------------------------------------- game end
-    def _check_losses(self) -> None:
-        """1.2 win conditions (1.1.1-1.1.3, printed under 1.2, A01) as a game action
-        (35.3.4), checked after every atomic event; a game that is won ends at once (1.1)."""
-        s = self.s
-        if s.over or not s.started:
-            return
-        stamp = (s.version, s.ts)
-        if stamp == s.loss_stamp and not (s.players[0].hit_empty or s.players[1].hit_empty):
-            return  # nothing that a loss condition reads has changed
-        s.loss_stamp = stamp
-        losers = []
-        reasons = []
-        for p in (0, 1):
-            pl = s.players[p]
-            if len(pl.damage) >= host_health(s, p):
-                losers.append(p)
-                reasons.append("damage_zone")
-            elif not pl.deck:
-                losers.append(p)
-                reasons.append("deck_out")
-            elif pl.hit_empty:
-                losers.append(p)
-                reasons.append("empty_hand")
-        if len(losers) == 2:
-            self._end_game(None, "draw")
-        elif losers:
-            self._end_game(1 - losers[0], reasons[0])
-
-    def _end_game(self, winner: int | None, reason: str, truncated: bool = False) -> None:
-        s = self.s
-        s.over = True
-        s.winner = winner
-        s.reason = reason
-        s.truncated = truncated
-        s.decision = None
-        s.tasks.clear()
-        w = "draw" if winner is None else "AB"[winner]
-        s.events.append(Event("GameOver", f"GameOver(winner={w}, reason={reason})", {"winner": winner}))
-
-    # ----------------------------------------------------------------- priority
-    def _give_priority(self) -> None:
-        s = self.s
-        p = s.priority
-        acts = self._priority_actions(p)
-        if self.auto_pass and len(acts) == 1:
-            if not self._only_pass_publicly(p):
-                # asked: only p's hidden cards leave nothing to do (marked for forced_action)
-                self._decide(p, DecisionKind.PRIORITY, acts, "priority", hidden=True)
-                return
-            if self._over_decision_cap():
-                return
-            # the only option is to pass (31.1.2), and both players can see it: take it as
-            # ``apply`` would, decision counts and the per-turn cap included, without stopping
-            self._pass_priority(p)
-            self._decision_taken()
-            return
-        self._decide(p, DecisionKind.PRIORITY, acts, "priority")
-
-    def _on_priority(self, d: Decision, a: Action) -> None:
-        """The priority holder acted or passed. An action, such as a card or effect entering
-        the stack (15.3.2.1), restarts the count of passes, so either player may respond with
-        a Fast action before anything resolves (15.3.2)."""
-        s = self.s
-        p = d.player
-        if a.kind is Kind.PASS:
-            self._pass_priority(p)
-            return
-        s.passes = 0
-        s.priority = p if s.config.priority_after_action == "actor" else 1 - p
-        if a.kind in (Kind.AP_HOST, Kind.AP_DRAW, Kind.AP_ANY):
-            self._spend_ap(p, a)
-        elif a.kind is Kind.PLAY:
-            self._start_play(p, int(a.arg[1:]))
-        elif a.kind is Kind.ACTIVATE:
-            self._start_activate(p, a)
-        elif a.kind is Kind.ATTACK:
-            self._declare_attack(p, int(a.arg[1:]))
-
-    def _pass_priority(self, p: int) -> None:
-        """31.5.3, 31.6: two passes in a row resolve the top item or end the step (A17).
-
-        With no more responses the Stack resolves (32.3), one item at a time (32.6) until it is
-        empty and the game goes on (32.7), as in 32.9; on an empty stack the passes declare
-        the move to the next phase or step (10.1.2). The turn player receives priority when an
-        item resolves (31.5.2) and acts first (32.8); each item entering or leaving the stack
-        gives a chance for Fast responses (15.3.2, 15.3.2.1).
-        """
-        s = self.s
-        s.passes += 1
-        if s.passes < 2:
-            s.priority = 1 - p
-            s.quiet = True
-            return
-        s.passes = 0
-        s.priority = s.tp
-        if s.stack:
-            self._push("resolve_top")
-        else:
-            self._push("advance")
-
-    # ----------------------------------------------------------------- places
-    def _place_of(self, oid: int) -> str:
-        return place_of(self.s, oid)
-
-    def _resolve_place(self, place: str) -> int | None:
-        return resolve_place(self.s, place)
-
-    def _pname(self, p: int) -> str:
-        return "AB"[p]
-

@@ -7,14 +7,14 @@ index, a place or a list item when it is unambiguous among the legal actions
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Final
 
 from .actions import Action, IllegalActionError, Kind
+from .matching import placeable
+from .places import resolve_place
+from .state import GameState
 
-if TYPE_CHECKING:
-    from .game import Game
-
-_NAMED = {"play", "target", "attack", "card", "trigger", "activate", "slot"}
+_NAMED: Final = {"play", "target", "attack", "card", "trigger", "activate", "slot"}
 
 
 def split_player(line: str) -> tuple[int | None, str]:
@@ -24,7 +24,12 @@ def split_player(line: str) -> tuple[int | None, str]:
     return None, line.strip()
 
 
-def resolve_line(game: Game, line: str) -> tuple[int | None, Action]:
+def _legal(s: GameState) -> tuple[Action, ...]:
+    d = s.decision
+    return d.actions if d is not None and not s.over else ()
+
+
+def resolve_line(s: GameState, line: str) -> tuple[int | None, Action]:
     player, text = split_player(line)
     try:
         return player, Action.parse(text)
@@ -37,20 +42,19 @@ def resolve_line(game: Game, line: str) -> tuple[int | None, Action]:
     side = None
     if ":" in name and name.split(":", 1)[0] in ("A", "B"):
         side, name = name.split(":", 1)
-    matches = [a for a in game.legal_actions() if a.kind.value == verb and _names(game, a, name, side)]
+    matches = [a for a in _legal(s) if a.kind.value == verb and _names(s, a, name, side)]
     if len(matches) == 1 or (matches and all(a.kind is Kind.PLAY or a.arg.startswith("h") for a in matches)):
         return player, matches[0]  # identical cards in hand: any copy will do
     if not matches:
-        legal = ", ".join(str(a) for a in game.legal_actions())
-        d = game.decision
+        legal = ", ".join(str(a) for a in _legal(s))
+        d = s.decision
         who = f"{'AB'[d.player]} {d.kind.value}" if d else "nobody"
         raise IllegalActionError("31.1", f"'{text}' matches no legal action of {who} (legal: {legal})")
     raise ValueError(f"'{text}' is ambiguous: {', '.join(str(a) for a in matches)}")
 
 
-def _names(game: Game, a: Action, name: str, side: str | None) -> bool:
-    s = game.state
-    d = game.decision
+def _names(s: GameState, a: Action, name: str, side: str | None) -> bool:
+    d = s.decision
     if d is None:
         return False
     oid: int | None = None
@@ -61,10 +65,10 @@ def _names(game: Game, a: Action, name: str, side: str | None) -> bool:
     elif a.kind is Kind.ATTACK:
         oid = s.players[d.player].front[int(a.arg[1:])]
     elif a.kind is Kind.TRIGGER:
-        mine = [t for t in game._placeable() if t.controller == d.player]
+        mine = [t for t in placeable(s) if t.controller == d.player]
         return mine[int(a.arg)].card.name == name
     elif a.kind in (Kind.TARGET, Kind.ACTIVATE):
-        oid = game._resolve_place(a.arg)
+        oid = resolve_place(s, a.arg)
         if oid is not None and oid < 0:
             item = next((x for x in s.stack if x.sid == -oid), None)
             return item is not None and item.source_name == name

@@ -1,100 +1,84 @@
-"""Stat layering for Entities (18.6, 26) and Hosts (20.1): adds, then decreases, then sets.
+"""Stat layering for Entities (18.6, 26) and Hosts (20.1): adds, then decreases, then sets;
+and what the abilities in play are.
 
 A set wins over every add (18.6.3); sets apply in timestamp order, the last one counting
 (A35). Power is floored at 0 only in the final value (26.2.2). Queries only: nothing here
-changes state.
+changes the game (the caches it keeps in the state are derived from it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from typing import Final
 
-from .carddef import Ability, CardType, Selector
-from .state import GameState, Obj
+from .carddef import Ability, CardDef, CardType, Selector
+from .kinds import AbilityKind, ModKind, Zone
+from .selectors import in_play, matches_kind
+from .state import BoardCache, Found, GameState, Obj, StatCache
 
-
-def in_play(s: GameState) -> Iterator[Obj]:
-    """Every object in play (5.1): slots, Form zones (4.7.1) and markers, both players; a
-    marker is in play but not in the slot of its card (24.2)."""
-    for p in s.players:
-        for oid in p.front:
-            if oid is not None:
-                o = s.objs[oid]
-                yield o
-                for m in o.markers:
-                    yield s.objs[m]
-        for oid in p.back:
-            if oid is not None:
-                o = s.objs[oid]
-                yield o
-                for m in o.markers:
-                    yield s.objs[m]
-        for oid in p.forms:
-            o = s.objs[oid]
-            yield o
-            for m in o.markers:
-                yield s.objs[m]
+_NONE: Final[list[Found]] = []  # never mutated
 
 
-def _board_table(s: GameState) -> dict[Any, Any]:
-    """The per-board cache: abilities by kind (keys are kinds) and what is derived from them
-    (tuple keys), rebuilt when anything enters, leaves, moves or turns face up in play or as
-    a Host (``state.board``)."""
+def _board(s: GameState) -> BoardCache:
+    """The per-board cache: abilities by kind and what is derived from them, rebuilt when
+    anything enters, leaves, moves or turns face up in play or as a Host (``state.board``)."""
     cache = s.ability_cache
-    if cache is None or cache[0] != s.board:
-        table: dict[Any, Any] = {}
-        hosts = [s.objs[p.host] for p in s.players if p.host in s.objs]
-        for o in [*hosts, *in_play(s)]:  # a Host is not in play (A13) but its text works
+    if cache is None or cache.board != s.board:
+        cache = BoardCache(s.board)
+        by_kind = cache.by_kind
+        objs = [s.objs[p.host] for p in s.players if p.host in s.objs]
+        objs.extend(in_play(s))  # a Host is not in play (A13) but its text works
+        for o in objs:
             if o.face_down:
                 continue
             for i, ab in enumerate(o.card.abilities):
-                table.setdefault(ab.kind, []).append((o, i, ab))
-        cache = (s.board, table)
+                found = by_kind.get(ab.kind)
+                if found is None:
+                    found = by_kind[ab.kind] = []
+                found.append((o, i, ab))
         s.ability_cache = cache
-    return cache[1]  # type: ignore[no-any-return]
+    return cache
 
 
-def _value_table(s: GameState) -> dict[tuple[int, str], Any]:
+def _values(s: GameState) -> StatCache:
     """The per-state cache of stats and keywords, rebuilt when the board or a modification
     changes (``state.board``, ``state.modv``)."""
-    key = (s.board, s.modv)
     cache = s.stat_cache
-    if cache is None or cache[0] != key:
-        cache = (key, {})
+    if cache is None or cache.board != s.board or cache.modv != s.modv:
+        cache = StatCache(s.board, s.modv)
         s.stat_cache = cache
-    return cache[1]  # type: ignore[no-any-return]
+    return cache
 
 
-def active_abilities(s: GameState, kind: str) -> list[tuple[Obj, int, Ability]]:
+def active_abilities(s: GameState, kind: AbilityKind) -> list[Found]:
     """Abilities of a kind on face-up cards in play and on Hosts (cached per board)."""
-    return _board_table(s).get(kind, [])  # type: ignore[no-any-return]
+    return _board(s).by_kind.get(kind, _NONE)
 
 
-def activatables(s: GameState, p: int) -> list[tuple[Obj, int, Ability]]:
+def activatables(s: GameState, p: int) -> list[Found]:
     """Abilities p might activate (27, 39.2, and Ambushes with a requirement, 29.4) on objects
     p controls in play, face up or not; whether each can be activated now is asked separately.
-    Cached per board (``_board_table``)."""
-    table = _board_table(s)
-    key = ("activatable", p)
-    hit = table.get(key)
+    Cached per board."""
+    cache = _board(s)
+    hit = cache.activatable.get(p)
     if hit is None:
         hit = []
         for o in in_play(s):
-            if o.controller != p or o.zone == "marker":
+            if o.controller != p or o.zone is Zone.MARKER:
                 continue
             for i, ab in enumerate(o.card.abilities):
-                if ab.kind in ("activated", "during") or (ab.kind == "ambush" and ab.while_):
+                k = ab.kind
+                if k is AbilityKind.ACTIVATED or k is AbilityKind.DURING or (
+                        k is AbilityKind.AMBUSH and ab.while_):
                     hit.append((o, i, ab))
-        table[key] = hit
-    return hit  # type: ignore[no-any-return]
+        cache.activatable[p] = hit
+    return hit
 
 
-def face_down_ambushes(s: GameState) -> list[tuple[Obj, int, Ability]]:
+def face_down_ambushes(s: GameState) -> list[Found]:
     """Event-keyed Ambush abilities (17, 29.4) of face-down cards in both backrows, player A's
-    first, slot order (cached per board, ``_board_table``)."""
-    table = _board_table(s)
-    hit = table.get(("face_down_ambush",))
+    first, slot order (cached per board)."""
+    cache = _board(s)
+    hit = cache.face_down_ambush
     if hit is None:
         hit = []
         for p in s.players:
@@ -104,163 +88,173 @@ def face_down_ambushes(s: GameState) -> list[tuple[Obj, int, Ability]]:
                 o = s.objs[oid]
                 if o.face_down:
                     hit.extend((o, i, ab) for i, ab in enumerate(o.card.abilities)
-                               if ab.kind == "ambush" and ab.when is not None)
-        table[("face_down_ambush",)] = hit
-    return hit  # type: ignore[no-any-return]
+                               if ab.kind is AbilityKind.AMBUSH and ab.when is not None)
+        cache.face_down_ambush = hit
+    return hit
 
 
 def face_down_cards(s: GameState) -> list[Obj]:
     """Face-down cards in both backrows (17.1: laid Ambushes), player A's first, slot order.
     Where they are is public; what they are is not (6.2) (cached per board)."""
-    table = _board_table(s)
-    hit = table.get(("face_down",))
+    cache = _board(s)
+    hit = cache.face_down
     if hit is None:
         hit = [s.objs[oid] for p in s.players for oid in p.back
                if oid is not None and s.objs[oid].face_down]
-        table[("face_down",)] = hit
-    return hit  # type: ignore[no-any-return]
+        cache.face_down = hit
+    return hit
 
 
 def trigger_events(s: GameState) -> frozenset[str]:
     """The event names that some triggered ability in play or on a Host (28.5), or some
     face-down event-keyed Ambush (29.4), waits for: an event naming none of them, with
-    nothing just gone from play, cannot trigger anything (cached per board)."""
-    table = _board_table(s)
-    hit = table.get(("trigger_events",))
+    nothing just gone from play, cannot trigger anything (cached per board). The public
+    chances of the pool's Ambushes are collected before this check
+    (matching.collect_triggers)."""
+    cache = _board(s)
+    hit = cache.trigger_events
     if hit is None:
-        hit = frozenset(ab.when.event for _o, _i, ab in [*active_abilities(s, "triggered"), *face_down_ambushes(s)]
-                        if ab.when is not None)
-        table[("trigger_events",)] = hit
-    return hit  # type: ignore[no-any-return]
+        names: set[str] = set()
+        for _o, _i, ab in active_abilities(s, AbilityKind.TRIGGERED):
+            if ab.when is not None:
+                names.add(ab.when.event)
+        for _o, _i, ab in face_down_ambushes(s):
+            if ab.when is not None:
+                names.add(ab.when.event)
+        hit = cache.trigger_events = frozenset(names)
+    return hit
 
 
-_REGISTRY_TABLES: dict[int, tuple[dict[str, Any], int, dict[str, Any]]] = {}
-
-
-def registry_tables(reg: dict[str, Any]) -> dict[str, Any]:
+class PoolTables:
     """What any card of the card pool could do, for judging a hidden card by public facts
-    alone (cached per registry and its size):
+    alone (``pool_tables``)."""
 
-    - ``playable``: every card a hand may hold (no Hosts, no tokens), Ambushes first;
-    - ``fast``: those that may be played at Fast timing (15.3, 31.1.2);
-    - ``state_ambush``: (card, ability index, ability) of each Ambush with a state
-      requirement, activatable whenever it holds (29.4, A53);
-    - ``event_ambush``: event name -> (card, ability index, ability) of each Ambush keyed to
-      that event (29.4, 33.5, A53).
-    """
-    hit = _REGISTRY_TABLES.get(id(reg))
-    if hit is None or hit[0] is not reg or hit[1] != len(reg):
-        if len(_REGISTRY_TABLES) >= 8:  # each game may bring its own registry dict: stay small
-            _REGISTRY_TABLES.clear()
-        cards = [c for c in reg.values() if c.type not in (CardType.HOST, CardType.TOKEN)]
-        cards.sort(key=lambda c: c.type is not CardType.AMBUSH)
-        event: dict[str, list[tuple[Any, int, Ability]]] = {}
-        state: list[tuple[Any, int, Ability]] = []
+    def __init__(self, reg: dict[str, CardDef]) -> None:
+        cards = [c for c in reg.values() if c.type is not CardType.HOST and c.type is not CardType.TOKEN]
+        cards.sort(key=_ambush_first)
+        # every card a hand may hold (no Hosts, no tokens), Ambushes first
+        self.playable: list[CardDef] = cards
+        # those that may be played at Fast timing (15.3, 31.1.2)
+        self.fast: list[CardDef] = [c for c in cards if c.is_fast]
+        # (card, ability index, ability) of each Ambush with a state requirement (29.4, A53)
+        self.state_ambush: list[tuple[CardDef, int, Ability]] = []
+        # event name -> (card, ability index, ability) of each Ambush keyed to it (29.4, 33.5)
+        self.event_ambush: dict[str, list[tuple[CardDef, int, Ability]]] = {}
         for c in cards:
             if c.type is not CardType.AMBUSH:
                 continue
             for i, ab in enumerate(c.abilities):
-                if ab.kind != "ambush":
+                if ab.kind is not AbilityKind.AMBUSH:
                     continue
                 if ab.when is not None:
-                    event.setdefault(ab.when.event, []).append((c, i, ab))
+                    self.event_ambush.setdefault(ab.when.event, []).append((c, i, ab))
                 elif ab.while_:
-                    state.append((c, i, ab))
-        tables = {"playable": cards, "fast": [c for c in cards if c.is_fast],
-                  "state_ambush": state, "event_ambush": event}
-        hit = _REGISTRY_TABLES[id(reg)] = (reg, len(reg), tables)
+                    self.state_ambush.append((c, i, ab))
+
+
+def _ambush_first(c: CardDef) -> bool:
+    return c.type is not CardType.AMBUSH
+
+
+_POOL_TABLES: Final[dict[int, tuple[dict[str, CardDef], int, PoolTables]]] = {}
+
+
+def pool_tables(reg: dict[str, CardDef]) -> PoolTables:
+    """The pool tables of a registry (cached per registry and its size; the games of one
+    Ruleset share its registry)."""
+    hit = _POOL_TABLES.get(id(reg))
+    if hit is None or hit[0] is not reg or hit[1] != len(reg):
+        if len(_POOL_TABLES) >= 64:  # registries come and go (scenarios): keep a few
+            _POOL_TABLES.clear()
+        hit = _POOL_TABLES[id(reg)] = (reg, len(reg), PoolTables(reg))
     return hit[2]
 
 
 def static_applies(s: GameState, src: Obj, ab: Ability, target: Obj) -> bool:
+    """Does the static ability ``ab`` of ``src`` apply to ``target``?"""
     aff = ab.affects
-    if isinstance(aff, str):
-        if aff == "self":
-            return target.id == src.id
-        if aff == "equipped":
-            return src.zone == "marker" and src.attached_to == target.id
-        if target.zone != "host":
-            return False
-        if aff == "your_host":
-            return target.owner == src.controller
-        if aff == "opponent_host":
-            return target.owner != src.controller
-        return aff == "each_host"
     if isinstance(aff, Selector):
-        from .targeting import matches
+        return matches_kind(aff, target, src.controller, src.id)
+    if aff == "self":
+        return target.id == src.id
+    if aff == "equipped":
+        return src.zone is Zone.MARKER and src.attached_to == target.id
+    if aff is None or target.zone is not Zone.HOST:
+        return False
+    if aff == "your_host":
+        return target.owner == src.controller
+    if aff == "opponent_host":
+        return target.owner != src.controller
+    return aff == "each_host"
 
-        return matches(s, aff, target, src.controller, src.id)
-    return False
+
+def _static_amounts(ab: Ability, stat: str) -> tuple[int, int | None]:
+    if stat == "health":
+        return ab.health, ab.set_health
+    if stat == "power":
+        return ab.power, ab.set_power
+    return ab.soul, ab.set_soul
 
 
 def _statics_for(s: GameState, stat: str) -> list[tuple[Obj, Ability, int, int | None]]:
-    """Static abilities in play that add to or set ``stat``, with the amounts (cached with
-    ``active_abilities``)."""
-    table = _board_table(s)
-    statics = table.get("static", [])
-    key = ("static", stat)
-    hit = table.get(key)
+    """Static abilities in play that add to or set ``stat``, with the amounts (cached per
+    board)."""
+    cache = _board(s)
+    hit = cache.statics.get(stat)
     if hit is None:
-        hit = table[key] = [
-            (src, ab, getattr(ab, stat), getattr(ab, "set_" + stat))
-            for src, _i, ab in statics
-            if getattr(ab, stat) or getattr(ab, "set_" + stat) is not None
-        ]
-    return hit  # type: ignore[no-any-return]
+        hit = []
+        for src, _i, ab in active_abilities(s, AbilityKind.STATIC):
+            add, to = _static_amounts(ab, stat)
+            if add or to is not None:
+                hit.append((src, ab, add, to))
+        cache.statics[stat] = hit
+    return hit
 
 
-def _layers(s: GameState, o: Obj, stat: str) -> tuple[int, list[tuple[int, int]]]:
-    """Sum of adds/decreases and the (timestamp, value) list of sets for one stat.
-
-    Increases and decreases (18.6.1, 18.6.2; a Host's 20.1.1, 20.1.2) add up to one total,
-    whatever order they were given in (26.1.4.2, 26.2.3.2). Continuous effects are read here,
-    using no stack and no priority (31.3).
-    """
+def _stat(s: GameState, o: Obj, which: str) -> int:
+    """(Base + additional) - deducted (26.1.4, 26.1.4.1, 26.2.3, 26.2.3.1): increases and
+    decreases alike (18.6.1, 18.6.2), for Hosts too (20.1.1-20.1.3); a set overrides them, the
+    latest counting (18.6.3, A35). Damage is not read: it never lowers health (18.4).
+    Continuous effects are read here, using no stack and no priority (31.3); increases and
+    decreases add up to one total, whatever order they were given in (26.1.4.2, 26.2.3.2)."""
+    card = o.card
+    base = card.health if which == "health" else card.power if which == "power" else card.soul
+    statics = _statics_for(s, which)
+    if not o.mods and not statics:
+        return max(0, base) if which == "power" else base
     delta = 0
-    sets: list[tuple[int, int]] = []
-    for src, ab, add, st in _statics_for(s, stat):
+    best_ts = -1
+    best: int | None = None  # the latest set: the first of the latest timestamp
+    for src, ab, add, to in statics:
         if static_applies(s, src, ab, o):
             delta += add
-            if st is not None:
-                sets.append((max(src.ts, o.ts), st))
+            if to is not None:
+                ts = max(src.ts, o.ts)
+                if best is None or ts > best_ts:
+                    best_ts, best = ts, to
     for m in o.mods:
-        if m.stat != stat:
+        if m.stat != which:
             continue
-        if m.kind == "add":
+        if m.kind is ModKind.ADD:
             delta += m.value
-        elif m.kind == "set":
-            sets.append((m.ts, m.value))
-    return delta, sets
+        elif m.kind is ModKind.SET and (best is None or m.ts > best_ts):
+            best_ts, best = m.ts, m.value
+    value = best if best is not None else base + delta
+    if which == "power":
+        return max(0, value)
+    return value
 
 
 def stat(s: GameState, o: Obj, which: str) -> int:
     """The current value of a stat (cached until anything enters, leaves, moves or turns face
     up in play or as a Host, ``state.board``, or a modification is added or expires,
     ``state.modv``: a stat reads only the card, the statics in play and the modifications)."""
-    table = _value_table(s)
+    values = _values(s).values
     k = (o.id, which)
-    v = table.get(k)
+    v = values.get(k)
     if v is None:
-        v = table[k] = _stat(s, o, which)
-    return v  # type: ignore[no-any-return]
-
-
-def _stat(s: GameState, o: Obj, which: str) -> int:
-    """(Base + additional) - deducted (26.1.4, 26.1.4.1, 26.2.3, 26.2.3.1): increases and
-    decreases alike (18.6.1, 18.6.2), for Hosts too (20.1.1-20.1.3); a set overrides them, the
-    latest counting (18.6.3, A35). Damage is not read: it never lowers health (18.4)."""
-    card = o.card
-    base = card.health if which == "health" else card.power if which == "power" else card.soul
-    if not o.mods and not _statics_for(s, which):
-        return max(0, base) if which == "power" else base
-    delta, sets = _layers(s, o, which)
-    if sets:
-        value = max(sets, key=lambda t: t[0])[1]
-    else:
-        value = base + delta
-    if which == "power":
-        return max(0, value)
-    return value
+        v = values[k] = _stat(s, o, which)
+    return v
 
 
 def power(s: GameState, o: Obj) -> int:
@@ -281,35 +275,22 @@ def host_soul(s: GameState, p: int) -> int:
 
 def keywords(s: GameState, o: Obj) -> frozenset[str]:
     """Printed keywords plus those granted by statics and effects (cached like ``stat``)."""
-    table = _value_table(s)
-    k = (o.id, "keywords")
-    hit = table.get(k)
+    cache = _values(s).keywords
+    hit = cache.get(o.id)
     if hit is None:
         kw = set(o.card.keywords)
-        for src, _i, ab in active_abilities(s, "static"):
+        for src, _i, ab in active_abilities(s, AbilityKind.STATIC):
             if ab.grants and static_applies(s, src, ab, o):
                 kw.update(ab.grants)
         for m in o.mods:
-            if m.kind == "grant":
+            if m.kind is ModKind.GRANT:
                 kw.add(m.stat)
-        hit = table[k] = frozenset(kw)
-    return hit  # type: ignore[no-any-return]
+        hit = cache[o.id] = frozenset(kw)
+    return hit
 
 
 def has_keyword(s: GameState, o: Obj, kw: str) -> bool:
     return kw in keywords(s, o)
-
-
-def is_permanent(o: Obj) -> bool:
-    """16.2 and 22.2: the permanents (16.1) are Entities (16.2.1), Forms (16.2.2), and
-    face-up Lingering cards in play."""
-    if o.zone == "front":
-        return True
-    if o.zone == "form":
-        return True
-    if o.zone == "back" and not o.face_down and o.card.is_lingering:
-        return True
-    return False
 
 
 def is_host_type(o: Obj) -> bool:

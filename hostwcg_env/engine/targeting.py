@@ -1,43 +1,21 @@
-"""Selectors and targets (30): which objects qualify, from one player's point of view."""
+"""Selectors and targets (30): which objects qualify, from one player's point of view.
+Queries only."""
 
 from __future__ import annotations
 
-from .carddef import CardType, Selector
+from .carddef import Selector
+from .kinds import SelectorType, Zone
+from .selectors import in_play, matches_kind
 from .state import GameState, Obj
-from .stats import has_keyword, health, in_play, is_permanent, power
+from .stats import has_keyword, health, power
 
 
 def matches(s: GameState, sel: Selector, o: Obj, controller: int, source: int | None) -> bool:
-    """Does ``o`` qualify for ``sel``? A card is each of its subtypes: a 'Human Wizard' is a
-    Human and a Wizard (13.5.1, 13.5.1.1)."""
-    t = sel.type
-    if t == "entity":
-        ok = o.zone == "front"
-    elif t == "host":
-        ok = o.zone == "host"
-    elif t == "entity_or_host":
-        ok = o.zone in ("front", "host")
-    elif t == "permanent":
-        ok = is_permanent(o)
-    elif t == "card":
-        ok = o.zone in ("deck", "hand", "drop")
-        if ok and sel.card_type is not None:
-            ok = o.card.type.value == sel.card_type or (
-                sel.card_type == "entity" and o.card.type is CardType.TOKEN
-            )
-    else:
-        ok = False
-    if not ok:
+    """Does ``o`` qualify for ``sel``: its kind, side and subtypes (``matches_kind``), and an
+    Entity's current power and health within the selector's filters?"""
+    if not matches_kind(sel, o, controller, source):
         return False
-    if sel.controller == "you" and o.controller != controller:
-        return False
-    if sel.controller == "opponent" and o.controller == controller:
-        return False
-    if sel.subtype is not None and sel.subtype not in o.card.subtypes:
-        return False
-    if sel.other and source is not None and o.id == source:
-        return False
-    if o.zone in ("front",):
+    if o.zone is Zone.FRONT:
         if sel.power_max is not None and power(s, o) > sel.power_max:
             return False
         if sel.power_min is not None and power(s, o) < sel.power_min:
@@ -52,24 +30,21 @@ def matches(s: GameState, sel: Selector, o: Obj, controller: int, source: int | 
 def candidates(s: GameState, sel: Selector, controller: int, source: int | None) -> list[int]:
     """Object ids (or -sid for stack items) that ``sel`` can name now, in a stable order.
     What an effect targets (30.1) is in play; markers, in no slot (24.2), are never named."""
-    if sel.type == "effect":
-        return [-it.sid for it in s.stack if it.targets and it.sid != _sid_of(s, source)]
+    if sel.type is SelectorType.EFFECT:
+        own = None if source is None or source >= 0 else -source
+        return [-it.sid for it in s.stack if it.targets and it.sid != own]
     out: list[int] = []
-    if sel.type in ("host", "entity_or_host"):
+    if sel.type is SelectorType.HOST or sel.type is SelectorType.ENTITY_OR_HOST:
         for p in s.players:
             h = s.objs[p.host]
             if matches(s, sel, h, controller, source):
                 out.append(h.id)
-    if sel.type == "host":
+    if sel.type is SelectorType.HOST:
         return out
     for o in in_play(s):
-        if o.zone != "marker" and matches(s, sel, o, controller, source):
+        if o.zone is not Zone.MARKER and matches(s, sel, o, controller, source):
             out.append(o.id)
     return out
-
-
-def _sid_of(s: GameState, source: int | None) -> int | None:
-    return None if source is None or source >= 0 else -source
 
 
 def still_legal(s: GameState, sel: Selector, tid: int, controller: int, source: int | None) -> bool:

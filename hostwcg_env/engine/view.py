@@ -22,25 +22,31 @@ agents receive nothing else.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Final
 
-from .actions import Decision, DecisionKind
+from .actions import Decision, DecisionKind, Resume
+from .announce import Announce
 from .carddef import CardDef, CardType
 from .config import RuleConfig
+from .damage import HostPoint
 from .events import Event
+from .kinds import EndReason, Phase, PhaseStep, Zone
+from .legal import priority_actions
 from .places import resolve_place
-from .state import Battle, GameState, Obj, StackItem
+from .primitives import LookOrder
+from .resolution import ItemWork
+from .state import Battle, GameState, HiddenCache, Obj, PendingTrigger, StackItem
 from .stats import has_keyword, host_health, host_soul, keywords, stat
+from .tasks import Task
 
-if TYPE_CHECKING:
-    from .game import Game
-
-UNKNOWN = CardDef(name="?", type=CardType.ENTITY)
-UNKNOWN_AMBUSH = CardDef(name="?", type=CardType.AMBUSH)
-UNKNOWN_HOST = CardDef(name="?", type=CardType.HOST)
+UNKNOWN: Final = CardDef(name="?", type=CardType.ENTITY)
+UNKNOWN_AMBUSH: Final = CardDef(name="?", type=CardType.AMBUSH)
+UNKNOWN_HOST: Final = CardDef(name="?", type=CardType.HOST)
+_SECRET_ZONES: Final = frozenset((Zone.BACK, Zone.MARKER, Zone.STACK))
+_OPEN_ZONES: Final = frozenset((Zone.FRONT, Zone.FORM, Zone.DROP, Zone.BANISHED))
 
 
 def hidden_ids(s: GameState, viewer: int) -> frozenset[int]:
@@ -49,25 +55,28 @@ def hidden_ids(s: GameState, viewer: int) -> frozenset[int]:
     shown = _shown(s, viewer)
     key = (s.version, s.started)
     cache = s.hidden_cache
-    if cache is None or cache[0] != key:
-        cache = (key, {})
+    if cache is None or cache.key != key:
+        cache = HiddenCache(key)
         s.hidden_cache = cache
-    hit = cache[1].get(viewer)
+    hit = cache.by_player.get(viewer)
     if hit is None or hit[0] != shown:
-        hit = cache[1][viewer] = (shown, frozenset(_hidden_ids(s, viewer)))
+        hit = cache.by_player[viewer] = (shown, frozenset(_hidden_ids(s, viewer)))
     return hit[1]
 
 
 def _face_down_hidden(o: Obj, viewer: int) -> bool:
     """6.2: a face-down card in a backrow, as a marker or on the stack is hidden from all but
     its controller."""
-    return o.face_down and o.controller != viewer and o.zone in ("back", "marker", "stack")
+    return o.face_down and o.controller != viewer and o.zone in _SECRET_ZONES
 
 
 def _shown(s: GameState, viewer: int) -> tuple[int, ...]:
-    """Cards the viewer's own decision shows it: searched or looked at (41.2.1, 41.3.2)."""
+    """Cards the viewer's own decision shows it: looked at (41.2.1), or the whole deck it is
+    searching (41.3.1, 41.3.2)."""
     d = s.decision
-    return d.cards if d is not None and d.player == viewer else ()
+    if d is None or d.player != viewer:
+        return ()
+    return d.cards + d.seen if d.seen else d.cards
 
 
 def _hidden_ids(s: GameState, viewer: int) -> list[int]:
@@ -102,10 +111,6 @@ class PlayerView:
         self._hidden: frozenset[int] | None = None
         self._state: GameState | None = None
 
-    @classmethod
-    def of(cls, game: Game, player: int) -> PlayerView:
-        return cls(game.state, player)
-
     # ------------------------------------------------------------ the redacted copy
     @property
     def _hidden_set(self) -> frozenset[int]:
@@ -136,11 +141,11 @@ class PlayerView:
         return self._s.turn
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         return self._s.phase
 
     @property
-    def step(self) -> str:
+    def step(self) -> PhaseStep:
         return self._s.step
 
     @property
@@ -165,7 +170,7 @@ class PlayerView:
         return self._s.winner
 
     @property
-    def reason(self) -> str:
+    def reason(self) -> EndReason:
         return self._s.reason
 
     @property
@@ -193,7 +198,7 @@ class PlayerView:
         b = self._s.battle
         if b is None:
             return None
-        return Battle(b.attacker, b.attacker_name, b.controller, b.target, b.target_is_host, list(b.dealt))
+        return b.clone()
 
     @property
     def changes(self) -> tuple[int, int, int, int]:
@@ -219,11 +224,11 @@ class PlayerView:
     def _is_hidden(self, o: Obj) -> bool:
         """Whether ``o`` is hidden from the viewer, asked of its zone first (cheaper in play)."""
         z = o.zone
-        if z in ("front", "form", "drop", "banished"):
+        if z in _OPEN_ZONES:
             return False
-        if z in ("back", "marker", "stack"):
+        if z in _SECRET_ZONES:
             return _face_down_hidden(o, self.player) and o.id not in _shown(self._s, self.player)
-        if z == "host":
+        if z is Zone.HOST:
             return not self._s.started and o.owner != self.player
         return o.id in self._hidden_set
 
@@ -241,7 +246,17 @@ class PlayerView:
         return [self._s.objs[o] for o in self._s.players[self.player].hand]
 
     def count(self, p: int, zone: str) -> int:
-        return len(getattr(self._s.players[p], zone))
+        """How many cards p has in an owner zone (deck, hand, drop, damage, banished) or in
+        the Form zone (forms), or how many slots a row has (front, back); public (6)."""
+        pl = self._s.players[p]
+        if zone == "forms":
+            return len(pl.forms)
+        if zone == "front" or zone == "back":
+            return len(pl.front if zone == "front" else pl.back)
+        box = pl.owner_zone(Zone(zone))
+        if box is None:
+            raise ValueError(f"count: {zone!r} is not a zone that holds a list of cards")
+        return len(box)
 
     def zone_sizes(self, p: int) -> tuple[int, int, int, int, int, int]:
         """How many cards p has in its damage zone, hand, deck, drop zone, banished zone and
@@ -256,7 +271,8 @@ class PlayerView:
         out: list[Obj | None | str] = []
         s = self._s
         objs = s.objs
-        for oid in getattr(s.players[p], row):
+        pl = s.players[p]
+        for oid in (pl.front if row == "front" else pl.back):
             if oid is None:
                 out.append(None)
                 continue
@@ -351,15 +367,20 @@ class PlayerView:
         if d.player != self.player:
             return _redact_decision(d, self.player)
         d = _own_decision(d, self.player)
-        if any(self._subject_hidden(x.subject) for x in _with_subjects(d.data)):
-            d = copy.deepcopy(d)
-            for x in _with_subjects(d.data):
-                if self._subject_hidden(x.subject):
-                    _scrub(x)
+        if d.task is not None and any(self._subject_hidden(x.subject) for x in _task_subjects(d.task)):
+            d = d.clone()
+            assert d.task is not None
+            _rename_subjects(d.task, self._forget)
         return d
 
-    def my_pending(self) -> list[Any]:
-        return [_scrubbed(t) if self._subject_hidden(t.subject) else t
+    def _forget(self, sid: int | None, name: str) -> tuple[int | None, str]:
+        """A hidden subject's id and name forgotten (its id would follow the card)."""
+        if self._subject_hidden(sid):
+            return None, ("?" if name else "")
+        return sid, name
+
+    def my_pending(self) -> list[PendingTrigger]:
+        return [_scrubbed_trigger(t) if self._subject_hidden(t.subject) else t
                 for t in self._s.pending if t.controller == self.player]
 
     def choice_cards(self) -> list[Obj]:
@@ -389,38 +410,51 @@ def _redacted_item(it: StackItem) -> StackItem:
     return out
 
 
-def _scrub(x: Any) -> None:
-    """Forget a stack item's or trigger's hidden subject (its id would follow the card)."""
-    x.subject = None
-    x.subject_name = "?" if x.subject_name else ""
-
-
-def _scrubbed(x: Any) -> Any:
-    out = x.clone() if isinstance(x, StackItem) else copy.copy(x)
-    _scrub(out)
+def _scrubbed(it: StackItem) -> StackItem:
+    """A copy of a stack item that forgets its hidden subject (its id would follow the card)."""
+    out = it.clone()
+    out.subject = None
+    out.subject_name = "?" if it.subject_name else ""
     return out
 
 
-def _with_subjects(data: Any) -> list[Any]:
-    """The stack items and triggers held in a decision's or task's data."""
-    out: list[Any] = []
-    stack: list[Any] = [data]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, dict):
-            stack.extend(x.values())
-        elif isinstance(x, (list, tuple)):
-            stack.extend(x)
-        elif hasattr(x, "subject") and hasattr(x, "subject_name"):
-            out.append(x)
-    return out
+def _trigger_with(t: PendingTrigger, sid: int | None, name: str) -> PendingTrigger:
+    """A copy of a pending trigger with another subject (triggers are shared, never changed)."""
+    return PendingTrigger(t.controller, t.source, t.card, t.ability, t.kind, sid, name, t.targets,
+                          t.hold, t.seq)
+
+
+def _scrubbed_trigger(t: PendingTrigger) -> PendingTrigger:
+    return _trigger_with(t, None, "?" if t.subject_name else "")
+
+
+def _task_subjects(t: Task) -> list[StackItem | PendingTrigger]:
+    """The stack item or trigger a task works on, whose subject may be hidden."""
+    if isinstance(t, ItemWork):
+        return [t.item]
+    if isinstance(t, Announce) and t.trig is not None:
+        return [t.trig]
+    return []
+
+
+def _rename_subjects(t: Task, rename: Callable[[int | None, str], tuple[int | None, str]]) -> None:
+    """Give the stack item or trigger of ``t`` (a copy: changed in place) the subject
+    ``rename`` returns for its own."""
+    if isinstance(t, ItemWork):
+        it = t.item
+        it.subject, it.subject_name = rename(it.subject, it.subject_name)
+    elif isinstance(t, Announce) and t.trig is not None:
+        sid, name = rename(t.trig.subject, t.trig.subject_name)
+        if sid != t.trig.subject or name != t.trig.subject_name:
+            t.trig = _trigger_with(t.trig, sid, name)
 
 
 def _redacted(s: GameState, player: int, hidden: frozenset[int]) -> GameState:
     """The redacted copy (see the module docstring): every field checked for what the viewer
     may not see (tests/test_view_hidden.py)."""
     red = s.copy(events=False)
-    red.rng = None  # type: ignore[assignment]
+    red.rng = None
+    red.rng_shared = False
     red.sim = None
     q = 1 - player
     me, opp = red.players[player], red.players[q]
@@ -441,16 +475,16 @@ def _redacted(s: GameState, player: int, hidden: frozenset[int]) -> GameState:
         objs[new] = Obj(new, _placeholder(o), o.owner, o.controller, o.zone, face_down=o.face_down)
     if relabel:
         for pl in red.players:
-            for zone in ("deck", "hand", "damage"):
-                ids = getattr(pl, zone)
-                setattr(pl, zone, [relabel.get(x, x) for x in ids])
+            pl.deck = [relabel.get(x, x) for x in pl.deck]
+            pl.hand = [relabel.get(x, x) for x in pl.hand]
+            pl.damage = [relabel.get(x, x) for x in pl.damage]
     for pl in red.players:  # 4.1.1: the order of a deck is closed to both players
         pl.deck.sort()
     for oid in hidden:  # face-down cards in slots, as markers, on the stack; a Host before 9.1.8
         if oid not in relabel:
             o = objs[oid]
             o.card = _placeholder(o)
-            o.mods = []
+            o.mods = ()
 
     def subject(sid: int | None, name: str) -> tuple[int | None, str]:
         if sid is None or sid not in hidden:
@@ -466,17 +500,15 @@ def _redacted(s: GameState, player: int, hidden: frozenset[int]) -> GameState:
     for t in red.pending:  # shared with the real state: copied before any change
         sid, name = subject(t.subject, t.subject_name)
         if (sid, name) != (t.subject, t.subject_name):
-            t = copy.copy(t)
-            t.subject, t.subject_name = sid, name
+            t = _trigger_with(t, sid, name)
         pending.append(t)
     red.pending = pending
     red.ambush_ops = [(c, o, i, *subject(sid, name)) for c, o, i, sid, name in red.ambush_ops if c == player]
-    red.revealed = {k: v for k, v in red.revealed.items() if k == player}
     d = red.decision  # a copy already
     if d is not None and d.player == player:
         red.decision = d = _own_decision(d, player, relabel)
-        for x in _with_subjects([d.data, red.tasks]):  # copies: changed in place
-            x.subject, x.subject_name = subject(x.subject, x.subject_name)
+        for task in [d.task, *red.tasks] if d.task is not None else red.tasks:  # copies
+            _rename_subjects(task, subject)
     else:
         red.decision = _redact_decision(d, player)
         red.tasks = []
@@ -486,9 +518,9 @@ def _redacted(s: GameState, player: int, hidden: frozenset[int]) -> GameState:
 
 
 def _placeholder(o: Obj) -> CardDef:
-    if o.zone == "host":
+    if o.zone is Zone.HOST:
         return UNKNOWN_HOST
-    if o.face_down and o.zone in ("back", "stack"):
+    if o.face_down and (o.zone is Zone.BACK or o.zone is Zone.STACK):
         return UNKNOWN_AMBUSH
     return UNKNOWN
 
@@ -498,8 +530,8 @@ def _redact_decision(d: Decision | None, viewer: int) -> Decision | None:
     if d is None:
         return None
     if d.player == viewer:
-        return copy.deepcopy(d)
-    return Decision(d.player, d.kind, (), "", "", {}, ())
+        return d.clone()
+    return Decision(d.player, d.kind, (), "", Resume.PRIORITY, None, ())
 
 
 def _own_decision(d: Decision, viewer: int, relabel: dict[int, int] | None = None) -> Decision:
@@ -507,16 +539,18 @@ def _own_decision(d: Decision, viewer: int, relabel: dict[int, int] | None = Non
     choices: when both Hosts take damage at once (2.1, A04), the card the other player
     already chose for its damage zone; the look-at-the-top cards already put back are given
     this view's ids (``relabel``). The real decision when nothing needs changing."""
-    task = d.data.get("task")
-    if d.resume == "host_point_card" and isinstance(task, dict):
-        if any(p != viewer for p in task["chosen"]):
-            out = copy.deepcopy(d)
-            out.data["task"]["chosen"] = {p: c for p, c in task["chosen"].items() if p == viewer}
+    task = d.task
+    if isinstance(task, HostPoint):
+        if any(p != viewer for p in task.chosen):
+            out = d.clone()
+            assert isinstance(out.task, HostPoint)
+            out.task.chosen = {p: c for p, c in task.chosen.items() if p == viewer}
             return out
-    elif d.resume == "look_pick" and isinstance(task, dict) and relabel:
-        if any(x in relabel for x in task["done"]):
-            out = copy.deepcopy(d)
-            out.data["task"]["done"] = [relabel.get(x, x) for x in task["done"]]
+    elif isinstance(task, LookOrder) and relabel:
+        if any(x in relabel for x in task.done):
+            out = d.clone()
+            assert isinstance(out.task, LookOrder)
+            out.task.done = [relabel.get(x, x) for x in task.done]
             return out
     return d
 
@@ -529,6 +563,7 @@ def determinize(view: PlayerView, rng: random.Random, opponent_cards: list[str] 
     s = view.state.copy(events=False)
     reg = registry if registry is not None else s.registry
     s.rng = random.Random(rng.getrandbits(64))
+    s.rng_shared = False
     s.events = []
     for p in (0, 1):
         pl = s.players[p]
@@ -553,11 +588,9 @@ def determinize(view: PlayerView, rng: random.Random, opponent_cards: list[str] 
             item.card = s.objs[item.obj].card
             item.source_name = item.card.name
     d = s.decision
-    if d is not None and not d.actions and d.kind.value == "priority":
-        from .game import Game
-
-        d.actions = tuple(Game(s)._priority_actions(d.player))
-        d.resume = "priority"
+    if d is not None and not d.actions and d.kind is DecisionKind.PRIORITY:
+        d.actions = tuple(priority_actions(s, d.player))
+        d.resume = Resume.PRIORITY
     return s
 
 
@@ -569,8 +602,6 @@ def _fallbacks(reg: dict[str, CardDef]) -> tuple[list[CardDef], list[CardDef], l
     """Playable cards, Hosts and Ambushes of a registry (cached per registry and size)."""
     hit = _FALLBACKS.get(id(reg))
     if hit is None or hit[0] is not reg or hit[1] != len(reg):
-        if len(_FALLBACKS) >= 8:  # each game may bring its own registry dict: stay small
-            _FALLBACKS.clear()
         fallback = [c for c in reg.values() if c.type not in (CardType.HOST, CardType.TOKEN)]
         hosts = [c for c in reg.values() if c.type is CardType.HOST]
         ambushes = [c for c in fallback if c.type is CardType.AMBUSH] or fallback

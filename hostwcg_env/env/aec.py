@@ -47,7 +47,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 import hostwcg_env  # noqa: F401  (registers the card pool)
-from hostwcg_env.cards import Deck, load_deck, pool_decks
+from hostwcg_env.cards import Deck, default_ruleset, load_deck, pool_decks
 from hostwcg_env.cards.decks import stand_in_decks
 from hostwcg_env.engine import Game, IllegalActionError, RuleConfig
 
@@ -168,6 +168,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
         if turn_limit is not None:
             cfg = cfg.with_overrides({"turn_limit": turn_limit})
         self.config = cfg
+        self.rules = default_ruleset(cfg)
         self.deck_pools = deck_pools_for(decks, deck_pools)
         check_render(render_mode, render_view)
         self.render_mode = render_mode
@@ -203,7 +204,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
             self._rng.seed(seed)
         game_seed = self._rng.getrandbits(63)
         decks = [self._rng.choice(pool) for pool in self.deck_pools]
-        self.game = Game.new(decks[0], decks[1], self.config, seed=game_seed)
+        self.game = self.rules.new_game(decks[0], decks[1], seed=game_seed)
         self.game.auto_pass = self.auto_single  # publicly forced passes need no stop (same game)
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(self.agents, 0.0)

@@ -14,7 +14,8 @@ import numpy as np
 
 from hostwcg_env.engine import CardDef, CardType, RuleConfig
 from hostwcg_env.engine.actions import DecisionKind
-from hostwcg_env.engine.carddef import EVENTS, PRIMITIVES
+from hostwcg_env.engine.carddef import EVENTS
+from hostwcg_env.engine.primitives import PRIMITIVES
 from hostwcg_env.engine.state import Obj
 from hostwcg_env.engine.view import PlayerView
 

@@ -10,7 +10,9 @@ from typing import Any
 
 from hostwcg_env.cards import default_pool, load_card_tables
 from hostwcg_env.engine import CardDef, CardType, Game, RuleConfig
+from hostwcg_env.engine.kinds import ItemKind, ModKind, Phase, PhaseStep, Zone
 from hostwcg_env.engine.state import GameState, Mod, Obj, Player, StackItem
+from hostwcg_env.engine.zones import new_obj
 
 from .checks import slot_problem
 
@@ -87,10 +89,15 @@ class Builder:
         s.first_player = first
         s.turn = turn
         s.tp = first if turn % 2 == 1 else 1 - first
-        s.phase = setup.get("phase", "action1")
-        if s.phase not in ("start", "action1", "battle", "action2", "end"):
-            raise self.fail("setup.phase", f"unknown phase {s.phase!r}")
-        s.step = setup.get("step", {"battle": "declare", "end": "main"}.get(s.phase, ""))
+        phase = setup.get("phase", "action1")
+        if phase not in ("start", "action1", "battle", "action2", "end"):
+            raise self.fail("setup.phase", f"unknown phase {phase!r}")
+        s.phase = Phase(phase)
+        step = setup.get("step", {"battle": "declare", "end": "main"}.get(phase, ""))
+        if step not in {st.value for st in PhaseStep}:
+            raise self.fail("setup.step", f"unknown step {step!r} (known: "
+                            f"{', '.join(st.value for st in PhaseStep if st.value)})")
+        s.step = PhaseStep(step)
         s.priority = "AB".index(setup.get("priority", "AB"[s.tp]))
         s.started = True
         s.players = [self.blank(0), self.blank(1)]
@@ -119,8 +126,13 @@ class Builder:
         c = self.config
         return Player(idx=p, front=[None] * c.frontrow_slots, back=[None] * c.backrow_slots)
 
-    def obj(self, card: CardDef, p: int, zone: str, ctrl: int | None = None, **kw: Any) -> Obj:
-        o = self.game._new_obj(card, p, p if ctrl is None else ctrl, zone, **kw)
+    def obj(self, card: CardDef, p: int, zone: str, ctrl: int | None = None, slot: int = -1,
+            face_down: bool = False, token: bool = False, sick: bool = False,
+            attached_to: int | None = None, damage: int = 0, attacked: bool = False) -> Obj:
+        o = new_obj(self.game, card, p, p if ctrl is None else ctrl, Zone(zone), slot=slot,
+                    face_down=face_down, token=token, sick=sick, attached_to=attached_to)
+        o.damage = damage
+        o.attacked = attacked
         if not card.type == CardType.HOST and not card.type == CardType.TOKEN:
             self.s.players[p].decklist.append(card.name)
         return o
@@ -173,7 +185,9 @@ class Builder:
                                    ("drop", "drop", []), ("banished", "banished", [])):
             for j, (n, lab) in enumerate(self.names(t.get(key, default), f"{field}.{key}")):
                 o = self.obj(self.card(n, f"{field}.{key}"), p, zone, face_down=zone == "damage")
-                getattr(pl, zone).append(o.id)
+                box = pl.owner_zone(Zone(zone))
+                assert box is not None
+                box.append(o.id)
                 self.label(lab, o.id, f"{field}.{key}[{j}]")
         for j, (n, lab) in enumerate(self.names(t.get("forms", []), f"{field}.forms")):
             o = self.obj(self.card(n, f"{field}.forms"), p, "form")
@@ -215,7 +229,7 @@ class Builder:
         for j, (m, lab) in enumerate(self.names(t.get("markers", []), f"{field}.markers")):
             mc = self.card(m, f"{field}.markers[{j}]")
             mo = self.obj(mc, owner, "marker", ctrl=p, attached_to=o.id)
-            o.markers.append(mo.id)
+            o.markers = (*o.markers, mo.id)
             self.label(lab, mo.id, f"{field}.markers[{j}]")
 
     def mods(self, o: Obj, mods: list[dict[str, Any]], field: str) -> None:
@@ -226,9 +240,9 @@ class Builder:
             eot = m.get("duration", "permanent") == "end_of_turn"
             for stat in ("health", "power", "soul"):
                 if stat in m:
-                    o.mods.append(Mod("add", stat, int(m[stat]), self.game._tick(), eot))
+                    o.mods = (*o.mods, Mod(ModKind.ADD, stat, int(m[stat]), self.game.tick(), eot))
                 if "set_" + stat in m:
-                    o.mods.append(Mod("set", stat, int(m["set_" + stat]), self.game._tick(), eot))
+                    o.mods = (*o.mods, Mod(ModKind.SET, stat, int(m["set_" + stat]), self.game.tick(), eot))
 
     def stack_item(self, t: dict[str, Any], field: str) -> None:
         s = self.s
@@ -249,11 +263,11 @@ class Builder:
                         problem = slot_problem(s, place)
                         if problem:
                             raise self.fail(f"{field}.targets", problem)
-                        oid = self.game._resolve_place(place)
+                        oid = self.game.resolve_place(place)
                         if oid is None:
                             raise self.fail(f"{field}.targets", f"{place} is empty")
                         got.append(oid)
-        item = StackItem(sid=s.next_sid, kind="card", controller=p, source=o.id, source_name=card.name,
+        item = StackItem(sid=s.next_sid, kind=ItemKind.CARD, controller=p, source=o.id, source_name=card.name,
                          card=card, targets=targets, obj=o.id, face_down=o.face_down,
                          in_response_to=s.stack[-1].sid if s.stack else None)
         s.next_sid += 1

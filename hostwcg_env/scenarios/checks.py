@@ -10,8 +10,9 @@ from hostwcg_env.engine import Game, IllegalActionError
 from hostwcg_env.engine.events import Event
 from hostwcg_env.engine.notation import resolve_line, split_player
 from hostwcg_env.engine.places import place_of, resolve_place
+from hostwcg_env.engine.selectors import in_play, is_permanent
 from hostwcg_env.engine.state import GameState
-from hostwcg_env.engine.stats import host_health, host_soul, in_play, is_permanent, keywords, stat
+from hostwcg_env.engine.stats import host_health, host_soul, keywords, stat
 
 # Zones whose lists are compared in order: the deck top first; the damage zone, drop zone and
 # banished zone oldest first (the last card in is on top, 2.1.2); the rows in slot order.
@@ -183,7 +184,7 @@ def _same(path: str, expected: Any, actual: Any) -> bool:
 def is_legal_line(game: Game, line: str) -> bool:
     """Whether ``line`` (e.g. ``"A play Squire"``) is a legal action of the deciding player now."""
     try:
-        player, action = resolve_line(game, line)
+        player, action = resolve_line(game.state, line)
     except (ValueError, IllegalActionError, IndexError):
         return False
     d = game.decision
@@ -204,7 +205,7 @@ def _legal_exactly(game: Game, lines: list[str]) -> list[str]:
     out = []
     for line in lines:
         try:
-            player, action = resolve_line(game, line)
+            player, action = resolve_line(game.state, line)
         except (ValueError, IllegalActionError, IndexError) as e:
             out.append(f"legal_exactly: {line!r} is not a legal action now ({e})")
             continue

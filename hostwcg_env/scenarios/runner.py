@@ -91,7 +91,7 @@ def run_line(game: Game, line: str) -> None:
 def fingerprint(game: Game) -> str:
     s = game.state
     parts: list[Any] = [s.players, sorted(s.objs.items()), s.stack, s.pending, s.tasks, s.decision,
-                        s.phase, s.step, s.priority, s.passes, s.turn, s.over, s.rng.getstate(),
+                        s.phase, s.step, s.priority, s.passes, s.turn, s.over, None if s.rng is None else s.rng.getstate(),
                         len(s.events), s.battle, s.ambush_ops]
     return repr(parts)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hostwcg_env  # noqa: F401
-from hostwcg_env.engine.stats import in_play
+from hostwcg_env.engine.selectors import in_play
 
 from ._util import expect, make, play
 

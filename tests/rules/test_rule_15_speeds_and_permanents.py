@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hostwcg_env  # noqa: F401
-from hostwcg_env.engine.stats import in_play, is_permanent
+from hostwcg_env.engine.selectors import in_play, is_permanent
 
 from ._util import decision, expect, legal, make, play
 

@@ -30,13 +30,14 @@ def test_rule_17_an_ambush_is_laid_face_down_then_activated_by_its_event() -> No
 
 def test_rule_18_entities_live_in_the_frontrow_and_die_to_damage() -> None:
     """Rule 18 (Entity): an Entity is created into a frontrow slot with Creation Sickness and
-    is destroyed by damage equal to its health."""
+    is destroyed by damage equal to its health, at once, inside the resolution (35.2, 35.4):
+    it reaches the drop zone before the Sorcery that killed it."""
     g = make({"turn": 1, "phase": "action1",
               "A": {"hand": ["Squire", "Spark"], "pool": {"&": 1, "£": 1}}})
     play(g, "A play Squire", "resolve", "A slot f1")
     expect(g, {"A.f1": "Squire", "A.f1.sick": True, "A.back": []})
     play(g, "A play Spark", "A target A.f1", "resolve", "A slot b0", "resolve")
-    expect(g, {"A.f1": "empty", "A.drop": ["Spark", "Squire"]})
+    expect(g, {"A.f1": "empty", "A.drop": ["Squire", "Spark"]})
 
 
 def test_rule_18_1_no_entity_without_a_free_frontrow_slot() -> None:

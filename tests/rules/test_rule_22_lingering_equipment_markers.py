@@ -6,7 +6,7 @@ import pytest
 
 import hostwcg_env  # noqa: F401
 from hostwcg_env.cards import CardError, load_card_table
-from hostwcg_env.engine.stats import in_play, is_permanent
+from hostwcg_env.engine.selectors import in_play, is_permanent
 
 from ._util import expect, make, play
 

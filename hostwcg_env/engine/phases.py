@@ -1,0 +1,53 @@
+"""Entering a phase or a battle step (10, 25.1): each is a Fast timing (15.3.2.3) in which the
+turn player receives priority first (31.5.1)."""
+
+from __future__ import annotations
+
+from .core import Core
+from .kinds import Phase, PhaseStep
+
+
+def enter_phase(g: Core, phase: Phase) -> None:
+    """Enter a phase, a Fast timing (15.3.2.3); PhaseBegan also triggers the start-of-turn
+    and end-of-turn effects (10.2.2, 10.6.1)."""
+    s = g.s
+    if s.config.resource_decay == "end_of_phase":
+        for p in s.players:
+            p.pool.clear()
+    s.phase = phase
+    if phase is Phase.BATTLE:
+        s.step = PhaseStep.DECLARE
+    elif phase is Phase.END:
+        s.step = PhaseStep.MAIN
+    else:
+        s.step = PhaseStep.NONE
+    s.priority = s.tp
+    s.passes = 0
+    g.emit("PhaseBegan", f"PhaseBegan({phase})", phase=phase, player=s.tp)
+    if phase is Phase.START:
+        start_phase(g)
+
+
+def start_phase(g: Core) -> None:
+    """10.2: replenish (a game action), then Creation Sickness ends (18.5.2.2); those
+    triggers are held so that start-of-phase triggers go first (39.1, A50)."""
+    s = g.s
+    pl = s.players[s.tp]
+    want = s.config.ap_per_turn
+    pl.ap = want if s.config.ap_refresh == "set4" else max(pl.ap, want)
+    for oid in pl.front:
+        if oid is not None and s.objs[oid].sick:
+            o = s.objs[oid]
+            o.sick = False
+            # A50: these triggers wait until start-of-phase triggers have resolved
+            g.emit("LosesSickness", f"LosesSickness({o.name})", subject=o.id,
+                   subject_name=o.name, player=o.controller, hold=True)
+
+
+def new_step(g: Core, step: PhaseStep) -> None:
+    """A battle step begins: a Fast timing like a phase (15.3.2.3), turn player first."""
+    s = g.s
+    s.step = step
+    s.priority = s.tp
+    s.passes = 0
+    g.emit("StepBegan", f"StepBegan({step})", step=step)
