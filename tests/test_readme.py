@@ -58,3 +58,19 @@ def test_the_training_snippet_is_the_one_docs_env_runs() -> None:
     docs = _code(_blocks((ROOT / "docs" / "env.md").read_text(encoding="utf-8").split("## Stable-Baselines3", 1)[1],
                          "python")[0])
     assert readme == docs
+
+
+def test_the_ladder_is_what_hostwcg_ladder_says_of_the_kept_games() -> None:
+    """Every table row of the README's ladder is a row the command it names prints from the
+    kept results file (the games are kept and replay: agents/ladder_results/README.md)."""
+    m = re.search(r"`hostwcg ladder (agents/ladder_results/[\w.]+)`", README)
+    assert m, "the README names the ladder command"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    run = subprocess.run([sys.executable, "-m", "hostwcg_env", "ladder", m.group(1)], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    printed = {ln for ln in run.stdout.splitlines() if ln.startswith("| ")}
+    section = README.split("## The ladder", 1)[1].split("\n## ", 1)[0]
+    rows = [ln for ln in section.splitlines() if ln.startswith("| ")]
+    assert len(rows) >= 3 * 3 + 6  # three tables: header and rows
+    assert [r for r in rows if r not in printed] == []
