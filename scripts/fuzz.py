@@ -37,7 +37,7 @@ def play_one(i: int) -> tuple[int, str, str | None]:
         reasons = run_chunk(a, b, range(i, i + 1), cfg=VARIANTS[v][1], sample_every=50)
     except Exception as exc:  # a broken invariant is an AssertionError; report every kind
         return v, "failed", f"{VARIANTS[v][0]}: {a} vs {b} seed {i}: {type(exc).__name__}: {exc}"
-    return v, next(iter(reasons)), None
+    return v, str(next(iter(reasons))), None  # the reason's value (an EndReason is a StrEnum)
 
 
 def main(argv: list[str] | None = None) -> int:
