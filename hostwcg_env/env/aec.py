@@ -115,6 +115,18 @@ def shipped_decks(include_test: bool = False) -> list[Deck]:
     return list(pool_decks(include_test=include_test).values())
 
 
+def config_for(config: Any = None, turn_limit: int | None = None) -> RuleConfig:
+    """The rules an env plays: ``config`` (a RuleConfig, default the standard rules) with
+    ``turn_limit`` set over it when given; anything else as ``config`` is refused."""
+    if config is not None and not isinstance(config, RuleConfig):
+        raise TypeError(f"config must be a RuleConfig (e.g. RuleConfig(damage_draws=True)), "
+                        f"got {type(config).__name__}")
+    cfg = config or RuleConfig()
+    if turn_limit is not None:
+        cfg = cfg.with_overrides({"turn_limit": turn_limit})
+    return cfg
+
+
 def deck_pools_for(decks: Any = None, deck_pools: Sequence[Sequence[Any]] | None = None) -> list[list[Any]]:
     """The two per-seat pools an env draws its decks from: ``deck_pools`` as given; else
     ``decks``: ``None`` (every preconstructed deck for both seats), ``"test"`` (the two stand-in
@@ -162,12 +174,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
         render_view: int | str = 0,
     ) -> None:
         super().__init__()
-        if config is not None and not isinstance(config, RuleConfig):
-            raise TypeError(f"config must be a RuleConfig (e.g. RuleConfig(damage_draws=True)), "
-                            f"got {type(config).__name__}")
-        cfg = config or RuleConfig()
-        if turn_limit is not None:
-            cfg = cfg.with_overrides({"turn_limit": turn_limit})
+        cfg = config_for(config, turn_limit)
         self.config = cfg
         self.rules = default_ruleset(cfg)
         self.deck_pools = deck_pools_for(decks, deck_pools)

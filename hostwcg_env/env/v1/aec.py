@@ -30,6 +30,7 @@ from ..aec import (
     action_index,
     board_seat,
     check_render,
+    config_for,
     deck_pools_for,
 )
 from ..parallel import HostParallelEnv
@@ -59,12 +60,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
         render_view: int | str = 0,
     ) -> None:
         super().__init__()
-        if config is not None and not isinstance(config, RuleConfig):
-            raise TypeError(f"config must be a RuleConfig (e.g. RuleConfig(damage_draws=True)), "
-                            f"got {type(config).__name__}")
-        cfg = config or RuleConfig()
-        if turn_limit is not None:
-            cfg = cfg.with_overrides({"turn_limit": turn_limit})
+        cfg = config_for(config, turn_limit)
         self.config = cfg
         self.rules = default_ruleset(cfg)
         self.deck_pools = deck_pools_for(decks, deck_pools)
