@@ -115,6 +115,26 @@ def shipped_decks(include_test: bool = False) -> list[Deck]:
     return list(pool_decks(include_test=include_test).values())
 
 
+def finish_episode(env: Any) -> None:
+    """Mark a finished game on an AEC env (``env.game`` over): truncations at a turn or
+    decision limit, else terminations with +1/-1 to the winner and loser; every agent's info
+    gets the winner and the reason. Shared by hostwcg_v0 and hostwcg_v1."""
+    g = env.game
+    assert g is not None
+    s = g.state
+    if s.truncated:
+        env.truncations = dict.fromkeys(env.agents, True)
+    else:
+        env.terminations = dict.fromkeys(env.agents, True)
+        if s.winner is not None:
+            env.rewards[AGENTS[s.winner]] = 1.0
+            env.rewards[AGENTS[1 - s.winner]] = -1.0
+    for a in env.agents:
+        env.infos[a] = {"winner": None if s.winner is None else AGENTS[s.winner], "reason": s.reason}
+    if env.agent_selection not in env.agents:
+        env.agent_selection = env.agents[0]
+
+
 def config_for(config: Any = None, turn_limit: int | None = None) -> RuleConfig:
     """The rules an env plays: ``config`` (a RuleConfig, default the standard rules) with
     ``turn_limit`` set over it when given; anything else as ``config`` is refused."""
@@ -243,20 +263,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
         self.agent_selection = AGENTS[d.player]
 
     def _finish(self) -> None:
-        g = self.game
-        assert g is not None
-        s = g.state
-        if s.truncated:
-            self.truncations = dict.fromkeys(self.agents, True)
-        else:
-            self.terminations = dict.fromkeys(self.agents, True)
-            if s.winner is not None:
-                self.rewards[AGENTS[s.winner]] = 1.0
-                self.rewards[AGENTS[1 - s.winner]] = -1.0
-        for a in self.agents:
-            self.infos[a] = {"winner": None if s.winner is None else AGENTS[s.winner], "reason": s.reason}
-        if self.agent_selection not in self.agents:
-            self.agent_selection = self.agents[0]
+        finish_episode(self)
 
     def step(self, action: Any) -> None:
         g = self.game

@@ -32,6 +32,7 @@ from ..aec import (
     check_render,
     config_for,
     deck_pools_for,
+    finish_episode,
 )
 from ..parallel import HostParallelEnv
 from .encoder import Encoder, Slate
@@ -135,20 +136,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
         self.agent_selection = AGENTS[d.player]
 
     def _finish(self) -> None:
-        g = self.game
-        assert g is not None
-        s = g.state
-        if s.truncated:
-            self.truncations = dict.fromkeys(self.agents, True)
-        else:
-            self.terminations = dict.fromkeys(self.agents, True)
-            if s.winner is not None:
-                self.rewards[AGENTS[s.winner]] = 1.0
-                self.rewards[AGENTS[1 - s.winner]] = -1.0
-        for a in self.agents:
-            self.infos[a] = {"winner": None if s.winner is None else AGENTS[s.winner], "reason": s.reason}
-        if self.agent_selection not in self.agents:
-            self.agent_selection = self.agents[0]
+        finish_episode(self)
 
     def step(self, action: Any) -> None:
         g = self.game
