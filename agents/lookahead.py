@@ -195,7 +195,47 @@ def evaluate(s: GameState, p: int, w: Weights = DEFAULT_WEIGHTS) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, u))))
 
 
-class LookaheadAgent(EngineAgent):
+class HeuristicGuidedAgent(EngineAgent):
+    """What the lookahead and turnsearch share: a seeded heuristic that proposes an action, a
+    forced or heuristic-only decision (first player, mulligan, trigger order) left to it, and
+    a search (``pick``) among the sensible actions only when more than one is left."""
+
+    seed: int | None
+    rng: random.Random
+    policy: HeuristicAgent
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.seed = seed
+        self.rng = random.Random(self.seed)
+        self.policy = HeuristicAgent(self.rng.getrandbits(32))
+
+    def choose(self, view: PlayerView, actions: tuple[Action, ...]) -> Action:
+        if len(actions) == 1:
+            return actions[0]
+        own = self.policy.choose(view, actions)
+        d = view.decision()
+        if d is None or d.kind in HEURISTIC_KINDS:
+            return own
+        options = self.sensible(view, actions)
+        if len(options) == 1:
+            return options[0]
+        return self.pick(view, options, own)
+
+    def sensible(self, view: PlayerView, actions: tuple[Action, ...]) -> tuple[Action, ...]:
+        """The actions worth searching (``agents/sensible.py``): never a harmful effect on its
+        own object while an opposing one is legal, nor a helpful one on an opposing object
+        while one of its own is (the audit's R1, R2; a rescue allowed); never a card or ability
+        whose target could only be the wrong side (R6); never 2 action points for a type no
+        card in hand costs, or for its Host's type while 1 action point gives it."""
+        return sensible(view, actions)
+
+    def pick(self, view: PlayerView, options: tuple[Action, ...], own: Action) -> Action:
+        """The search's choice among two or more sensible ``options``; ``own`` is the heuristic's."""
+        raise NotImplementedError
+
+
+class LookaheadAgent(HeuristicGuidedAgent):
     name = "lookahead"
 
     def __init__(self, worlds: int = 1, seed: int | None = None, margin: float = 0.0, turns: int = 1,
@@ -239,37 +279,14 @@ class LookaheadAgent(EngineAgent):
             kw.setdefault("weights", Weights.parse(",".join(weights)))
         return cls(seed=seed, **kw)
 
-    def reset(self, seed: int | None = None) -> None:
-        if seed is not None:
-            self.seed = seed
-        self.rng = random.Random(self.seed)
-        self.policy = HeuristicAgent(self.rng.getrandbits(32))
-
     # ------------------------------------------------------------ choosing
-    def choose(self, view: PlayerView, actions: tuple[Action, ...]) -> Action:
-        if len(actions) == 1:
-            return actions[0]
-        own = self.policy.choose(view, actions)
-        d = view.decision()
-        if d is None or d.kind in HEURISTIC_KINDS:
-            return own
-        options = self.sensible(view, actions)
-        if len(options) == 1:
-            return options[0]
+    def pick(self, view: PlayerView, options: tuple[Action, ...], own: Action) -> Action:
         scores = self.scores(view, options)
         best = max(range(len(options)), key=lambda i: (scores[i], -i))
         if own not in options:
             return options[best]
         mine = options.index(own)
         return options[best] if scores[best] > scores[mine] + self.margin else own
-
-    def sensible(self, view: PlayerView, actions: tuple[Action, ...]) -> tuple[Action, ...]:
-        """The actions worth searching (``agents/sensible.py``): never a harmful effect on its
-        own object while an opposing one is legal, nor a helpful one on an opposing object
-        while one of its own is (the audit's R1, R2; a rescue allowed); never a card or ability
-        whose target could only be the wrong side (R6); never 2 action points for a type no
-        card in hand costs, or for its Host's type while 1 action point gives it."""
-        return sensible(view, actions)
 
     def scores(self, view: PlayerView, actions: tuple[Action, ...]) -> list[float]:
         """The mean evaluation, over the sampled worlds, of each action followed by the rollout

@@ -26,17 +26,14 @@ is deterministic for its seed and plays the same on a busy machine as on a quiet
 from __future__ import annotations
 
 import math
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
 from hostwcg_env.engine import Action, Game
 from hostwcg_env.engine.view import PlayerView, determinize
 
-from .base import EngineAgent
-from .heuristic import HeuristicAgent
 from .ismcts import _shipped_lists
-from .lookahead import DEFAULT_WEIGHTS, HEURISTIC_KINDS, Weights, evaluate
+from .lookahead import DEFAULT_WEIGHTS, HEURISTIC_KINDS, HeuristicGuidedAgent, Weights, evaluate
 from .sensible import sensible
 
 
@@ -54,7 +51,7 @@ class Node:
         return self.w / self.n if self.n else 0.0
 
 
-class TurnSearchAgent(EngineAgent):
+class TurnSearchAgent(HeuristicGuidedAgent):
     name = "turnsearch"
 
     def __init__(self, iterations: int = 64, worlds: int = 4, seed: int | None = None, c: float = 0.1,
@@ -100,23 +97,8 @@ class TurnSearchAgent(EngineAgent):
             kw.setdefault("weights", Weights.parse(",".join(weights)))
         return cls(seed=seed, **kw)
 
-    def reset(self, seed: int | None = None) -> None:
-        if seed is not None:
-            self.seed = seed
-        self.rng = random.Random(self.seed)
-        self.policy = HeuristicAgent(self.rng.getrandbits(32))
-
     # ------------------------------------------------------------ choosing
-    def choose(self, view: PlayerView, actions: tuple[Action, ...]) -> Action:
-        if len(actions) == 1:
-            return actions[0]
-        own = self.policy.choose(view, actions)
-        d = view.decision()
-        if d is None or d.kind in HEURISTIC_KINDS:
-            return own
-        options = sensible(view, actions)
-        if len(options) == 1:
-            return options[0]
+    def pick(self, view: PlayerView, options: tuple[Action, ...], own: Action) -> Action:
         root = self.search(view, options, own)
         by_key = {str(a): a for a in options}
         best = max(root.children.items(), key=lambda kv: (kv[1].n, kv[1].mean, kv[0] == str(own)))
