@@ -8,39 +8,21 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from agent_games import play
 
 import hostwcg_env  # noqa: F401
-from agents import decide, make_agent
+from agents import make_agent
 from agents.lookahead import LINEAR, LookaheadAgent, Weights, evaluate, features, host_reach
 from hostwcg_env.analysis.ladder import run_ladder
 from hostwcg_env.cards import default_ruleset
 from hostwcg_env.engine import Action, Game
 from hostwcg_env.engine.view import determinize
-from hostwcg_env.env import shipped_decks
 from hostwcg_env.scenarios.builder import setup_game
 from hostwcg_env.scenarios.runner import run_line
 
 AUDIT = Path(__file__).parent / "audit"
 
 
-def _game(seed: int) -> Game:
-    decks = shipped_decks()
-    rng = random.Random(seed)
-    return default_ruleset().new_game(rng.choice(decks), rng.choice(decks), seed=seed)
-
-
-def _play(seed: int, names: tuple[str, str], plies: int | None = None) -> tuple[Game, list[str]]:
-    g = _game(seed)
-    agents = [make_agent(names[0], seed=2 * seed), make_agent(names[1], seed=2 * seed + 1)]
-    log: list[str] = []
-    while not g.is_over and (plies is None or len(log) < plies):
-        d = g.decision
-        assert d is not None
-        a = d.actions[0] if len(d.actions) == 1 else decide(agents[d.player], g)
-        assert a in g.legal_actions()
-        g.apply(a)
-        log.append(str(a))
-    return g, log
 
 
 def test_make_agent_names_and_options() -> None:
@@ -55,12 +37,12 @@ def test_make_agent_names_and_options() -> None:
 
 def test_plays_full_games_with_legal_actions() -> None:
     for seed in (1, 2):
-        g, _log = _play(seed, ("lookahead", "heuristic") if seed % 2 else ("heuristic", "lookahead"))
+        g, _log = play(seed, ("lookahead", "heuristic") if seed % 2 else ("heuristic", "lookahead"))
         assert g.is_over
 
 
 def test_deterministic_for_a_seed() -> None:
-    assert _play(5, ("lookahead", "random"), plies=150)[1] == _play(5, ("lookahead", "random"), plies=150)[1]
+    assert play(5, ("lookahead", "random"), plies=150)[1] == play(5, ("lookahead", "random"), plies=150)[1]
 
 
 def test_choice_unchanged_when_the_opponents_hidden_cards_are_resampled() -> None:
@@ -68,7 +50,7 @@ def test_choice_unchanged_when_the_opponents_hidden_cards_are_resampled() -> Non
     hand, both decks, face-down cards) are resampled: the same choice."""
     checked = 0
     for seed in range(10):
-        g, _ = _play(seed, ("heuristic", "heuristic"), plies=60 + 7 * seed)
+        g, _ = play(seed, ("heuristic", "heuristic"), plies=60 + 7 * seed)
         if g.is_over or len(g.legal_actions()) < 2:
             continue
         p = g.decision.player
@@ -90,7 +72,7 @@ def test_search_leaves_the_real_game_untouched() -> None:
 
     checked = 0
     for seed, plies in ((3, 80), (4, 33), (6, 120), (7, 61), (8, 90)):
-        g, _ = _play(seed, ("heuristic", "heuristic"), plies=plies)
+        g, _ = play(seed, ("heuristic", "heuristic"), plies=plies)
         while not g.is_over and len(g.legal_actions()) < 2:  # on to the next real choice
             g.apply(g.legal_actions()[0])
         if g.is_over:
@@ -104,13 +86,13 @@ def test_search_leaves_the_real_game_untouched() -> None:
 
 def test_evaluation_is_antisymmetric_and_values_the_hand_as_life() -> None:
     for seed in range(4):
-        g, _ = _play(seed, ("heuristic", "heuristic"), plies=50)
+        g, _ = play(seed, ("heuristic", "heuristic"), plies=50)
         s = g.state
         if s.over:
             continue
         assert evaluate(s, 0) + evaluate(s, 1) == pytest.approx(1.0)
         assert len(features(s, 0)) == len(LINEAR)
-    g, _ = _play(0, ("heuristic", "heuristic"))
+    g, _ = play(0, ("heuristic", "heuristic"))
     w = g.state.winner
     if w is not None:
         assert (evaluate(g.state, w), evaluate(g.state, 1 - w)) == (1.0, 0.0)

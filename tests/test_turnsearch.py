@@ -4,12 +4,12 @@ bookkeeping, no blunders on the audit's positions; the shipped PPO policy's targ
 
 from __future__ import annotations
 
-import random
 import tomllib
 from pathlib import Path
 
 import numpy as np
 import pytest
+from agent_games import play
 
 import hostwcg_env  # noqa: F401
 from agents import decide, make_agent
@@ -17,9 +17,7 @@ from agents.ismcts import ISMCTSAgent
 from agents.ppo import NumpyPolicy
 from agents.sensible import sensible, sensible_targets
 from agents.turnsearch import TurnSearchAgent
-from hostwcg_env.cards import default_ruleset
 from hostwcg_env.engine import Action, Game
-from hostwcg_env.env import shipped_decks
 from hostwcg_env.env.codec import encode
 from hostwcg_env.scenarios.builder import setup_game
 from hostwcg_env.scenarios.runner import fingerprint, run_line
@@ -27,20 +25,6 @@ from hostwcg_env.scenarios.runner import fingerprint, run_line
 AUDIT = Path(__file__).parent / "audit"
 
 
-def _play(seed: int, names: tuple[str, str], plies: int | None = None) -> tuple[Game, list[str]]:
-    decks = shipped_decks()
-    rng = random.Random(seed)
-    g = default_ruleset().new_game(rng.choice(decks), rng.choice(decks), seed=seed)
-    agents = [make_agent(names[0], seed=2 * seed), make_agent(names[1], seed=2 * seed + 1)]
-    log: list[str] = []
-    while not g.is_over and (plies is None or len(log) < plies):
-        d = g.decision
-        assert d is not None
-        a = d.actions[0] if len(d.actions) == 1 else decide(agents[d.player], g)
-        assert a in g.legal_actions()
-        g.apply(a)
-        log.append(str(a))
-    return g, log
 
 
 def _position(name: str) -> Game:
@@ -54,7 +38,7 @@ def _position(name: str) -> Game:
 
 def _choice_point(seed: int, plies: int) -> Game:
     """A heuristic game after ``plies`` decisions, on to its next choice of two or more actions."""
-    g, _ = _play(seed, ("heuristic", "heuristic"), plies=plies)
+    g, _ = play(seed, ("heuristic", "heuristic"), plies=plies)
     while not g.is_over and len(g.legal_actions()) < 2:
         g.apply(g.legal_actions()[0])
     return g
@@ -71,9 +55,9 @@ def test_make_agent_names_and_options() -> None:
 
 
 def test_plays_full_games_with_legal_actions() -> None:
-    g, _log = _play(1, ("turnsearch:8", "heuristic"))
+    g, _log = play(1, ("turnsearch:8", "heuristic"))
     assert g.is_over
-    g, _log = _play(2, ("lookahead", "turnsearch:8"))
+    g, _log = play(2, ("lookahead", "turnsearch:8"))
     assert g.is_over
 
 
