@@ -189,10 +189,8 @@ def test_card_index_names_every_card_of_the_pool() -> None:
 
 
 def test_card_table_rows_are_the_cards_features() -> None:
-    from hostwcg_env.env.observation import card_vector
-
     from hostwcg_env.engine.primitives import PRIMITIVES
-    from hostwcg_env.env.observation import CARD_FEATURES, PRIMS
+    from hostwcg_env.env.observation import CARD_FEATURES, PRIMS, card_vector
     from hostwcg_env.env.v1.cards import V1_CARD_EXTRA, V1_CARD_FEATURES
 
     table = hostwcg_v1.card_table()
