@@ -272,3 +272,59 @@ def test_put_into_play_offers_only_open_slots_and_keeps_the_owner() -> None:
     ogre = g.obj_at("A.f3")
     assert (ogre.name, ogre.controller, ogre.owner, ogre.sick) == ("Ogre", 0, 1, True)
     assert names(g, "B", "drop") == []
+
+
+# --------------------------------------------------------------------------- in games
+
+NEW_CARDS = ("Quartermaster", "Unhorse", "Grave Robber", "Duelist's Gambit", "Rite of Return", "Echo of the Lost")
+
+
+def _decks_with_new_cards() -> list[Any]:
+    """Two shipped decks with four copies of each new card in place of their first 24 cards
+    (the shipped decks themselves hold none yet: tests/test_pool.py AWAITING_DECK)."""
+    from hostwcg_env.cards.decks import Deck
+    from hostwcg_env.env import shipped_decks
+
+    out = []
+    for d in shipped_decks()[:2]:
+        main = [n for n in NEW_CARDS for _ in range(4)] + list(d.main[24:])
+        out.append(Deck.from_lists(d.host, main, name=d.name + " +new"))
+    return out
+
+
+def test_random_games_with_the_new_cards_finish_and_hide_nothing() -> None:
+    """Seeded random games whose decks hold the new cards run to the end; in sampled states,
+    redrawing what one player cannot see (determinize) changes none of its observation, its
+    action mask or its render (as tests/test_hidden_info.py checks for the shipped decks)."""
+    import random
+
+    import numpy as np
+    from test_hidden_info import ENC, _mask
+
+    from hostwcg_env.cards import default_ruleset
+    from hostwcg_env.engine.view import determinize
+    from hostwcg_env.render import render_text
+
+    a, b = _decks_with_new_cards()
+    played: set[str] = set()
+    checked = 0
+    for seed in range(8):
+        rng = random.Random(seed)
+        g = default_ruleset().new_game(a, b, seed=seed)
+        k = 0
+        while not g.is_over and k < 3000:
+            if k % 23 == 0:
+                for p in (0, 1):
+                    view = g.view(p)
+                    obs, mask, text = ENC.encode(view).copy(), _mask(g, p), render_text(g, p)
+                    g2 = Game(determinize(view, random.Random(k)))
+                    assert np.array_equal(ENC.encode(g2.view(p)), obs)
+                    assert np.array_equal(_mask(g2, p), mask)
+                    assert render_text(g2, p) == text
+                    checked += 1
+            g.apply(rng.choice(g.legal_actions()))
+            k += 1
+        assert g.is_over
+        played |= {e.text.split(", ", 1)[1].rstrip(")") for e in g.events if e.text.startswith("Played(")}
+    assert checked >= 100
+    assert {"Quartermaster", "Grave Robber", "Rite of Return", "Duelist's Gambit"} <= played, played
