@@ -246,6 +246,11 @@ def parse_targets(t: Table) -> tuple[dict[str, Selector], set[str]]:
             )
             continue
         declared.add(name)
+        if isinstance(value, dict) and "zone" in value:
+            table.err(name, "a card in a drop or banished zone is never a target: targets are in "
+                      "play or on the stack (30.1); name it in a step with to = { choose = ... } "
+                      "(chosen on resolution, 30.2)")
+            continue
         sel = parse_selector(
             t.scope, value, table.where(name), TARGET_TYPES, "as a target", targeting=True
         )
