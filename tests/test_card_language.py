@@ -219,20 +219,20 @@ def test_a_keyword_granted_by_an_earlier_part_counts() -> None:
     assert names(g, "A", "hand") == ["Squire"]
 
 
-@pytest.mark.rules("30.4", "34.2.1")
-def test_a_stat_condition_on_a_target_that_left_is_false_and_the_effect_fails() -> None:
-    """The target has gone: the whole effect fails on target legality before any condition."""
-    cards = [{"name": "Measure", "type": "sorcery", "cost": "£",
-              "abilities": [{"kind": "spell", "targets": {"t": "entity"}, "steps": [
-                  {"do": "draw", "amount": 1, "if": {"stat": "power", "of": "t", "min": 0}}]}]}]
-    g = game_of({"A": {"hand": ["Measure"], "pool": {"£": 1}},
-                 "B": {"front": {"0": "Squire"}}}, cards)
-    play(g, "A play Measure", "A target B.f0", "resolve", "A slot b0")
-    g.state.players[1].front[0] = None  # gone (as if destroyed in response)
-    del g.state.objs[next(i for i, o in g.state.objs.items() if o.name == "Squire" and o.zone == "front")]
-    play(g, "resolve")
-    assert any(e.text.startswith("Fizzled(Measure, reason=target)") for e in g.events)
-    assert len(g.state.players[0].hand) == 0
+@pytest.mark.rules("36.2", "34.3")
+def test_a_condition_on_a_card_that_has_left_play_is_false() -> None:
+    """A reference that names nothing now (this card after it left play, 36.2; a target gone)
+    has no stats or keywords: the condition is false and only that step is not performed."""
+    cards = [{"name": "Last Stand", "type": "entity", "cost": "£", "health": 1, "power": 1,
+              "keywords": ["first_strike"],
+              "abilities": [{"kind": "triggered", "when": {"event": "destroyed", "subject": "self"}, "steps": [
+                  {"do": "draw", "amount": 1, "if": {"keyword": "first_strike", "of": "self"}},
+                  {"do": "gain_ap", "amount": 1}]}]}]
+    g = game_of({"A": {"hand": ["Spark"], "pool": {"£": 1}, "front": {"0": "Last Stand"}}}, cards)
+    play(g, "A play Spark", "A target A.f0", "resolve", "A slot b0", "resolve", "resolve")
+    texts = [e.text for e in g.events]
+    assert "Resolved(Last Stand)" in texts and not any(t.startswith("Draw(") for t in texts)
+    assert g.state.players[0].ap == 5 and names(g, "A", "hand") == []
 
 
 @pytest.mark.rules("4.2.1", "6.1.1.1", "4.3.1", "6.1.2.1")
