@@ -311,11 +311,13 @@ def copy_to_snapshot(algo: Any) -> None:
 
 
 def _get(d: Any, *path: str, default: Any = None) -> Any:
+    """``d[path[0]][path[1]]...`` as a plain Python number (numpy's and torch's made plain for
+    JSON), ``default`` where a key is missing."""
     for k in path:
         if not isinstance(d, dict) or k not in d:
             return default
         d = d[k]
-    return d
+    return d.item() if hasattr(d, "item") else d
 
 
 def result_row(it: int, r: dict[str, Any]) -> dict[str, Any]:
@@ -328,7 +330,7 @@ def result_row(it: int, r: dict[str, Any]) -> dict[str, Any]:
         "iteration_s": round(float(r.get("time_this_iter_s", 0.0)), 2),
         "episodes": _get(r, "env_runners", "num_episodes_lifetime"),
         "episode_len_mean": _get(r, "env_runners", "episode_len_mean"),
-        **{k: learner.get(k) for k in ("policy_loss", "vf_loss", "entropy", "mean_kl_loss", "total_loss")},
+        **{k: _get(learner, k) for k in ("policy_loss", "vf_loss", "entropy", "mean_kl_loss", "total_loss")},
     }
 
 

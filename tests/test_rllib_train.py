@@ -97,7 +97,7 @@ def test_selfplay_trains_and_restores_on_a_local_ray_cluster(tmp_path: Path) -> 
         assert steps[0] >= batch and steps[1] - steps[0] >= batch  # env steps sampled, each iteration
         assert [r["env_steps_iter"] for r in rows] == [steps[0], steps[1] - steps[0]]
         assert res["env_steps"] == steps[1] and 0 < res["train_seconds"]
-        assert rows[-1]["episodes"] >= 2  # games finished (turn limit 6)
+        assert rows[-1]["episodes"] >= 1  # games finished (turn limit 6)
         for r in rows:
             for k in ("policy_loss", "vf_loss", "entropy", "total_loss", "mean_kl_loss"):
                 assert r[k] is not None and math.isfinite(r[k]), (k, r)
