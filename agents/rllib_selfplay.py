@@ -15,7 +15,7 @@ unwrapped AEC env raises on an illegal action: a run that sampled one would fail
 copied into ``"snapshot"`` (not trained), and in ``--snapshot-share`` of the games one seat
 plays it.
 
-``scripts/train_rllib.py`` is the command line (docs/agents.md, "Training with Ray RLlib").
+``scripts/train_rllib.py`` is the command line (docs/balance.md, "RLlib").
 Nothing here imports ray or torch at import time (tests/test_rllib_script.py): the RLlib parts
 are imported inside the functions that need them.
 """
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import time
 import zlib
@@ -256,7 +257,7 @@ def _import_rllib() -> Any:
         from ray.rllib.algorithms.ppo import PPOConfig
     except ImportError as e:
         raise SystemExit(f"RLlib training needs Ray RLlib ({e}): pip install -e '.[rllib]' "
-                         "(docs/agents.md, 'Training with Ray RLlib')") from e
+                         "(docs/balance.md, 'RLlib')") from e
     return PPOConfig
 
 
@@ -312,12 +313,13 @@ def copy_to_snapshot(algo: Any) -> None:
 
 def _get(d: Any, *path: str, default: Any = None) -> Any:
     """``d[path[0]][path[1]]...`` as a plain Python number (numpy's and torch's made plain for
-    JSON), ``default`` where a key is missing."""
+    JSON; NaN, as RLlib gives a mean over no episode, is None), ``default`` where a key is missing."""
     for k in path:
         if not isinstance(d, dict) or k not in d:
             return default
         d = d[k]
-    return d.item() if hasattr(d, "item") else d
+    d = d.item() if hasattr(d, "item") else d
+    return None if isinstance(d, float) and math.isnan(d) else d
 
 
 def result_row(it: int, r: dict[str, Any]) -> dict[str, Any]:
@@ -328,6 +330,8 @@ def result_row(it: int, r: dict[str, Any]) -> dict[str, Any]:
         "env_steps": _get(r, "env_runners", "num_env_steps_sampled_lifetime"),
         "env_steps_iter": _get(r, "env_runners", "num_env_steps_sampled"),
         "iteration_s": round(float(r.get("time_this_iter_s", 0.0)), 2),
+        "module_steps": {m: _get(r, "env_runners", "num_module_steps_sampled", m)
+                         for m in sorted(_get(r, "env_runners", "num_module_steps_sampled", default={}))},
         "episodes": _get(r, "env_runners", "num_episodes_lifetime"),
         "episode_len_mean": _get(r, "env_runners", "episode_len_mean"),
         **{k: _get(learner, k) for k in ("policy_loss", "vf_loss", "entropy", "mean_kl_loss", "total_loss")},
@@ -358,7 +362,8 @@ def train(args: argparse.Namespace, log: Callable[[str], None] = print) -> dict[
         if args.address:
             kw["address"] = args.address
         else:
-            kw.update(num_cpus=args.num_cpus, include_dashboard=False)
+            # "local": a new instance even where `ray start` left one running
+            kw.update(address="local", num_cpus=args.num_cpus, include_dashboard=False)
         ray.init(**kw)
     algo = build_config(args).build_algo()
     out = Path(args.out)
@@ -376,8 +381,11 @@ def train(args: argparse.Namespace, log: Callable[[str], None] = print) -> dict[
             wall = time.perf_counter() - t0
             train_s += wall
             row = result_row(it, r)
-            sampled += row["env_steps_iter"] or 0
-            row["env_steps_per_s"] = round((row["env_steps_iter"] or 0) / max(wall, 1e-9), 1)
+            if not row["env_steps_iter"]:  # RLlib logs a failed env runner and goes on: stop here
+                raise RuntimeError(f"iteration {it} sampled no env steps: the env runners failed "
+                                   "(their errors are in the log above)")
+            sampled += row["env_steps_iter"]
+            row["env_steps_per_s"] = round(row["env_steps_iter"] / max(wall, 1e-9), 1)
             if args.snapshot_every > 0 and it % args.snapshot_every == 0:
                 copy_to_snapshot(algo)
             if args.eval_games > 0 and (it % args.eval_every == 0 or it == args.iterations):

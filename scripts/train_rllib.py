@@ -3,7 +3,7 @@
 One shared policy plays both seats (optionally against frozen snapshots of itself,
 ``--snapshot-every``), illegal actions are masked, and v1's Dict observation goes whole to the
 set-based RLModule (``agents/rllib_module.py``). Everything is in ``agents/rllib_selfplay.py``;
-docs/agents.md, "Training with Ray RLlib", has the commands, the cluster ones included:
+docs/balance.md, "RLlib", has the commands, the cluster ones included:
 
     python scripts/train_rllib.py --iterations 20 --env-runners 2 --out runs/rllib
     python scripts/train_rllib.py --address auto --env-runners 16 ...   # on a running Ray cluster

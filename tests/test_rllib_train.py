@@ -81,12 +81,12 @@ def test_selfplay_trains_and_restores_on_a_local_ray_cluster(tmp_path: Path) -> 
     batch = 120
     argv = ["--decks", *DECKS, "--turn-limit", "6", "--iterations", "2", "--train-batch", str(batch),
             "--minibatch", "60", "--epochs", "2", "--env-runners", "1", "--envs-per-runner", "2",
-            "--dim", "32", "--emb", "16", "--snapshot-every", "1", "--snapshot-share", "0.5",
+            "--dim", "32", "--emb", "16", "--snapshot-every", "1", "--snapshot-share", "1",
             "--eval-every", "2", "--eval-games", "2", "--out", str(tmp_path / "run"), "--seed", "3"]
     args = m.parse_args(argv)
     lines: list[str] = []
     torch.set_num_threads(1)
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR", configure_logging=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level="ERROR", configure_logging=False)
     try:
         assert ray.cluster_resources().get("CPU") == 2
         res = m.train(args, log=lines.append)  # uses this cluster and leaves it running
@@ -97,6 +97,10 @@ def test_selfplay_trains_and_restores_on_a_local_ray_cluster(tmp_path: Path) -> 
         assert steps[0] >= batch and steps[1] - steps[0] >= batch  # env steps sampled, each iteration
         assert [r["env_steps_iter"] for r in rows] == [steps[0], steps[1] - steps[0]]
         assert res["env_steps"] == steps[1] and 0 < res["train_seconds"]
+        for r in rows:  # every game has one seat on the frozen snapshot (--snapshot-share 1)
+            assert set(r["module_steps"]) == {m.POLICY, m.SNAPSHOT}
+            assert abs(sum(r["module_steps"].values()) - r["env_steps_iter"]) <= 0.1 * r["env_steps_iter"]
+            assert min(r["module_steps"].values()) > 0.2 * r["env_steps_iter"]
         assert rows[-1]["episodes"] >= 1  # games finished (turn limit 6)
         for r in rows:
             for k in ("policy_loss", "vf_loss", "entropy", "total_loss", "mean_kl_loss"):
@@ -120,8 +124,9 @@ def test_selfplay_trains_and_restores_on_a_local_ray_cluster(tmp_path: Path) -> 
                                 config=m.env_config(args))  # an illegal action would raise
         assert 0.0 <= rate <= 1.0
 
-        # the whole algorithm: built anew (the same seed: the same initial weights) and restored
-        algo = m.build_config(args).build_algo()
+        # the whole algorithm, built anew and restored, here sampling in the driver (the env
+        # runners may change on restore; the network may not)
+        algo = m.build_config(m.parse_args([*argv, "--env-runners", "0"])).build_algo()
         try:
             fresh = algo.get_module(m.POLICY).state_dict()
             assert any(not torch.equal(fresh[k], saved[k]) for k in saved)  # not yet the checkpoint's
