@@ -26,9 +26,9 @@ def _spec_module(env: object) -> object:
     return spec.build()
 
 
-def _states(n: int, seed: int = 0) -> list[dict[str, np.ndarray]]:
+def _states(n: int, seed: int = 0, env_name: str = "hostwcg_v1") -> list[dict[str, np.ndarray]]:
     """Observations of the deciding player along random legal games."""
-    env = m.make_env({"decks": DECKS, "turn_limit": 30, "seed": seed})
+    env = m.make_env({"env": env_name, "decks": DECKS, "turn_limit": 30, "seed": seed})
     rng = np.random.default_rng(seed)
     out = []
     while len(out) < n:
@@ -71,6 +71,25 @@ def test_set_module_never_samples_an_illegal_action() -> None:
     assert values.shape == (64,) and torch.isfinite(values).all()
     assert torch.allclose(values, values_from_embeddings)
     assert torch.equal(train[Columns.ACTION_DIST_INPUTS], expl)
+
+
+def test_v0_module_never_samples_an_illegal_action() -> None:
+    """v0's RLlib path: RLlib's action-masking module over the renamed flat observation."""
+    from ray.rllib.core.columns import Columns
+
+    torch.manual_seed(0)
+    spec = m.module_spec(m.parse_args(["--env", "hostwcg_v0", "--hidden", "32"]))
+    env = m.make_env({"env": "hostwcg_v0", "decks": DECKS})
+    spec.observation_space, spec.action_space = env.observation_space("player_0"), env.action_space("player_0")
+    module = spec.build()
+    obs = _batch(_states(32, env_name="hostwcg_v0"))
+    masks = obs["action_mask"].numpy() > 0
+    with torch.no_grad():
+        logits = module.forward_exploration({Columns.OBS: dict(obs)})[Columns.ACTION_DIST_INPUTS]
+    dist = module.get_exploration_action_dist_cls().from_logits(logits)
+    for _ in range(50):
+        a = dist.sample().numpy()
+        assert masks[np.arange(len(a)), a].all()
 
 
 @pytest.mark.slow
