@@ -61,7 +61,12 @@ class NumpySetPolicy:
         h = h_all[:-1]
         seg = bi * self.n_zones + (zi - 1)
         sums = np.zeros((b * self.n_zones, self.dim), dtype=np.float32)
-        np.add.at(sums, seg, h)
+        step = np.diff(seg)
+        if len(seg) and (step >= 0).all():  # a zone's rows are contiguous (the layout): sum each run
+            starts = np.flatnonzero(np.concatenate([[1], step]))
+            sums[seg[starts]] = np.add.reduceat(h, starts, axis=0)
+        else:
+            np.add.at(sums, seg, h)
         counts = np.maximum(np.bincount(seg, minlength=b * self.n_zones), 1).astype(np.float32)
         pooled = (sums / counts[:, None]).reshape(b, -1)
         hist = obs["history"].astype(np.int64)

@@ -75,21 +75,27 @@ class SetEncoder(BaseFeaturesExtractor):
         # the card encoder, on the rows in use only (a row of zone 0 is all zeros, no action points at it)
         bi, ri = (zone > 0).nonzero(as_tuple=True)
         zi = zone[bi, ri]
-        x = th.cat([obs["cards"][bi, ri], self.card_emb(cid[bi, ri]) + self.zone_emb(zi)], dim=-1)
-        h = relu(self.row2(relu(self.row1(x))))  # (L, d)
-        empty = th.cat([obs["cards"].new_zeros(1, self.row1.in_features - self.emb),
-                        self.card_emb.weight[:1] + self.zone_emb.weight[:1]], dim=-1)
-        h_all = th.cat([h, relu(self.row2(relu(self.row1(empty))))])  # row L: an empty row's vector
+        # row1 of [features, embedding], as two products (no concatenated copy of every row)
+        w1 = self.row1.weight
+        n_feat = w1.shape[1] - self.emb
+        e = th.cat([self.card_emb(cid[bi, ri]) + self.zone_emb(zi), self.card_emb.weight[:1] + self.zone_emb.weight[:1]])
+        pre = nn.functional.linear(e, w1[:, n_feat:], self.row1.bias)  # (L + 1, d), row L: an empty row
+        pre = pre + th.cat([nn.functional.linear(obs["cards"][bi, ri], w1[:, :n_feat]), pre.new_zeros(1, self.dim)])
+        h_all = relu(self.row2(relu(pre)))  # (L + 1, d): the card vectors, then an empty row's
+        h = h_all[:-1]
         # mean per zone: a segment sum over (game, zone)
         seg = bi * self.n_zones + (zi - 1)
         sums = h.new_zeros(b * self.n_zones, self.dim).index_add(0, seg, h)
         counts = th.bincount(seg, minlength=b * self.n_zones).clamp(min=1).to(h.dtype)
         pooled = (sums / counts[:, None]).view(b, self.n_zones * self.dim)
+        # the history: the mean over its entries of their kind, actor, card and target embeddings,
+        # as counts of each id times the tables (a bag: cheaper than an embedding per entry)
         hist = obs["history"].long()
         kind = hist[..., 0]
-        hx = self.hist_kind(kind) + self.hist_actor(hist[..., 1]) + self.card_emb(hist[..., 2]) + self.card_emb(hist[..., 3])
-        present = (kind > 0).to(h.dtype)[..., None]
-        hvec = (hx * present).sum(dim=1) / present.sum(dim=1).clamp(min=1.0)
+        present = (kind > 0).to(h.dtype)  # (B, T)
+        hsum = _bag(self.hist_kind.weight, kind, present) + _bag(self.hist_actor.weight, hist[..., 1], present) + \
+            _bag(self.card_emb.weight, hist[..., 2:4].flatten(1), present.repeat_interleave(2, dim=1))
+        hvec = hsum / present.sum(dim=1, keepdim=True).clamp(min=1.0)
         state_in = th.cat([pooled, obs["globals"], hvec], dim=-1)
         s = relu(self.state2(relu(self.state1(state_in))))  # (B, d)
         # the pointer head, on the legal actions only (the others are masked: their logit stays 0)
@@ -105,6 +111,12 @@ class SetEncoder(BaseFeaturesExtractor):
         legal = (av * q[ab]).sum(-1) / math.sqrt(self.dim) + self.pref(av).squeeze(-1)
         logits = s.new_zeros(b, self.n_actions).index_put((ab, an), legal)
         return th.cat([logits, s], dim=-1)
+
+
+def _bag(table: th.Tensor, ids: th.Tensor, weights: th.Tensor) -> th.Tensor:
+    """``sum_t weights[b, t] * table[ids[b, t]]`` for each b, as (counts of each id) @ table."""
+    counts = weights.new_zeros(ids.shape[0], table.shape[0]).scatter_add_(1, ids, weights)
+    return counts @ table
 
 
 def _gather_rows(h_all: th.Tensor, where: th.Tensor, games: th.Tensor, rows: th.Tensor) -> th.Tensor:
