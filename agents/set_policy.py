@@ -95,11 +95,13 @@ class NumpySetPolicy:
     def predict(self, obs: dict[str, np.ndarray], action_masks: np.ndarray | None = None,
                 deterministic: bool | None = None, **kwargs: Any) -> tuple[np.ndarray, None]:
         """Actions of a batch (as an SB3 model's ``predict``): the most probable legal action, or
-        a sample of the masked softmax when not deterministic."""
+        a sample of the masked softmax when not deterministic (a row with no legal action, a
+        finished game's, gets 0). ``action_masks`` may narrow the observation's legal actions:
+        only those are scored."""
         logits, _ = self.forward(obs)
         masks = np.asarray(action_masks if action_masks is not None else obs["action_mask"],
                            dtype=bool).reshape(logits.shape)
-        logits = np.where(masks, logits, -np.inf)
+        logits = np.where(masks | ~masks.any(axis=1, keepdims=True), logits, -np.inf)
         det = self.deterministic if deterministic is None else deterministic
         if det:
             actions = logits.argmax(axis=1)

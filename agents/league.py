@@ -1,0 +1,193 @@
+"""A self-play league for hostwcg_v1 (``scripts/train_v1.py``; docs/agents.md, "The v1 league").
+
+The league is the learner's opponents and what is known about them:
+
+* **members**: fixed agents (``random``, ``heuristic``, ``lookahead``...) and frozen snapshots of
+  the learner (numpy weights of ``agents.set_policy.NumpySetPolicy``, one ``.npz`` each);
+* **recent results**: the learner's last ``window`` training games against each member
+  (1 a win, 0.5 a draw, 0 a loss);
+* **prioritised fictitious self-play** (PFSP): each game draws its opponent with probability
+  proportional to ``f(p) = (1 - p) ** power`` of the learner's recent win rate ``p`` against it
+  (``p = (score + 1) / (games + 2)``: a member not yet played counts as even), so the
+  opponents the learner beats less are played more; ``floor`` keeps every active member at
+  least that share of the largest weight, so none is forgotten;
+* **ratings**: Elo ratings of the learner and of every member from evaluation games (not the
+  training games): ``record_eval`` moves both sides by ``k * (score - expected)``; members
+  marked ``anchor`` (``random``) keep their rating, which fixes the scale;
+* **state**: ``to_dict`` / ``from_dict`` (JSON: members, results, ratings, the sampler's random
+  state, counters), so a run killed and started again continues where its last save was.
+
+Numpy only: the league itself needs no torch.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ANCHOR_RATING = 1000.0
+
+
+@dataclass
+class Member:
+    """One opponent of the league: ``kind`` is ``agent`` (``name`` is an agent spec for
+    ``agents.make_agent``, or ``random``) or ``snapshot`` (``path`` holds its numpy weights)."""
+
+    name: str
+    kind: str
+    path: str | None = None
+    steps: int | None = None  # the learner's timesteps when a snapshot was taken
+    rating: float = ANCHOR_RATING
+    anchor: bool = False
+    active: bool = True
+    results: deque[float] = field(default_factory=deque)
+    games: int = 0  # every training game recorded against it (the window keeps the last ones)
+    eval_games: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "path": self.path, "steps": self.steps,
+                "rating": self.rating, "anchor": self.anchor, "active": self.active,
+                "results": list(self.results), "games": self.games, "eval_games": self.eval_games}
+
+
+class League:
+    """Members, PFSP sampling, recent results and Elo ratings (see the module docstring)."""
+
+    def __init__(self, agents: tuple[str, ...] | list[str] = ("random", "heuristic"), window: int = 200,
+                 power: float = 2.0, floor: float = 0.05, k: float = 16.0, max_snapshots: int = 20,
+                 seed: int | None = None) -> None:
+        if window < 1:
+            raise ValueError(f"window must be >= 1 game, got {window}")
+        if power < 0 or not 0 <= floor <= 1 or k <= 0 or max_snapshots < 1:
+            raise ValueError(f"power must be >= 0, floor in [0, 1], k > 0 and max_snapshots >= 1 "
+                             f"(got power={power}, floor={floor}, k={k}, max_snapshots={max_snapshots})")
+        self.window, self.power, self.floor, self.k = window, power, floor, k
+        self.max_snapshots = max_snapshots
+        self.rng = np.random.default_rng(seed)
+        self.members: list[Member] = []
+        self.learner_rating = ANCHOR_RATING
+        self.learner_eval_games = 0
+        for name in agents:
+            self.add_agent(name)
+
+    # ------------------------------------------------------------ members
+    def _add(self, m: Member) -> int:
+        if any(o.name == m.name for o in self.members):
+            raise ValueError(f"the league already has a member named {m.name!r}")
+        m.results = deque(m.results, maxlen=self.window)
+        self.members.append(m)
+        return len(self.members) - 1
+
+    def add_agent(self, name: str) -> int:
+        """A fixed agent (``random`` is the rating anchor); returns its index."""
+        return self._add(Member(name=name, kind="agent", anchor=name == "random"))
+
+    def add_snapshot(self, name: str, path: str, steps: int) -> int:
+        """A frozen learner, rated as the learner is now; the oldest active snapshot beyond
+        ``max_snapshots`` is retired (kept in the records, no longer drawn). Returns its index."""
+        i = self._add(Member(name=name, kind="snapshot", path=path, steps=steps, rating=self.learner_rating))
+        snaps = [m for m in self.members if m.kind == "snapshot" and m.active]
+        for m in snaps[: max(0, len(snaps) - self.max_snapshots)]:
+            m.active = False
+        return i
+
+    def index(self, name: str) -> int:
+        for i, m in enumerate(self.members):
+            if m.name == name:
+                return i
+        raise KeyError(f"no member named {name!r} (members: {', '.join(m.name for m in self.members)})")
+
+    # ------------------------------------------------------------ PFSP
+    def win_rate(self, i: int) -> float:
+        """The learner's recent win rate against member i, ``(score + 1) / (games + 2)``."""
+        r = self.members[i].results
+        return (sum(r) + 1.0) / (len(r) + 2.0)
+
+    def weights(self) -> np.ndarray:
+        """The probability of drawing each member (0 for a retired one)."""
+        w = np.array([(1.0 - self.win_rate(i)) ** self.power if m.active else 0.0
+                      for i, m in enumerate(self.members)])
+        active = np.array([m.active for m in self.members])
+        if not active.any():
+            raise RuntimeError("the league has no active member")
+        top = w.max()
+        if top <= 0:  # the learner wins every recent game against every member: play them evenly
+            w = active.astype(float)
+        else:
+            w = np.where(active, np.maximum(w, self.floor * top), 0.0)
+        return w / w.sum()
+
+    def sample(self) -> int:
+        """A member index drawn by PFSP."""
+        p = self.weights()
+        return int(self.rng.choice(len(p), p=p))
+
+    def record(self, i: int, reward: float) -> None:
+        """A training game's result against member i (the learner's reward: +1, 0 or -1)."""
+        m = self.members[i]
+        m.results.append(1.0 if reward > 0 else 0.5 if reward == 0 else 0.0)
+        m.games += 1
+
+    # ------------------------------------------------------------ ratings
+    def expected(self, i: int) -> float:
+        """The learner's expected score against member i by the ratings."""
+        return 1.0 / (1.0 + 10.0 ** ((self.members[i].rating - self.learner_rating) / 400.0))
+
+    def record_eval(self, i: int, score: float) -> None:
+        """An evaluation game's score (1 win, 0.5 draw, 0 loss) of the learner against member i."""
+        if score not in (0.0, 0.5, 1.0):
+            raise ValueError(f"an evaluation score is 0, 0.5 or 1, got {score}")
+        m = self.members[i]
+        delta = self.k * (score - self.expected(i))
+        self.learner_rating += delta
+        if not m.anchor:
+            m.rating -= delta
+        m.eval_games += 1
+        self.learner_eval_games += 1
+
+    # ------------------------------------------------------------ state
+    def to_dict(self) -> dict[str, Any]:
+        return {"window": self.window, "power": self.power, "floor": self.floor, "k": self.k,
+                "max_snapshots": self.max_snapshots, "learner_rating": self.learner_rating,
+                "learner_eval_games": self.learner_eval_games,
+                "rng": self.rng.bit_generator.state, "members": [m.to_dict() for m in self.members]}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> League:
+        lg = cls(agents=(), window=d["window"], power=d["power"], floor=d["floor"], k=d["k"],
+                 max_snapshots=d["max_snapshots"])
+        lg.learner_rating = float(d["learner_rating"])
+        lg.learner_eval_games = int(d["learner_eval_games"])
+        lg.rng.bit_generator.state = d["rng"]
+        for md in d["members"]:
+            lg._add(Member(**{**md, "results": deque(md["results"])}))
+        return lg
+
+    def save(self, path: str | Path, extra: dict[str, Any] | None = None) -> None:
+        """Write the state (and ``extra``, e.g. the run's counters) atomically as JSON."""
+        path = Path(path)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps({"league": self.to_dict(), **(extra or {})}, indent=1) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+
+    @classmethod
+    def load(cls, path: str | Path) -> tuple[League, dict[str, Any]]:
+        """The league and the other entries saved with it."""
+        d = json.loads(Path(path).read_text(encoding="utf-8"))
+        return cls.from_dict(d.pop("league")), d
+
+    def summary(self) -> list[dict[str, Any]]:
+        """One row per member: its win rate, PFSP probability, rating and games."""
+        w = self.weights()
+        return [{"name": m.name, "active": m.active, "win_rate": round(self.win_rate(i), 3), "p": round(float(w[i]), 3),
+                 "rating": round(m.rating, 1), "games": m.games, "eval_games": m.eval_games}
+                for i, m in enumerate(self.members)]
+
+
+__all__ = ["ANCHOR_RATING", "League", "Member"]
