@@ -15,7 +15,8 @@ where the time went:
   batch 512, 4 epochs);
 * v1: ``hostwcg_v1.vector_env(--v1-envs)`` (card rows, the opponent batched) with the set-based
   policy (``agents.set_policy_torch.SetPolicy``), rollouts of ``--v1-envs`` x ``--v1-n-steps``,
-  batch ``--v1-batch``, ``--v1-epochs`` epochs (the recipe of ``scripts/train_v1.py``).
+  batch ``--v1-batch``, ``--v1-epochs`` epochs, entropy bonus 0.01, gamma 0.995 (the defaults of
+  ``scripts/train_v1.py``: 64 x 32, 1,024, 2).
 
 The phases (seconds of wall time, measured by timers around the methods, not a profiler):
 ``update`` (PPO's gradient steps), ``rollout`` (collecting the samples), within it ``env_step``
@@ -23,7 +24,8 @@ The phases (seconds of wall time, measured by timers around the methods, not a p
 observation), ``encode`` (writing v1 observations: ``raw_env.observe_into``), ``opponent``
 (the opponent's moves), ``policy_forward`` (the policy choosing the learner's actions) and
 ``sb3_other`` (the rest: tensors, rollout buffer, masks). v1 also reports ``env_steps``, the
-decisions of both seats (the learner's and the opponent's).
+decisions of both seats (the learner's and the opponent's). The win rates are those of the
+greedy policy (``win_rate``) and of the policy sampling its actions (``win_rate_sampled``).
 
 ``--rss`` measures the memory of the vector env: each of two fresh processes makes
 ``vector_env(n)`` for its n, plays ``--rss-steps`` random steps, and the resident set size
@@ -71,20 +73,24 @@ def _stop_after(seconds: float) -> Any:
 
 
 def _evaluate(model: Any, env: Any, games: int, seed: int) -> dict[str, float]:
-    """Win rate of ``model`` (deterministic) against the env's opponent over ``games`` episodes."""
-    wins = draws = 0.0
-    for g in range(games):
-        obs, _info = env.reset(seed=seed + g)  # a seeded reset alternates the learner's seat
-        done = False
-        reward = 0.0
-        while not done:
-            action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
-            obs, r, terminated, truncated, _info = env.step(int(action))
-            reward += float(r)
-            done = terminated or truncated
-        wins += reward > 0
-        draws += reward == 0
-    return {"games": games, "win_rate": (wins + 0.5 * draws) / games if games else float("nan")}
+    """Win rates of ``model`` against the env's opponent over ``games`` episodes: greedy
+    (``win_rate``) and sampling its actions as it trains (``win_rate_sampled``)."""
+    out: dict[str, float] = {"games": games}
+    for key, det in (("win_rate", True), ("win_rate_sampled", False)):
+        wins = draws = 0.0
+        for g in range(games):
+            obs, _info = env.reset(seed=seed + g)  # a seeded reset alternates the learner's seat
+            done = False
+            reward = 0.0
+            while not done:
+                action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=det)
+                obs, r, terminated, truncated, _info = env.step(int(action))
+                reward += float(r)
+                done = terminated or truncated
+            wins += reward > 0
+            draws += reward == 0
+        out[key] = (wins + 0.5 * draws) / games if games else float("nan")
+    return out
 
 
 class Phases:
@@ -130,17 +136,19 @@ def _train(name: str, model: Any, seconds: float, phases: Phases) -> dict[str, A
 
 
 def v1_model(vec: Any, n_steps: int, batch: int, epochs: int, seed: int, **kw: Any) -> Any:
-    """The v1 recipe: MaskablePPO with the set policy on ``vec`` (``scripts/train_v1.py``'s too)."""
+    """The v1 recipe: MaskablePPO with the set policy on ``vec`` and ``scripts/train_v1.py``'s
+    defaults (entropy bonus 0.01, gamma 0.995)."""
     from sb3_contrib import MaskablePPO
 
     from agents.set_policy_torch import SetPolicy
 
+    kw = {"ent_coef": 0.01, "gamma": 0.995, "gae_lambda": 0.95, **kw}
     return MaskablePPO(SetPolicy, vec, n_steps=n_steps, batch_size=batch, n_epochs=epochs, seed=seed, device="cpu",
                        **kw)
 
 
 def run(seconds: float, eval_games: int, v0_envs: int, v1_envs: int, seed: int, threads: int,
-        v1_n_steps: int | None = None, v1_batch: int = 512, v1_epochs: int = 4,
+        v1_n_steps: int | None = 32, v1_batch: int = 1024, v1_epochs: int = 2,
         recipes: tuple[str, ...] = ("v0", "v1")) -> list[dict[str, Any]]:
     import torch
     from sb3_contrib import MaskablePPO
@@ -216,9 +224,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--eval-games", type=int, default=100)
     ap.add_argument("--v0-envs", type=int, default=2)
     ap.add_argument("--v1-envs", type=int, default=64)
-    ap.add_argument("--v1-n-steps", type=int, default=None, help="rollout steps per env (default 1024 / envs, >= 8)")
-    ap.add_argument("--v1-batch", type=int, default=512)
-    ap.add_argument("--v1-epochs", type=int, default=4)
+    ap.add_argument("--v1-n-steps", type=int, default=32, help="rollout steps per env")
+    ap.add_argument("--v1-batch", type=int, default=1024)
+    ap.add_argument("--v1-epochs", type=int, default=2)
     ap.add_argument("--only", choices=("v0", "v1"), default=None, help="run one recipe only")
     ap.add_argument("--rss", action="store_true", help="also measure the vector env's memory per game")
     ap.add_argument("--rss-steps", type=int, default=300)
