@@ -105,6 +105,7 @@ class Run:
             self.next_eval = int(extra["next_eval"])
             self.evaluations: list[dict[str, Any]] = extra.get("evaluations", [])
             self.history: list[dict[str, Any]] = extra.get("runs", [])
+            self.saved_steps = int(extra["steps"])
         else:
             agents = [o for o in args.opponents.split(",") if o]
             self.league = League(agents, window=args.window, power=args.pfsp_power, floor=args.pfsp_floor,
@@ -113,6 +114,7 @@ class Run:
             self.next_eval = args.eval_every
             self.evaluations = []
             self.history = []
+            self.saved_steps = 0
         self.pool = [opponent_of(m, args.seed + 7919 * (i + 1)) for i, m in enumerate(self.league.members)]
 
     def make_model(self) -> Any:
@@ -124,7 +126,7 @@ class Run:
 
         torch.set_num_threads(self.args.threads)
         a = self.args
-        seed = a.seed + 1_000_003 * len(self.history)  # a resumed run does not replay the same games
+        seed = a.seed + self.saved_steps  # a resumed run does not replay the games it played
         self.vec = hostwcg_v1.vector_env(a.envs, opponent=self.pool, seed=seed)
         self.vec.pick = lambda _game: self.league.sample()
         if self.resumed:
