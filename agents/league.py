@@ -7,10 +7,12 @@ The league is the learner's opponents and what is known about them:
 * **recent results**: the learner's last ``window`` training games against each member
   (1 a win, 0.5 a draw, 0 a loss);
 * **prioritised fictitious self-play** (PFSP): each game draws its opponent with probability
-  proportional to ``f(p) = (1 - p) ** power`` of the learner's recent win rate ``p`` against it
-  (``p = (score + 1) / (games + 2)``: a member not yet played counts as even), so the
-  opponents the learner beats less are played more; ``floor`` keeps every active member at
-  least that share of the largest weight, so none is forgotten;
+  proportional to ``f(p)`` of the learner's recent win rate ``p`` against it (``p = (score + 1)
+  / (games + 2)``: a member not yet played counts as even): ``weighting="hard"``,
+  ``f(p) = (1 - p) ** power``, plays the opponents the learner beats less more often;
+  ``weighting="variance"``, ``f(p) = p * (1 - p)``, those it beats about half the time (a
+  curriculum for a learner that cannot yet win against the strong ones); ``floor`` keeps every
+  active member at least that share of the largest weight, so none is forgotten;
 * **ratings**: Elo ratings of the learner and of every member from evaluation games (not the
   training games): ``record_eval`` moves both sides by ``k * (score - expected)``; members
   marked ``anchor`` (``random``) keep their rating, which fixes the scale;
@@ -32,6 +34,7 @@ from typing import Any
 import numpy as np
 
 ANCHOR_RATING = 1000.0
+WEIGHTINGS = ("hard", "variance")
 
 
 @dataclass
@@ -61,13 +64,16 @@ class League:
 
     def __init__(self, agents: tuple[str, ...] | list[str] = ("random", "heuristic"), window: int = 200,
                  power: float = 2.0, floor: float = 0.05, k: float = 16.0, max_snapshots: int = 20,
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, weighting: str = "hard") -> None:
         if window < 1:
             raise ValueError(f"window must be >= 1 game, got {window}")
         if power < 0 or not 0 <= floor <= 1 or k <= 0 or max_snapshots < 1:
             raise ValueError(f"power must be >= 0, floor in [0, 1], k > 0 and max_snapshots >= 1 "
                              f"(got power={power}, floor={floor}, k={k}, max_snapshots={max_snapshots})")
+        if weighting not in WEIGHTINGS:
+            raise ValueError(f"weighting must be one of {', '.join(WEIGHTINGS)}, got {weighting!r}")
         self.window, self.power, self.floor, self.k = window, power, floor, k
+        self.weighting = weighting
         self.max_snapshots = max_snapshots
         self.rng = np.random.default_rng(seed)
         self.members: list[Member] = []
@@ -111,8 +117,7 @@ class League:
 
     def weights(self) -> np.ndarray:
         """The probability of drawing each member (0 for a retired one)."""
-        w = np.array([(1.0 - self.win_rate(i)) ** self.power if m.active else 0.0
-                      for i, m in enumerate(self.members)])
+        w = np.array([self._f(self.win_rate(i)) if m.active else 0.0 for i, m in enumerate(self.members)])
         active = np.array([m.active for m in self.members])
         if not active.any():
             raise RuntimeError("the league has no active member")
@@ -122,6 +127,9 @@ class League:
         else:
             w = np.where(active, np.maximum(w, self.floor * top), 0.0)
         return w / w.sum()
+
+    def _f(self, p: float) -> float:
+        return (1.0 - p) ** self.power if self.weighting == "hard" else p * (1.0 - p)
 
     def sample(self) -> int:
         """A member index drawn by PFSP."""
@@ -154,6 +162,7 @@ class League:
     # ------------------------------------------------------------ state
     def to_dict(self) -> dict[str, Any]:
         return {"window": self.window, "power": self.power, "floor": self.floor, "k": self.k,
+                "weighting": self.weighting,
                 "max_snapshots": self.max_snapshots, "learner_rating": self.learner_rating,
                 "learner_eval_games": self.learner_eval_games,
                 "rng": self.rng.bit_generator.state, "members": [m.to_dict() for m in self.members]}
@@ -161,7 +170,7 @@ class League:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> League:
         lg = cls(agents=(), window=d["window"], power=d["power"], floor=d["floor"], k=d["k"],
-                 max_snapshots=d["max_snapshots"])
+                 max_snapshots=d["max_snapshots"], weighting=d.get("weighting", "hard"))
         lg.learner_rating = float(d["learner_rating"])
         lg.learner_eval_games = int(d["learner_eval_games"])
         lg.rng.bit_generator.state = d["rng"]
@@ -190,4 +199,4 @@ class League:
                 for i, m in enumerate(self.members)]
 
 
-__all__ = ["ANCHOR_RATING", "League", "Member"]
+__all__ = ["ANCHOR_RATING", "WEIGHTINGS", "League", "Member"]

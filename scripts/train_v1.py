@@ -11,7 +11,7 @@ and a frozen snapshot of the learner every ``--snapshot-every`` steps (its numpy
 OUT/snapshots/, at most ``--max-snapshots`` drawn, the oldest retired). Each game draws its
 opponent by prioritised fictitious self-play: ``(1 - p) ** --pfsp-power`` of the learner's win
 rate ``p`` over its last ``--window`` training games against that member, so harder opponents
-come more often. Every ``--eval-every`` steps the learner (sampling, or ``--eval-greedy``) plays ``--eval-games``
+come more often (``--pfsp variance``: ``p (1 - p)``, those it beats about half the time). Every ``--eval-every`` steps the learner (sampling, or ``--eval-greedy``) plays ``--eval-games``
 evaluation games against each fixed agent and the ``--eval-snapshots`` latest snapshots; their
 results move Elo ratings (``random`` is the anchor, 1000). TensorBoard (OUT/tb) gets the PPO
 losses, ``league/elo_learner``, ``league/elo/<member>``, ``league/p/<member>`` (PFSP
@@ -109,7 +109,7 @@ class Run:
         else:
             agents = [o for o in args.opponents.split(",") if o]
             self.league = League(agents, window=args.window, power=args.pfsp_power, floor=args.pfsp_floor,
-                                 max_snapshots=args.max_snapshots, seed=args.seed)
+                                 max_snapshots=args.max_snapshots, seed=args.seed, weighting=args.pfsp)
             self.next_snapshot = args.snapshot_every
             self.next_eval = args.eval_every
             self.evaluations = []
@@ -246,6 +246,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--snapshot-every", type=int, default=200_000)
     p.add_argument("--max-snapshots", type=int, default=20)
     p.add_argument("--window", type=int, default=200, help="recent training games per member for PFSP")
+    p.add_argument("--pfsp", choices=("hard", "variance"), default="hard",
+                   help="hard: (1 - p) ** power, the opponents it beats least most often; variance: p (1 - p), "
+                        "those it beats about half the time (a curriculum for a weak learner)")
     p.add_argument("--pfsp-power", type=float, default=2.0)
     p.add_argument("--pfsp-floor", type=float, default=0.05, help="every member gets at least this share of the top weight")
     p.add_argument("--eval-every", type=int, default=200_000)

@@ -44,6 +44,19 @@ def test_pfsp_weights_follow_the_learners_recent_results() -> None:
     assert lg.weights()[2] > lg.weights()[1]
 
 
+def test_variance_weighting_prefers_the_opponents_beaten_about_half_the_time() -> None:
+    lg = _league(window=10, floor=0.0, weighting="variance")
+    for _ in range(10):
+        lg.record(0, +1.0)
+        lg.record(1, -1.0)
+        lg.record(2, 0.0)
+    f = np.array([p * (1 - p) for p in (11 / 12, 1 / 12, 6 / 12)])
+    assert lg.weights() == pytest.approx(f / f.sum()) and lg.weights().argmax() == 2
+    assert League.from_dict(lg.to_dict()).weighting == "variance"
+    with pytest.raises(ValueError, match="weighting"):
+        League(weighting="soft")
+
+
 def test_the_floor_keeps_every_member_in_play_and_retired_snapshots_are_not_drawn() -> None:
     lg = League(["random", "heuristic"], window=50, floor=0.1, max_snapshots=2, seed=1)
     for _ in range(50):
