@@ -13,9 +13,13 @@ The league is the learner's opponents and what is known about them:
   ``weighting="variance"``, ``f(p) = p * (1 - p)``, those it beats about half the time (a
   curriculum for a learner that cannot yet win against the strong ones); ``floor`` keeps every
   active member at least that share of the largest weight, so none is forgotten;
-* **ratings**: Elo ratings of the learner and of every member from evaluation games (not the
-  training games): ``record_eval`` moves both sides by ``k * (score - expected)``; members
-  marked ``anchor`` (``random``) keep their rating, which fixes the scale;
+* **ratings**: Elo ratings (400 points: 10 to 1 odds) of the learner and of every member from
+  evaluation games (not the training games). ``record_eval`` keeps each game (the learner as
+  it was at that step is a player of its own); ``fit_ratings`` finds the ratings that make all
+  of them most likely (Bradley-Terry, a draw half a win, by Hunter's MM iterations), with the
+  ``anchor`` member (``random``) fixed at 1000 and one virtual draw of every other player
+  against it, so a player that won every game gets a finite rating. The learner's rating is
+  that of its latest version;
 * **state**: ``to_dict`` / ``from_dict`` (JSON: members, results, ratings, the sampler's random
   state, counters), so a run killed and started again continues where its last save was.
 
@@ -63,22 +67,23 @@ class League:
     """Members, PFSP sampling, recent results and Elo ratings (see the module docstring)."""
 
     def __init__(self, agents: tuple[str, ...] | list[str] = ("random", "heuristic"), window: int = 200,
-                 power: float = 2.0, floor: float = 0.05, k: float = 16.0, max_snapshots: int = 20,
+                 power: float = 2.0, floor: float = 0.05, max_snapshots: int = 20,
                  seed: int | None = None, weighting: str = "hard") -> None:
         if window < 1:
             raise ValueError(f"window must be >= 1 game, got {window}")
-        if power < 0 or not 0 <= floor <= 1 or k <= 0 or max_snapshots < 1:
-            raise ValueError(f"power must be >= 0, floor in [0, 1], k > 0 and max_snapshots >= 1 "
-                             f"(got power={power}, floor={floor}, k={k}, max_snapshots={max_snapshots})")
+        if power < 0 or not 0 <= floor <= 1 or max_snapshots < 1:
+            raise ValueError(f"power must be >= 0, floor in [0, 1] and max_snapshots >= 1 "
+                             f"(got power={power}, floor={floor}, max_snapshots={max_snapshots})")
         if weighting not in WEIGHTINGS:
             raise ValueError(f"weighting must be one of {', '.join(WEIGHTINGS)}, got {weighting!r}")
-        self.window, self.power, self.floor, self.k = window, power, floor, k
+        self.window, self.power, self.floor = window, power, floor
         self.weighting = weighting
         self.max_snapshots = max_snapshots
         self.rng = np.random.default_rng(seed)
         self.members: list[Member] = []
         self.learner_rating = ANCHOR_RATING
         self.learner_eval_games = 0
+        self.evals: list[tuple[int, int, float]] = []  # (the learner's steps, member, score)
         for name in agents:
             self.add_agent(name)
 
@@ -147,32 +152,71 @@ class League:
         """The learner's expected score against member i by the ratings."""
         return 1.0 / (1.0 + 10.0 ** ((self.members[i].rating - self.learner_rating) / 400.0))
 
-    def record_eval(self, i: int, score: float) -> None:
-        """An evaluation game's score (1 win, 0.5 draw, 0 loss) of the learner against member i."""
+    def record_eval(self, i: int, score: float, steps: int = 0) -> None:
+        """An evaluation game's score (1 win, 0.5 draw, 0 loss) of the learner, as it was after
+        ``steps`` steps, against member i (``fit_ratings`` then rates everyone)."""
         if score not in (0.0, 0.5, 1.0):
             raise ValueError(f"an evaluation score is 0, 0.5 or 1, got {score}")
-        m = self.members[i]
-        delta = self.k * (score - self.expected(i))
-        self.learner_rating += delta
-        if not m.anchor:
-            m.rating -= delta
-        m.eval_games += 1
+        if not 0 <= i < len(self.members):
+            raise IndexError(f"no member {i} (the league has {len(self.members)})")
+        self.evals.append((int(steps), int(i), float(score)))
+        self.members[i].eval_games += 1
         self.learner_eval_games += 1
+
+    def fit_ratings(self, iterations: int = 500) -> dict[int, float]:
+        """Fit every rating to all the evaluation games (see the module docstring); set each
+        member's and the learner's (its latest version's); return the learner's rating by its
+        steps."""
+        if not self.evals:
+            return {}
+        m = len(self.members)
+        versions = sorted({st for st, _, _ in self.evals})
+        vid = {st: m + j for j, st in enumerate(versions)}
+        anchors = [i for i, mem in enumerate(self.members) if mem.anchor]
+        anchor = anchors[0] if anchors else 0
+        n = m + len(versions)
+        a = np.array([vid[st] for st, _, _ in self.evals])
+        b = np.array([i for _, i, _ in self.evals])
+        sc = np.array([x for _, _, x in self.evals])
+        seen = np.bincount(a, minlength=n) + np.bincount(b, minlength=n) > 0
+        others = np.flatnonzero(seen & (np.arange(n) != anchor))  # one virtual draw each against the anchor
+        a = np.concatenate([a, others])
+        b = np.concatenate([b, np.full(len(others), anchor)])
+        sc = np.concatenate([sc, np.full(len(others), 0.5)])
+        wins = np.bincount(a, sc, n) + np.bincount(b, 1.0 - sc, n)
+        played = seen
+        gamma = np.ones(n)
+        for _ in range(iterations):
+            inv = 1.0 / (gamma[a] + gamma[b])
+            denom = np.bincount(a, inv, n) + np.bincount(b, inv, n)
+            new = np.where(played, wins / np.where(denom > 0, denom, 1.0), 1.0)
+            new /= new[anchor]
+            done = np.allclose(new, gamma, rtol=1e-9, atol=0)
+            gamma = new
+            if done:
+                break
+        rating = ANCHOR_RATING + 400.0 * np.log10(gamma)
+        for i, mem in enumerate(self.members):
+            if played[i]:
+                mem.rating = float(rating[i])
+        self.learner_rating = float(rating[vid[versions[-1]]])
+        return {st: float(rating[vid[st]]) for st in versions}
 
     # ------------------------------------------------------------ state
     def to_dict(self) -> dict[str, Any]:
-        return {"window": self.window, "power": self.power, "floor": self.floor, "k": self.k,
+        return {"window": self.window, "power": self.power, "floor": self.floor,
                 "weighting": self.weighting,
                 "max_snapshots": self.max_snapshots, "learner_rating": self.learner_rating,
-                "learner_eval_games": self.learner_eval_games,
+                "learner_eval_games": self.learner_eval_games, "evals": [list(e) for e in self.evals],
                 "rng": self.rng.bit_generator.state, "members": [m.to_dict() for m in self.members]}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> League:
-        lg = cls(agents=(), window=d["window"], power=d["power"], floor=d["floor"], k=d["k"],
+        lg = cls(agents=(), window=d["window"], power=d["power"], floor=d["floor"],
                  max_snapshots=d["max_snapshots"], weighting=d.get("weighting", "hard"))
         lg.learner_rating = float(d["learner_rating"])
         lg.learner_eval_games = int(d["learner_eval_games"])
+        lg.evals = [(int(st), int(i), float(x)) for st, i, x in d.get("evals", [])]
         lg.rng.bit_generator.state = d["rng"]
         for md in d["members"]:
             lg._add(Member(**{**md, "results": deque(md["results"])}))

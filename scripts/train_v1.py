@@ -12,8 +12,8 @@ OUT/snapshots/, at most ``--max-snapshots`` drawn, the oldest retired). Each gam
 opponent by prioritised fictitious self-play: ``(1 - p) ** --pfsp-power`` of the learner's win
 rate ``p`` over its last ``--window`` training games against that member, so harder opponents
 come more often (``--pfsp variance``: ``p (1 - p)``, those it beats about half the time). Every ``--eval-every`` steps the learner (sampling, or ``--eval-greedy``) plays ``--eval-games``
-evaluation games against each fixed agent and the ``--eval-snapshots`` latest snapshots; their
-results move Elo ratings (``random`` is the anchor, 1000). TensorBoard (OUT/tb) gets the PPO
+evaluation games against each fixed agent and the ``--eval-snapshots`` latest snapshots; the
+ratings are fitted to all the evaluation games so far (Elo scale, ``random`` the anchor at 1000). TensorBoard (OUT/tb) gets the PPO
 losses, ``league/elo_learner``, ``league/elo/<member>``, ``league/p/<member>`` (PFSP
 probability), ``league/win_rate/<member>`` (recent training games) and
 ``eval/win_rate_vs/<member>``.
@@ -106,6 +106,8 @@ class Run:
             self.evaluations: list[dict[str, Any]] = extra.get("evaluations", [])
             self.history: list[dict[str, Any]] = extra.get("runs", [])
             self.saved_steps = int(extra["steps"])
+            if not self.league.evals:  # a state saved before the games were kept: rebuild them
+                self._rebuild_evals()
         else:
             agents = [o for o in args.opponents.split(",") if o]
             self.league = League(agents, window=args.window, power=args.pfsp_power, floor=args.pfsp_floor,
@@ -116,6 +118,19 @@ class Run:
             self.history = []
             self.saved_steps = 0
         self.pool = [opponent_of(m, args.seed + 7919 * (i + 1)) for i, m in enumerate(self.league.members)]
+
+    def _rebuild_evals(self) -> None:
+        lg = self.league
+        names = {m.name: i for i, m in enumerate(lg.members)}
+        for row in self.evaluations:
+            games = int(row["games_per_opponent"])
+            for name, mean in row.items():
+                if name in names:
+                    total = float(mean) * games
+                    wins, half = int(total), total - int(total) >= 0.25
+                    for s in [1.0] * wins + [0.5] * half + [0.0] * (games - wins - half):
+                        lg.record_eval(names[name], s, int(row["steps"]))
+        lg.fit_ratings()
 
     def make_model(self) -> Any:
         import torch
@@ -162,8 +177,9 @@ class Run:
             scores = play(w, opp, self.args.eval_games, seed=10_000 + steps % 1_000_000 + 97 * k,
                           greedy=self.args.eval_greedy)
             for s in scores:
-                lg.record_eval(i, s)
+                lg.record_eval(i, s, steps)
             row[m.name] = round(float(np.mean(scores)), 3)
+        lg.fit_ratings()
         row["elo_learner"] = round(lg.learner_rating, 1)
         self.evaluations.append(row)
         return row

@@ -73,18 +73,32 @@ def test_the_floor_keeps_every_member_in_play_and_retired_snapshots_are_not_draw
         lg.add_snapshot("snap_100", "x.npz", 100)
 
 
-def test_elo_ratings_move_by_the_results_and_random_is_the_anchor() -> None:
-    lg = _league(k=16)
-    lg.record_eval(0, 1.0)  # beat the anchor
-    assert lg.learner_rating == pytest.approx(ANCHOR_RATING + 8) and lg.members[0].rating == ANCHOR_RATING
-    before = lg.learner_rating + lg.members[1].rating
-    for s in (0.0, 0.0, 0.5, 0.0):
-        lg.record_eval(1, s)
-    assert lg.members[1].rating > ANCHOR_RATING > lg.learner_rating - 8
-    assert lg.learner_rating + lg.members[1].rating == pytest.approx(before)  # zero-sum off the anchor
-    assert lg.expected(1) < 0.5
+def test_ratings_are_fitted_to_all_evaluation_games_with_random_as_the_anchor() -> None:
+    lg = _league()
+    # the learner at step 100 wins 3 of 4 against random (odds 3:1, less the virtual draw's pull)
+    for x in (1.0, 1.0, 1.0, 0.0):
+        lg.record_eval(0, x, steps=100)
+    by_steps = lg.fit_ratings()
+    assert lg.members[0].rating == ANCHOR_RATING
+    # 3.5 of 5 with the virtual draw: the MLE of two players is the odds of their scores
+    assert by_steps[100] == pytest.approx(ANCHOR_RATING + 400 * np.log10(3.5 / 1.5), abs=0.5)
+    # a later learner beats random always, the heuristic half the time: the heuristic is rated
+    # through it, and the learner's rating is its latest version's
+    for _ in range(10):
+        lg.record_eval(0, 1.0, steps=200)
+        lg.record_eval(1, 1.0, steps=200)
+        lg.record_eval(1, 0.0, steps=200)
+    by_steps = lg.fit_ratings()
+    assert by_steps[200] > by_steps[100] > ANCHOR_RATING
+    assert lg.learner_rating == by_steps[200]
+    assert lg.members[1].rating == pytest.approx(by_steps[200], abs=40)
+    assert lg.members[2].rating == ANCHOR_RATING  # never played: unrated
+    assert lg.expected(1) == pytest.approx(0.5, abs=0.06)
+    assert lg.members[1].eval_games == 20 and lg.learner_eval_games == 34
     with pytest.raises(ValueError, match="0, 0.5 or 1"):
         lg.record_eval(0, 2.0)
+    with pytest.raises(IndexError, match="no member 7"):
+        lg.record_eval(7, 1.0)
 
 
 def test_the_state_round_trips_and_the_sampler_continues(tmp_path: Path) -> None:
@@ -92,7 +106,8 @@ def test_the_state_round_trips_and_the_sampler_continues(tmp_path: Path) -> None
     lg.add_snapshot("snap_1", "a.npz", 1)
     for i, r in [(0, 1.0), (1, -1.0), (3, 0.0), (1, 1.0)]:
         lg.record(i, r)
-    lg.record_eval(1, 0.0)
+    lg.record_eval(1, 0.0, steps=3)
+    lg.fit_ratings()
     lg.sample()
     lg.save(tmp_path / "league.json", {"next_eval": 7})
     back, extra = League.load(tmp_path / "league.json")
