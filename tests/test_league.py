@@ -275,3 +275,17 @@ def test_play_scores_a_policy_against_an_engine_agent() -> None:
                         policy_kwargs={"dim": 16, "emb": 8})
     scores = tv1.play(export_weights(model), make_agent("heuristic", seed=0), 4, seed=0, turn_limit=6)
     assert len(scores) == 4 and set(scores) <= {0.0, 0.5, 1.0}
+
+
+def test_a_state_saved_without_its_evaluation_games_rebuilds_them_from_the_evaluations() -> None:
+    tv1 = _script()
+    run = object.__new__(tv1.Run)
+    run.league = _league()
+    run.evaluations = [{"steps": 100, "games_per_opponent": 20, "random": 0.95, "heuristic": 0.1,
+                        "lookahead": 0.025, "elo_learner": 913.4}]
+    run._rebuild_evals()
+    lg = run.league
+    by_member = {i: [x for _, j, x in lg.evals if j == i] for i in range(3)}
+    assert [len(v) for v in by_member.values()] == [20, 20, 20]
+    assert [sum(v) for v in by_member.values()] == [19.0, 2.0, 0.5]
+    assert lg.learner_rating > ANCHOR_RATING and {st for st, _, _ in lg.evals} == {100}
