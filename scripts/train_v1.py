@@ -21,8 +21,8 @@ probability), ``league/win_rate/<member>`` (recent training games) and
 Resumable: at every snapshot and evaluation (and at the end) the model (OUT/latest.zip, with
 its optimizer) and the league (OUT/league.json: members, recent results, ratings, the sampler's
 state, the next snapshot and evaluation steps) are saved; run the same command again and it
-continues from there to ``--steps`` in all (the league's settings come from the saved state;
-the games that were under way are lost). ``--export PATH.npz`` writes the final policy's numpy
+continues from there to ``--steps`` in all (the league's and PPO's settings come from the saved
+state, except ``--lr`` when it is given; the games that were under way are lost). ``--export PATH.npz`` writes the final policy's numpy
 weights (``agents.set_policy.NumpySetPolicy``) with PATH.json beside it.
 """
 
@@ -145,11 +145,14 @@ class Run:
         self.vec = hostwcg_v1.vector_env(a.envs, opponent=self.pool, seed=seed)
         self.vec.pick = lambda _game: self.league.sample()
         if self.resumed:
-            model = MaskablePPO.load(self.model_path, env=self.vec, device="cpu")
+            custom: dict[str, Any] = {}
+            if a.lr is not None:  # a new learning rate for the rest of the run
+                custom = {"learning_rate": a.lr, "lr_schedule": lambda _progress: a.lr}
+            model = MaskablePPO.load(self.model_path, env=self.vec, device="cpu", custom_objects=custom)
             model.tensorboard_log = str(self.out / "tb")
         else:
             model = MaskablePPO(SetPolicy, self.vec, n_steps=a.n_steps, batch_size=a.batch_size, n_epochs=a.epochs,
-                                learning_rate=a.lr, gamma=a.gamma, gae_lambda=0.95, ent_coef=a.ent_coef,
+                                learning_rate=3e-4 if a.lr is None else a.lr, gamma=a.gamma, gae_lambda=0.95, ent_coef=a.ent_coef,
                                 clip_range=a.clip, seed=a.seed, device="cpu", tensorboard_log=str(self.out / "tb"),
                                 policy_kwargs={"dim": a.dim, "emb": a.emb})
         self.model = model
@@ -253,7 +256,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--n-steps", type=int, default=32, help="rollout steps per env")
     p.add_argument("--batch-size", type=int, default=1024)
     p.add_argument("--epochs", type=int, default=2)
-    p.add_argument("--lr", type=float, default=3e-4)
+    p.add_argument("--lr", type=float, default=None,
+                   help="learning rate (default 3e-4; given to a resumed run, it replaces the saved one)")
     p.add_argument("--gamma", type=float, default=0.995)
     p.add_argument("--clip", type=float, default=0.2)
     p.add_argument("--ent-coef", type=float, default=0.01)

@@ -248,7 +248,7 @@ def test_train_v1_snapshots_evaluates_and_continues_where_it_was_stopped(tmp_pat
     assert killed["steps"] == 384 and [e["steps"] for e in killed["evaluations"]] == [128, 256, 384]
     assert len(killed["runs"]) == 1  # the killed run never finished
 
-    resumed = _train(out, 512)
+    resumed = _train(out, 512, "--lr", "0.001")  # a new learning rate for the rest of the run
     assert resumed["steps"] == 512 and [e["steps"] for e in resumed["evaluations"]] == [128, 256, 384, 512]
     assert [m["name"] for m in resumed["league"]["members"]][-3:] == ["snap_256", "snap_384", "snap_512"]
     assert [r["resumed"] for r in resumed["runs"]] == [False, True] and resumed["runs"][1]["from_steps"] == 384
@@ -257,7 +257,9 @@ def test_train_v1_snapshots_evaluates_and_continues_where_it_was_stopped(tmp_pat
     # a run to where it already is changes nothing in the model
     from sb3_contrib import MaskablePPO
 
-    before = MaskablePPO.load(out / "latest.zip", device="cpu").policy.state_dict()
+    saved = MaskablePPO.load(out / "latest.zip", device="cpu")
+    assert saved.learning_rate == 0.001 and saved.lr_schedule(0.5) == 0.001
+    before = saved.policy.state_dict()
     again = _train(out, 512)
     after = MaskablePPO.load(out / "latest.zip", device="cpu").policy.state_dict()
     assert again["steps"] == 512 and all(np.array_equal(before[k], after[k]) for k in before)
