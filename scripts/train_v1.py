@@ -122,6 +122,9 @@ class Run:
     def _rebuild_evals(self) -> None:
         lg = self.league
         names = {m.name: i for i, m in enumerate(lg.members)}
+        for m in lg.members:  # counted again below, game by game
+            m.eval_games = 0
+        lg.learner_eval_games = 0
         for row in self.evaluations:
             games = int(row["games_per_opponent"])
             for name, mean in row.items():

@@ -283,11 +283,13 @@ def test_a_state_saved_without_its_evaluation_games_rebuilds_them_from_the_evalu
     tv1 = _script()
     run = object.__new__(tv1.Run)
     run.league = _league()
+    run.league.members[0].eval_games = run.league.learner_eval_games = 20  # the old state's counters
     run.evaluations = [{"steps": 100, "games_per_opponent": 20, "random": 0.95, "heuristic": 0.1,
                         "lookahead": 0.025, "elo_learner": 913.4}]
     run._rebuild_evals()
     lg = run.league
     by_member = {i: [x for _, j, x in lg.evals if j == i] for i in range(3)}
     assert [len(v) for v in by_member.values()] == [20, 20, 20]
+    assert [m.eval_games for m in lg.members] == [20, 20, 20] and lg.learner_eval_games == 60
     assert [sum(v) for v in by_member.values()] == [19.0, 2.0, 0.5]
     assert lg.learner_rating > ANCHOR_RATING and {st for st, _, _ in lg.evals} == {100}
