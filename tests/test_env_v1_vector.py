@@ -209,3 +209,48 @@ def test_bench_v1_script_runs() -> None:
     assert run.returncode == 0, run.stderr[-2000:]
     out = run.stdout
     assert "4104 floats + 1994 integers" in out and "env steps/s" in out and "KiB per game" in out
+
+
+def test_the_random_opponent_without_observations_plays_the_same_games() -> None:
+    """The random opponent reads only the masks, so the vector env writes no observation for
+    it; the games are those of the same random policy asked through the observation path."""
+    from hostwcg_env.env.v1.vector import RandomBatchPolicy
+
+    inner = RandomBatchPolicy(5)
+
+    def through_observations(obs: dict[str, np.ndarray], masks: np.ndarray) -> np.ndarray:
+        assert obs["action_mask"].any(axis=1).all()  # the opponent's rows were written
+        return inner(obs, masks)
+
+    runs = []
+    for opp in (RandomBatchPolicy(5), through_observations):
+        v = hostwcg_v1.vector_env(3, opponent=opp, seed=2)
+        if isinstance(opp, RandomBatchPolicy):
+            opp.reseed(5)  # seed() reseeded it with the env's seed; match the other
+        out = [v.reset()["card_id"].copy()]
+        rng = np.random.default_rng(0)
+        for _ in range(60):
+            out.append(v.step(_random_actions(v, rng))[0]["cards"].copy())
+        runs.append(out)
+        if isinstance(opp, RandomBatchPolicy):
+            assert not v.opponent_buffers["action_mask"].any()
+    assert all(np.array_equal(x, y) for x, y in zip(*runs, strict=True))
+
+
+def test_an_engine_agent_opponent_decides_for_its_own_seat_from_its_view() -> None:
+    from agents import make_agent
+
+    heuristic = make_agent("heuristic", seed=0)
+    players: list[int] = []
+
+    class Seen:
+        def choose(self, view, actions):  # type: ignore[no-untyped-def]
+            players.append(view.player)
+            return heuristic.choose(view, actions)
+
+    v = hostwcg_v1.vector_env(2, opponent=Seen(), seat=0, seed=1)
+    v.reset()
+    rng = np.random.default_rng(1)
+    for _ in range(40):
+        v.step(_random_actions(v, rng))
+    assert players and set(players) == {1}

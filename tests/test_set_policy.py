@@ -50,8 +50,10 @@ def test_numpy_inference_matches_torch() -> None:
     np_policy = NumpySetPolicy(export_weights(model))
     logits, values = np_policy.forward(obs)
     assert logits.shape == t_logits.shape == (len(obs["cards"]), n)
-    assert np.abs(t_logits).max() > 0.1, "the check is not vacuous"
+    legal = obs["action_mask"].astype(bool)
+    assert np.abs(t_logits[legal]).max() > 0.1, "the check is not vacuous"
     np.testing.assert_allclose(logits, t_logits, rtol=1e-4, atol=1e-4)
+    assert not logits[~legal].any() and not t_logits[~legal].any()  # only legal actions are scored
     np.testing.assert_allclose(values, t_values, rtol=1e-4, atol=1e-4)
     # one observation without the batch axis gives the same
     one = {k: a[3] for k, a in obs.items()}
@@ -101,3 +103,58 @@ def test_maskable_ppo_trains_the_set_policy_and_it_plays_as_the_batched_opponent
         if finished >= 2:
             break
     assert finished >= 2 and max(calls) > 1
+
+
+def _dense_reference(enc, obs: dict) -> th.Tensor:  # type: ignore[no-untyped-def]
+    """The set encoder's logits computed densely, every row and every action index (the
+    formula before rows and actions were packed): the packed forward must equal it on the
+    legal actions."""
+    relu = th.relu
+    cid, zone = obs["card_id"].long(), obs["card_zone"].long()
+    x = th.cat([obs["cards"], enc.card_emb(cid) + enc.zone_emb(zone)], dim=-1)
+    h = relu(enc.row2(relu(enc.row1(x))))
+    onehot = th.nn.functional.one_hot(zone, enc.n_zones + 1)[..., 1:].to(h.dtype)
+    pooled = th.einsum("brz,brd->bzd", onehot, h) / onehot.sum(dim=1).clamp(min=1.0)[..., None]
+    hist = obs["history"].long()
+    kind = hist[..., 0]
+    hx = enc.hist_kind(kind) + enc.hist_actor(hist[..., 1]) + enc.card_emb(hist[..., 2]) + enc.card_emb(hist[..., 3])
+    present = (kind > 0).to(h.dtype)[..., None]
+    hvec = (hx * present).sum(dim=1) / present.sum(dim=1).clamp(min=1.0)
+    s = relu(enc.state2(relu(enc.state1(th.cat([pooled.flatten(1), obs["globals"], hvec], dim=-1)))))
+    a = enc.act_kind(obs["action_kind"].long()) + enc.act_arg(obs["action_arg"].long()) + \
+        enc.card_emb(obs["action_card"].long())
+
+    def rows(r: th.Tensor) -> th.Tensor:
+        idx = r.long().clamp(min=0)[..., None].expand(-1, -1, h.shape[-1])
+        return th.gather(h, 1, idx) * (r >= 0).to(h.dtype)[..., None]
+
+    av = relu(enc.act1(th.cat([a, rows(obs["action_source_row"]), rows(obs["action_target_row"])], dim=-1)))
+    return (av * enc.query(s)[:, None, :]).sum(-1) / enc.dim ** 0.5 + enc.pref(av).squeeze(-1)
+
+
+def test_the_packed_forward_equals_the_dense_formula_and_its_gradients() -> None:
+    """Only the rows in use and the legal actions are computed; on the legal actions the logits
+    and the gradients of a loss over them are those of the dense formula."""
+    v = hostwcg_v1.vector_env(2, seed=0)
+    model = _model(v)
+    th.manual_seed(1)
+    for p in model.policy.parameters():
+        p.data.normal_(0, 0.3)
+    obs = _observations(n=4, steps=15)
+    t_obs, _ = model.policy.obs_to_tensor(obs)
+    enc = model.policy.features_extractor
+    legal = th.as_tensor(obs["action_mask"].astype(bool))
+    grads = []
+    for f in (lambda: enc(t_obs)[:, : v.action_space.n], lambda: _dense_reference(enc, t_obs)):
+        enc.zero_grad()
+        logits = f()
+        (logits[legal] ** 2).sum().backward()
+        grads.append({k: p.grad.clone() for k, p in enc.named_parameters() if p.grad is not None})
+        grads.append(logits.detach())
+    g_packed, packed, g_dense, dense = grads
+    assert legal.sum() > len(legal) and (~legal).any()
+    np.testing.assert_allclose(packed[legal].numpy(), dense[legal].numpy(), rtol=1e-5, atol=1e-4)
+    assert g_packed.keys() == g_dense.keys()
+    for k in g_dense:
+        np.testing.assert_allclose(g_packed[k].numpy(), g_dense[k].numpy(), rtol=1e-4,
+                                   atol=1e-4 * float(g_dense[k].abs().max()) + 1e-6, err_msg=k)

@@ -9,7 +9,17 @@ is one *batched* policy, asked once for all the games that wait on it:
   games waiting (first axis m), ``masks`` their ``(m, N)`` action masks, the m action indices
   back;
 * an object with ``predict(obs, action_masks=..., deterministic=...)`` (an SB3 MaskablePPO
-  model, ``agents.v1_policy.NumpyPolicy``): called as SB3 models are.
+  model, ``agents.set_policy.NumpySetPolicy``): called as SB3 models are;
+* an engine-level agent, an object with ``choose(view, actions)`` (``agents.make_agent("heuristic")``,
+  ``"lookahead"``): asked game by game from its own ``PlayerView``, as in ``SingleAgentEnv``;
+* a list of these, an *opponent pool*: each game draws its opponent when its episode starts
+  (uniformly, or by ``pick(game) -> pool index``, e.g. a league's prioritised sampling) and
+  keeps it to the end; ``infos[i]["opponent"]`` names the pool index the finished game was
+  played against, and ``set_opponents(pool)`` replaces the pool for the episodes that start
+  afterwards.
+
+The random and engine-level opponents read no v1 observation: only the learner's is written
+(half the encoding of an observation-reading opponent).
 
 The observations are written in place (incrementally) into preallocated arrays, one row per
 game (``buffers``: the learner's, ``opponent_buffers``: the opponent's); ``step_wait`` returns
@@ -34,6 +44,7 @@ from gymnasium import spaces
 from hostwcg_env.engine import IllegalActionError
 
 from ..aec import AGENTS, action_index
+from ..codec import LayoutError, encode
 from .aec import raw_env
 from .encoder import Slate
 from .spaces import observation_space
@@ -88,13 +99,17 @@ class RandomBatchPolicy:
         return u.argmax(axis=1)
 
 
-def batch_policy(spec: Any, seed: int | None = None) -> BatchPolicy:
-    """An opponent as a batched policy (see the module docstring)."""
+def batch_policy(spec: Any, seed: int | None = None) -> Any:
+    """An opponent as a batched policy (see the module docstring); an engine-level agent
+    (``choose``) is kept as it is."""
     if isinstance(spec, str):
         if spec == "random":
             return RandomBatchPolicy(seed)
         raise ValueError(f"opponent {spec!r}: give 'random', a batched callable policy(obs, masks) "
-                         f"-> actions, or a model with predict(obs, action_masks=...)")
+                         f"-> actions, a model with predict(obs, action_masks=...), or an engine-level "
+                         f"agent: agents.make_agent({spec!r}, seed=...)")
+    if hasattr(spec, "choose"):
+        return spec
     if hasattr(spec, "predict"):
         def predict(obs: dict[str, np.ndarray], masks: np.ndarray) -> np.ndarray:
             actions, _ = spec.predict(obs, action_masks=masks.astype(bool), deterministic=False)
@@ -124,7 +139,11 @@ class VectorEnv(_Base):
         self.seat = seat
         self.copy_obs = copy_obs
         self.autoreset = autoreset
-        self.opponent = batch_policy(opponent, seed)
+        self.pick: Callable[[int], int] | None = None  # game -> pool index at each episode start
+        self._pick_rng = np.random.default_rng(seed)
+        self.set_opponents(opponent, seed)
+        self.opp_index = np.zeros(n, dtype=np.int64)  # the pool index each game plays this episode
+        self._opp_of: list[Any] = [self.pool[0]] * n
         self.buffers = {k: np.zeros((n, *shape), dtype=dt) for k, (shape, dt) in lay.sizes().items()}
         self.opponent_buffers = {k: np.zeros((n, *shape), dtype=dt) for k, (shape, dt) in lay.sizes().items()}
         self._learner_slates = [Slate(lay, {k: b[i] for k, b in self.buffers.items()}) for i in range(n)]
@@ -142,6 +161,39 @@ class VectorEnv(_Base):
         if seed is not None:
             self.seed(seed)
 
+    # ------------------------------------------------------------------ opponents
+    def set_opponents(self, opponent: Any, seed: int | None = None) -> None:
+        """The opponent, or a list of them (a pool), for the episodes that start from now on;
+        games under way finish against the opponent they started with."""
+        specs = list(opponent) if isinstance(opponent, (list, tuple)) else [opponent]
+        if not specs:
+            raise ValueError("opponent: the pool is empty; give at least one opponent (e.g. 'random')")
+        self.pool = [batch_policy(o, None if seed is None else seed + k) for k, o in enumerate(specs)]
+        self.opponent = self.pool[0]
+
+    def _draw_opponent(self, i: int) -> None:
+        if len(self.pool) == 1:
+            k = 0
+        elif self.pick is not None:
+            k = int(self.pick(i))
+            if not 0 <= k < len(self.pool):
+                raise ValueError(f"pick({i}) gave opponent {k}; the pool has {len(self.pool)}")
+        else:
+            k = int(self._pick_rng.integers(len(self.pool)))
+        self.opp_index[i] = k
+        self._opp_of[i] = self.pool[k]
+
+    def seed(self, seed: int | None = None) -> list[int | None]:
+        seeds = list(super().seed(seed))
+        base = seeds[0]
+        self._pick_rng = np.random.default_rng(base)
+        for k, o in enumerate(self.pool):
+            if isinstance(o, RandomBatchPolicy):
+                o.reseed(None if base is None else base + k)
+            elif hasattr(o, "choose") and hasattr(o, "reset") and base is not None:
+                o.reset(base + k)
+        return seeds
+
     # ------------------------------------------------------------------ games
     def _learner(self, i: int) -> str:
         return AGENTS[int(self.seats[i])]
@@ -155,6 +207,7 @@ class VectorEnv(_Base):
         e = self.games[i]
         s = int(self.seats[i])
         e._slates = {AGENTS[s]: self._learner_slates[i], AGENTS[1 - s]: self._opp_slates[i]}
+        self._draw_opponent(i)
         e.reset(seed=seed)
         self.done[i] = False
         self._forfeit[i] = False
@@ -182,23 +235,47 @@ class VectorEnv(_Base):
                     waiting.append(i)
             if not waiting:
                 break
-            opp_agent = [AGENTS[1 - int(self.seats[i])] for i in waiting]
-            for i, a in zip(waiting, opp_agent, strict=True):
-                self.games[i].observe_into(a)
-            idx = np.asarray(waiting)
-            obs = {k: b[idx] for k, b in self.opponent_buffers.items()}
-            actions = np.asarray(self.opponent(obs, obs["action_mask"])).reshape(-1)
-            if actions.shape[0] != len(waiting):
-                raise ValueError(f"the opponent policy gave {actions.shape[0]} actions for {len(waiting)} games")
-            for j, i in enumerate(waiting):
-                e = self.games[i]
-                try:
-                    e.step(action_index(actions[j], e.layout.n))
-                except IllegalActionError as err:
-                    raise ValueError(f"the opponent policy chose an illegal action in game {i}: {err}") from err
+            groups: dict[int, list[int]] = {}  # one batched call per opponent
+            for i in waiting:
+                groups.setdefault(id(self._opp_of[i]), []).append(i)
+            for group in groups.values():
+                self._play_opponent(group)
             todo = waiting
         for i in active:  # the learner's observation (of the finished game without autoreset)
             self.games[i].observe_into(self._learner(i))
+
+    def _play_opponent(self, group: list[int]) -> None:
+        """One move of the opponent in each game of ``group`` (all against the same opponent)."""
+        opp = self._opp_of[group[0]]
+        if hasattr(opp, "choose"):  # engine level: from its own view, game by game
+            for i in group:
+                e = self.games[i]
+                g = e.game
+                assert g is not None and g.decision is not None
+                d = g.decision
+                a = opp.choose(g.view(d.player), d.actions)
+                try:
+                    e.step(encode(e.layout, g.state, d.player, a))
+                except (IllegalActionError, LayoutError) as err:
+                    raise ValueError(f"the opponent agent chose an illegal action in game {i}: {err}") from err
+            return
+        if isinstance(opp, RandomBatchPolicy):  # it reads the masks alone: no observation is written
+            masks = np.stack([self.games[i].action_mask(AGENTS[1 - int(self.seats[i])]) for i in group])
+            actions = opp(self.opponent_buffers, masks)
+        else:
+            for i in group:
+                self.games[i].observe_into(AGENTS[1 - int(self.seats[i])])
+            idx = np.asarray(group)
+            obs = {k: b[idx] for k, b in self.opponent_buffers.items()}
+            actions = np.asarray(opp(obs, obs["action_mask"])).reshape(-1)
+        if actions.shape[0] != len(group):
+            raise ValueError(f"the opponent policy gave {actions.shape[0]} actions for {len(group)} games")
+        for j, i in enumerate(group):
+            e = self.games[i]
+            try:
+                e.step(action_index(actions[j], e.layout.n))
+            except IllegalActionError as err:
+                raise ValueError(f"the opponent policy chose an illegal action in game {i}: {err}") from err
 
     def _finish(self, i: int, info: dict[str, Any]) -> None:
         """Score game i for its learner; with autoreset keep its last observation."""
@@ -218,6 +295,7 @@ class VectorEnv(_Base):
         self._dones[i] = True
         self.done[i] = True
         info["seat"] = learner
+        info["opponent"] = int(self.opp_index[i])
         if self.autoreset:
             e.observe_into(learner)
             info["terminal_observation"] = {k: b[i].copy() for k, b in self.buffers.items()}
@@ -289,7 +367,7 @@ class VectorEnv(_Base):
         idx = list(self._get_indices(indices))
         if attr_name == "action_masks":
             return [functools.partial(self._mask_of, i) for i in idx]
-        if attr_name in ("render_mode", "seats", "opponent"):
+        if attr_name in ("render_mode", "seats", "opponent", "pool", "opp_index"):
             return [getattr(self, attr_name) for _ in idx]
         return [getattr(self.games[i], attr_name) for i in idx]
 
@@ -323,9 +401,7 @@ class SingleEnv(gym.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict[str, np.ndarray], dict]:
         super().reset(seed=seed)
         if seed is not None:
-            self.vec.seed(seed)
-            if isinstance(self.vec.opponent, RandomBatchPolicy):
-                self.vec.opponent.reseed(seed)
+            self.vec.seed(seed)  # reseeds the opponents too
         obs = self.vec.reset()
         self._ready = True
         return {k: v[0] for k, v in obs.items()}, dict(self.vec.reset_infos[0])
