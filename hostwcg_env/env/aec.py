@@ -210,7 +210,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
             "observation": spaces.Box(-LIMIT, LIMIT, (self.encoder.size,), np.float32),
             "action_mask": spaces.Box(0, 1, (self.layout.n,), np.int8),
         })
-        self._act_space = spaces.Discrete(self.layout.n)
+        self._act_space: spaces.Discrete = spaces.Discrete(self.layout.n)
         self._n = self.layout.n  # read on every step (ActionLayout.n is a computed property)
         self.codec = Codec(self.layout)
         self._bufs = {a: np.zeros(self.encoder.size, dtype=np.float32) for a in AGENTS}
@@ -409,7 +409,7 @@ class StandardWrappers(wrappers.OrderEnforcingWrapper):
         self._illegal_value = illegal_reward
         self._prev_mask: Any = None
         self._terminated = False  # ended by an illegal move
-        self._n = env._act_space.n
+        self._n = int(env._act_space.n)
 
     def __str__(self) -> str:
         return str(self.env)  # as the three-wrapper stack prints: hostwcg_v0

@@ -75,7 +75,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
         self._obs_space = observation_space(self.obs_layout)
-        self._act_space = spaces.Discrete(self.layout.n)
+        self._act_space: spaces.Discrete = spaces.Discrete(self.layout.n)
         self.legal = Legal(self.obs_layout)
         self._slates: dict[str, Slate] = {a: self.encoder.slate() for a in AGENTS}
         self.memories: dict[str, Memory] = {a: Memory(i) for i, a in enumerate(AGENTS)}
