@@ -211,6 +211,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
             "action_mask": spaces.Box(0, 1, (self.layout.n,), np.int8),
         })
         self._act_space: spaces.Discrete = spaces.Discrete(self.layout.n)
+        self._n = self.layout.n  # read on every step (ActionLayout.n is a computed property)
         self.codec = Codec(self.layout)
         self._bufs = {a: np.zeros(self.encoder.size, dtype=np.float32) for a in AGENTS}
         self._zero_mask = np.zeros(self.layout.n, dtype=np.int8)
@@ -276,7 +277,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)  # raises ValueError unless the action is None
             return
-        a = self.codec.decode(g, action_index(action, self.layout.n))
+        a = self.codec.decode(g, action_index(action, self._n))
         if a is None:
             raise IllegalActionError("31.1", f"action index {action} is not legal for {agent} now "
                                      f"(legal: {np.flatnonzero(self.codec.mask(g)).tolist()})")
