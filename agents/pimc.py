@@ -4,14 +4,15 @@
 Perfect-information Monte Carlo: at each choice (a decision with two or more sensible actions)
 the agent samples worlds consistent with its own PlayerView (``determinize``, as the lookahead
 does), plays each action in a world followed by the heuristic for both players to the end of
-the turn (``turns=2``: through the opponent's next turn) and scores the position with the
-lookahead's evaluation (``agents.lookahead.evaluate``). Rather than every action in every
+the next turn (``turns=2``, the default: a choice in its own turn sees the opponent's reply;
+``turns=1`` stops at the end of the current turn, as the lookahead does) and scores the position
+with the lookahead's evaluation (``agents.lookahead.evaluate``). Rather than every action in every
 world, it races the actions by successive halving:
 
 1. every sensible action is scored in the first ``first`` worlds (2);
 2. the better half of the actions still in the race (by their mean over the same worlds;
    ``keep`` sets the share kept, 0.5) goes on, and the number of worlds doubles: the
-   survivors are scored in the new worlds too, up to ``worlds`` (8) in all;
+   survivors are scored in the new worlds too, up to ``worlds`` (16) in all;
 3. the heuristic's own choice always stays in the race, and the agent keeps it unless the best
    survivor's mean over the same worlds is higher (by more than ``margin``).
 
@@ -38,15 +39,15 @@ class PIMCAgent(LookaheadAgent):
     FLOAT_KEYS = LookaheadAgent.FLOAT_KEYS + ("keep",)
     BOOL_KEYS = ()  # no "stop": the race scores each action by its own continuation only
 
-    def __init__(self, worlds: int = 8, seed: int | None = None, first: int = 2, keep: float = 0.5,
-                 **kw: Any) -> None:
+    def __init__(self, worlds: int = 16, seed: int | None = None, first: int = 2, keep: float = 0.5,
+                 turns: int = 2, **kw: Any) -> None:
         if not 1 <= first <= worlds:
             raise ValueError(f"pimc: first must be from 1 to worlds ({worlds}), not {first}")
         if not 0.0 < keep <= 1.0:
             raise ValueError(f"pimc: keep must be a share in (0, 1], not {keep}")
         self.first = first
         self.keep = keep
-        super().__init__(worlds=worlds, seed=seed, **kw)
+        super().__init__(worlds=worlds, seed=seed, turns=turns, **kw)
 
     def pick(self, view: PlayerView, options: tuple[Action, ...], own: Action) -> Action:
         means, alive = self.race(view, options, own)

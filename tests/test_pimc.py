@@ -40,7 +40,7 @@ def test_make_agent_names_and_options() -> None:
     assert isinstance(a, PIMCAgent) and isinstance(a, LookaheadAgent)
     assert (a.worlds, a.first, a.keep, a.turns, a.margin, a.weights.danger) == (16, 4, 0.25, 2, 0.01, 3.0)
     b = make_agent("pimc")
-    assert (b.worlds, b.first, b.keep, b.turns) == (8, 2, 0.5, 1)
+    assert (b.worlds, b.first, b.keep, b.turns) == (16, 2, 0.5, 2)
     for bad in ("pimc:0", "pimc:x", "pimc:4:first=5", "pimc:first=0", "pimc:keep=0", "pimc:keep=1.5",
                 "pimc:stop=1", "pimc:nope=1"):
         with pytest.raises(ValueError):
