@@ -4,7 +4,7 @@ successive-halving race over sampled worlds, and no blunder on the audit's posit
 from __future__ import annotations
 
 import pytest
-from agent_games import play
+from agent_games import choice_point, deterministic_and_untouched, plays_full_games
 
 import hostwcg_env  # noqa: F401
 from agents import make_agent
@@ -12,15 +12,6 @@ from agents.lookahead import LookaheadAgent
 from agents.pimc import PIMCAgent
 from agents.sensible import sensible
 from hostwcg_env.engine import Action, Game
-from hostwcg_env.scenarios.runner import fingerprint
-
-
-def _choice_point(seed: int, plies: int) -> Game:
-    """A heuristic game after ``plies`` decisions, on to its next choice of two or more actions."""
-    g, _ = play(seed, ("heuristic", "heuristic"), plies=plies)
-    while not g.is_over and len(g.legal_actions()) < 2:
-        g.apply(g.legal_actions()[0])
-    return g
 
 
 class Recording(PIMCAgent):
@@ -48,32 +39,18 @@ def test_make_agent_names_and_options() -> None:
 
 
 def test_plays_full_games_with_legal_actions() -> None:
-    g, _log = play(1, ("pimc:4", "heuristic"))
-    assert g.is_over
-    g, _log = play(2, ("lookahead", "pimc:4"))
-    assert g.is_over
+    plays_full_games("pimc:4")
 
 
 def test_deterministic_for_a_seed_and_leaves_the_real_game_untouched() -> None:
-    checked = 0
-    for seed, plies in ((3, 80), (4, 33), (6, 120), (7, 61)):
-        g = _choice_point(seed, plies)
-        if g.is_over:
-            continue
-        before = fingerprint(g)
-        p = g.decision.player  # type: ignore[union-attr]
-        first = PIMCAgent(worlds=4, seed=9).choose(g.view(p), g.legal_actions())
-        assert fingerprint(g) == before
-        assert PIMCAgent(worlds=4, seed=9).choose(g.view(p), g.legal_actions()) == first
-        checked += 1
-    assert checked >= 3
+    deterministic_and_untouched(lambda: PIMCAgent(worlds=4, seed=9))
 
 
 def test_the_race_halves_the_actions_and_doubles_the_worlds() -> None:
     """Every sensible action in the first worlds; then the better half (and the heuristic's own
     choice) in twice as many; the survivors are scored in the same worlds, each once."""
     for seed, plies in ((3, 80), (6, 120), (7, 61), (8, 90), (9, 40), (10, 70), (11, 100)):
-        g = _choice_point(seed, plies)
+        g = choice_point(seed, plies)
         if g.is_over:
             continue
         view = g.view(g.decision.player)  # type: ignore[union-attr]
@@ -105,7 +82,7 @@ def test_the_race_halves_the_actions_and_doubles_the_worlds() -> None:
 
 
 def test_keep_everything_scores_every_action_in_every_world() -> None:
-    g = _choice_point(3, 80)
+    g = choice_point(3, 80)
     assert not g.is_over
     view = g.view(g.decision.player)  # type: ignore[union-attr]
     options = sensible(view, g.legal_actions())
