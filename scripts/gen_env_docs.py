@@ -148,6 +148,14 @@ def observation_v1_md() -> str:
     lines += ["", f"## Card ids ({v1cards.N_CARD_IDS})", "",
               f"Ids 0-{v1cards.FIRST_CARD - 1} are reserved ({', '.join(v1cards.RESERVED)}); the cards of the"
               f" index (`hostwcg_env/env/v1/card_index.py`, append-only) follow from id {v1cards.FIRST_CARD}.", ""]
+    n0 = len(CARD_FEATURES)
+    lines += [f"## Card table ({v1cards.N_CARD_IDS} x {len(v1cards.V1_CARD_FEATURES)}; `hostwcg_v1.card_table()`)", "",
+              f"Row `card_id` holds the card's static features: columns 0-{n0 - 1} are v0's card features",
+              "(docs/observation.md), then the card vocabulary v0's layout has no column for (append-only;",
+              "each 0 or 1):", "", "| column | feature | meaning |", "|---|---|---|"]
+    for i, (name, desc) in enumerate(v1cards.V1_CARD_EXTRA_DOC):
+        lines.append(f"| {n0 + i} | `{name}` | {desc} |")
+    lines.append("")
     return "\n".join(lines)
 
 

@@ -21,7 +21,9 @@ import pytest
 
 from hostwcg_env import hostwcg_v0
 from hostwcg_env.engine import RuleConfig
-from hostwcg_env.env import AGENTS, shipped_decks
+from hostwcg_env.cards import load_deck
+from hostwcg_env.cards.decks import DECKS_DIR, stand_in_decks
+from hostwcg_env.env import AGENTS
 
 
 def _feed(h: Any, *parts: Any) -> None:
@@ -58,7 +60,7 @@ def aec_digest(make: Callable[[], Any], seed: int, games: int, peek_every: int =
 
 
 def parallel_digest(seed: int, games: int) -> str:
-    e = hostwcg_v0.parallel_env()
+    e = hostwcg_v0.parallel_env(**POOLS)
     rng = random.Random(seed)
     h = hashlib.sha256()
     for k in range(games):
@@ -77,16 +79,23 @@ def parallel_digest(seed: int, games: int) -> str:
     return h.hexdigest()
 
 
-DECKS = shipped_decks(include_test=True)
+# The shipped decks change with balance work (docs/balance.md); the digests pin the env, so they
+# play the decks as they were when the digests were taken, kept in the decks' history folder.
+_FILES = sorted((DECKS_DIR / "history" / "2026-11-25").glob("*.toml"))
+FROZEN = [load_deck(p) for p in _FILES]
+# shipped_decks(include_test=True)'s order of that day: every deck file sorted by its stem
+DECKS = [d for _, d in sorted([*zip((p.stem for p in _FILES), FROZEN),
+                               *zip(("test_authority", "test_strife"), stand_in_decks())], key=lambda x: x[0])]
+POOLS = {"deck_pools": [FROZEN, FROZEN]}  # the default decks of 2026-11-25
 CASES: dict[str, Callable[[], str]] = {
-    "env-default-decks": lambda: aec_digest(hostwcg_v0.env, 11, games=4),
+    "env-default-decks": lambda: aec_digest(lambda: hostwcg_v0.env(**POOLS), 11, games=4),
     "raw-test-decks-peek": lambda: aec_digest(lambda: hostwcg_v0.raw_env(decks="test"), 12, games=3, peek_every=3),
     "raw-all-decks-peek-every-step": lambda: aec_digest(
         lambda: hostwcg_v0.raw_env(deck_pools=[DECKS, DECKS]), 13, games=3, peek_every=1),
-    "raw-ask-every-decision": lambda: aec_digest(lambda: hostwcg_v0.raw_env(auto_single=False), 14, games=1,
+    "raw-ask-every-decision": lambda: aec_digest(lambda: hostwcg_v0.raw_env(auto_single=False, **POOLS), 14, games=1,
                                                  peek_every=5),
     "raw-small-table-big-hand": lambda: aec_digest(
-        lambda: hostwcg_v0.raw_env(config=RuleConfig(frontrow_slots=3, backrow_slots=2, starting_hand=9)),
+        lambda: hostwcg_v0.raw_env(config=RuleConfig(frontrow_slots=3, backrow_slots=2, starting_hand=9), **POOLS),
         15, games=2, peek_every=2),
     "parallel": lambda: parallel_digest(16, games=2),
 }

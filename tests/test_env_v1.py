@@ -189,13 +189,27 @@ def test_card_index_names_every_card_of_the_pool() -> None:
 
 
 def test_card_table_rows_are_the_cards_features() -> None:
-    from hostwcg_env.env.observation import card_vector
+    from hostwcg_env.engine.primitives import PRIMITIVES
+    from hostwcg_env.env.observation import CARD_FEATURES, PRIMS, card_vector
+    from hostwcg_env.env.v1.cards import V1_CARD_EXTRA, V1_CARD_FEATURES
 
     table = hostwcg_v1.card_table()
-    assert table.shape == (N_CARD_IDS, len(card_vector(default_pool()["Squire"])))
+    n0 = len(card_vector(default_pool()["Squire"]))
+    assert n0 == len(CARD_FEATURES) == 85  # v0's card features are fixed (its checkpoint)
+    assert table.shape == (N_CARD_IDS, len(V1_CARD_FEATURES)) and V1_CARD_FEATURES[:n0] == tuple(CARD_FEATURES)
     assert not table[:FIRST_CARD].any()
     for name, card in list(default_pool().items())[:40]:
-        assert np.array_equal(table[card_id(name)], card_vector(card))
+        assert np.array_equal(table[card_id(name), :n0], card_vector(card))
+    # every primitive has a column: v0's does:* or one appended for v1
+    assert PRIMITIVES == set(PRIMS) | {n[5:] for n in V1_CARD_EXTRA if n.startswith("does:")}
+    col = {n: i for i, n in enumerate(V1_CARD_FEATURES)}
+    rite = table[card_id("Rite of Return")]
+    assert rite[col["does:put_into_play"]] == 1 and rite[col["if:zone"]] == 1 and rite[col["selects:zone"]] == 1
+    assert rite[col["does:gain_ap"]] == 0 and rite[col["if:count"]] == 0
+    assert table[card_id("Unhorse"), col["selects:keyword"]] == 1
+    assert table[card_id("Quartermaster"), col["does:gain_ap"]] == 1
+    assert table[card_id("Duelist's Gambit"), col["if:previous"]] == 1
+    assert not table[card_id("Squire"), n0:].any()
 
 
 # ----------------------------------------------------------------------------- actions

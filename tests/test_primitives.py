@@ -12,7 +12,7 @@ import pytest
 
 from hostwcg_env.cards import default_pool
 from hostwcg_env.cards.text import PRIMITIVE_WORDS
-from hostwcg_env.engine.carddef import SELECTOR_TYPES, Ref, Selector
+from hostwcg_env.engine.carddef import SELECTOR_TYPES, Cond, CondKind, Ref, Selector
 from hostwcg_env.engine.kinds import Duration, Link, SelectorType, Who
 from hostwcg_env.engine.primitives import (
     PRIMITIVE_CLASSES,
@@ -39,8 +39,8 @@ def _docstring(cls: type) -> str:
     return ""
 
 
-def test_the_nineteen_primitives_are_registered_by_their_classes() -> None:
-    assert len(PRIMITIVES) == 19
+def test_the_twenty_one_primitives_are_registered_by_their_classes() -> None:
+    assert len(PRIMITIVES) == 21
     for do, cls in PRIMITIVE_CLASSES.items():
         assert issubclass(cls, Primitive) and cls.spec().do == do
         assert SPECS_BY_CLASS[cls] == cls.spec()
@@ -72,7 +72,8 @@ def test_build_takes_the_declared_fields(do: str) -> None:
     cls = PRIMITIVE_CLASSES[do]
     f = StepFields(link=Link.AND, to=Ref(name="t"), amount=3, who=Who.EACH, resource="host",
                    health=2, power=-1, soul=1, duration=Duration.END_OF_TURN, keyword="fast",
-                   token="Wolf", filter=Selector(type=SelectorType.CARD), reveal=False)
+                   token="Wolf", filter=Selector(type=SelectorType.CARD), reveal=False,
+                   cond=(Cond(kind=CondKind.PREVIOUS, happened=False),))
     step = cls.build(f)
     assert type(step) is cls and as_primitive(step) is step and step.do == do
     assert step.link is Link.AND
@@ -80,7 +81,8 @@ def test_build_takes_the_declared_fields(do: str) -> None:
     if "count" in declared:
         declared = (declared - {"count"}) | {"amount"}
     own = {x.name for x in dataclasses.fields(step)}
-    assert own == declared | {"to"}, f"{do}: fields {sorted(own)} vs declared {sorted(declared)}"
+    assert own == declared | {"to", "cond"}, f"{do}: fields {sorted(own)} vs declared {sorted(declared)}"
+    assert step.cond == f.cond  # every step may be conditional (docs/cards.md "Conditions")
     for name in declared:
         assert getattr(step, name) == getattr(f, name), (do, name)
     if "to" not in cls.spec().fields:

@@ -11,7 +11,10 @@ from typing import Any
 
 from hostwcg_env.cards._reader import Scope, Table, type_name, unknown
 from hostwcg_env.engine.carddef import (
+    COND_STATS,
+    COND_ZONES,
     EVENTS,
+    KEYWORDS,
     PHASES,
     RES_LETTERS,
     RES_NAMES,
@@ -20,6 +23,8 @@ from hostwcg_env.engine.carddef import (
     TYPED,
     Ability,
     CardType,
+    Cond,
+    CondKind,
     Ref,
     Res,
     Selector,
@@ -36,6 +41,7 @@ from hostwcg_env.engine.kinds import (
     Phase,
     SelectorType,
     Who,
+    Zone,
 )
 from hostwcg_env.engine.primitives import PRIMITIVE_CLASSES, PRIMITIVES, StepFields, StepSite
 
@@ -60,12 +66,22 @@ SELECTOR_FIELDS = (
     "health_max",
     "health_min",
     "card_type",
+    "keyword",
+    "zone",
 )
 TARGET_FIELDS = (*SELECTOR_FIELDS, "count", "up_to")
 STAT_FILTERS = ("power_max", "power_min", "health_max", "health_min")
 TARGET_TYPES = ("entity", "host", "permanent", "entity_or_host", "effect")
 IN_PLAY_TYPES = ("entity", "host", "permanent", "entity_or_host")
 SUBJECT_TYPES = ("entity", "host", "permanent", "entity_or_host", "card")
+CHOOSE_TYPES = (*IN_PLAY_TYPES, "card")  # what `to = { all/choose = ... }` and `count` may name
+SELECTOR_ZONES = ("drop", "banished")  # a card selector's zone: open zones (4.2.1, 4.9.1)
+SELECTOR_KEYWORDS = tuple(sorted(KEYWORDS))
+COND_KINDS = ("count", "stat", "keyword", "zone", "previous")
+COND_STAT_WORDS = tuple(COND_STATS)
+COND_ZONE_WORDS = tuple(z.value for z in COND_ZONES)
+PREVIOUS_WORDS = ("happened", "failed")
+COND_FIELDS = (*COND_KINDS, "of", "who", "min", "max")
 
 # Events whose table in docs/cards.md has no subject / no player.
 NO_SUBJECT_EVENTS = frozenset(
@@ -123,11 +139,20 @@ class CardContext:
 
 
 def parse_selector(
-    scope: Scope, value: Any, path: str, types: tuple[str, ...], role: str, targeting: bool = False
+    scope: Scope, value: Any, path: str, types: tuple[str, ...], role: str, targeting: bool = False,
+    zoned: bool = False,
 ) -> Selector | None:
-    """A selector table or a type word (``"entity"`` = ``{ type = "entity" }``)."""
+    """A selector table or a type word (``"entity"`` = ``{ type = "entity" }``). ``zoned``: a
+    card selector here names cards in a drop or banished zone and must say which (``zone``);
+    elsewhere a selector has no zone."""
     if isinstance(value, str):
-        return Selector(type=SelectorType(value)) if _selector_type(scope, path, value, types, role) else None
+        if not _selector_type(scope, path, value, types, role):
+            return None
+        if zoned and value == "card":
+            scope.err(path, 'a card selector here needs a zone: { type = "card", zone = "drop" } '
+                      '(or "banished")')
+            return None
+        return Selector(type=SelectorType(value))
     if not isinstance(value, dict):
         scope.err(
             path, f"expected a selector (a type word or a table), got {type_name(value)} {value!r}"
@@ -154,15 +179,43 @@ def parse_selector(
         card_type=None if card_type is None else CardType(card_type),
         count=t.get_int("count", minimum=1) or 1,
         up_to=bool(t.get_bool("up_to")),
+        keyword=t.get_str("keyword", SELECTOR_KEYWORDS, "keyword"),
+        zone=_selector_zone(t, kind, role, zoned),
     )
     if sel.card_type is not None and kind != "card":
         t.err("card_type", 'only a selector of type = "card" has a card_type')
+    if kind == "card" and not zoned and (sel.keyword is not None or any(
+            t.has(k) for k in STAT_FILTERS)):
+        bad = "keyword" if sel.keyword is not None else next(k for k in STAT_FILTERS if t.has(k))
+        t.err(bad, "a card in a hand or deck has no current stats or keywords here: only a "
+              "selector with a zone (drop, banished) filters on them")
     if sel.subtype is not None and (not sel.subtype or " " in sel.subtype.strip()):
         t.err("subtype", f"a subtype is one word, got {sel.subtype!r}")
     for stat, low, high in (("power", sel.power_min, sel.power_max), ("health", sel.health_min, sel.health_max)):
         if low is not None and high is not None and low > high:
             t.err(f"{stat}_min", f"{stat}_min {low} is above {stat}_max {high}: nothing can match")
     return sel if len(scope.sink) == before else None
+
+
+def _selector_zone(t: Table, kind: str, role: str, zoned: bool) -> Zone | None:
+    """A card selector's ``zone``: required where ``zoned``, refused elsewhere. Only the open
+    drop and banished zones (4.2.1, 4.9.1): a selector never looks into a hand or deck."""
+    if not t.has("zone"):
+        if zoned and kind == "card":
+            t.require("zone", 'a card selector here needs zone = "drop" or "banished"')
+        return None
+    word = t.get_str("zone", SELECTOR_ZONES, "selector zone")
+    if word is None:
+        return None
+    if kind != "card":
+        t.err("zone", 'only a selector of type = "card" has a zone')
+        return None
+    if not zoned:
+        t.err("zone", f"a selector {role} has no zone: cards in a drop or banished zone are named "
+              "by to = { choose = ... } or { all = ... } (chosen on resolution, 30.2) or by a "
+              "count condition, never targeted (30.1)")
+        return None
+    return Zone(word)
 
 
 def _selector_type(scope: Scope, path: str, kind: str, types: tuple[str, ...], role: str) -> bool:
@@ -193,6 +246,11 @@ def parse_targets(t: Table) -> tuple[dict[str, Selector], set[str]]:
             )
             continue
         declared.add(name)
+        if isinstance(value, dict) and "zone" in value:
+            table.err(name, "a card in a drop or banished zone is never a target: targets are in "
+                      "play or on the stack (30.1); name it in a step with to = { choose = ... } "
+                      "(chosen on resolution, 30.2)")
+            continue
         sel = parse_selector(
             t.scope, value, table.where(name), TARGET_TYPES, "as a target", targeting=True
         )
@@ -241,7 +299,7 @@ def parse_step(t: Table, index: int, env: StepEnv) -> Step | None:
         return None
     cls = PRIMITIVE_CLASSES[do]
     spec = cls.spec()
-    t.allow(("do", "link", *spec.fields))
+    t.allow(("do", "link", "if", *spec.fields))
     required = spec.required_fields()
     for key in required:
         t.require(key, f"{do} needs {', '.join(required)}")
@@ -255,7 +313,11 @@ def parse_step(t: Table, index: int, env: StepEnv) -> Step | None:
         ref, ref_type = parse_ref(t, env)
         _check_acts_on(t, do, spec.acts_on, ref_type)
     stats = {k: t.get_int(k, minimum=spec.stat_minimum) for k in ("health", "power", "soul")}
-    site = StepSite(index, env.kind, env.card.equipment, frozenset(env.declared), ref, ref_type, stats)
+    zsel = None if ref is None else ref.choose or ref.all
+    site = StepSite(index, env.kind, env.card.equipment, frozenset(env.declared), ref, ref_type, stats,
+                    ref_zone=None if zsel is None else zsel.zone,
+                    ref_card_type=None if zsel is None or zsel.card_type is None else zsel.card_type.value)
+    cond = parse_conditions(t, index, env) if t.has("if") else ()
     for key, message in cls.check(site):
         t.err(key, message)
     fields = StepFields(
@@ -272,6 +334,7 @@ def parse_step(t: Table, index: int, env: StepEnv) -> Step | None:
         token=t.get_str("token"),
         filter=_parse_filter(t),
         reveal=True if t.get_bool("reveal") is None else bool(t.get_bool("reveal")),
+        cond=cond,
     )
     if fields.token is not None:
         env.card.token_refs.append((t.scope, t.where("token"), fields.token))
@@ -324,12 +387,110 @@ def parse_ref(t: Table, env: StepEnv) -> tuple[Ref | None, str | None]:
         )
         return None, None
     sel = parse_selector(
-        t.scope, value[keys[0]], f"{where}.{keys[0]}", IN_PLAY_TYPES, f"with {keys[0]}"
+        t.scope, value[keys[0]], f"{where}.{keys[0]}", CHOOSE_TYPES, f"with {keys[0]}", zoned=True
     )
     if sel is None:
         return None, None
     ref = Ref(all=sel) if keys[0] == "all" else Ref(choose=sel)
     return ref, sel.type
+
+
+# --------------------------------------------------------------------------- conditions
+
+
+def parse_conditions(t: Table, index: int, env: StepEnv) -> tuple[Cond, ...]:
+    """``if = { ... }`` or ``if = [ { ... }, ... ]`` (all must hold): a conditional step,
+    checked when it is reached (A54; docs/cards.md "Conditions")."""
+    value = t.data["if"]
+    if isinstance(value, dict):
+        tables = [Table(t.scope, value, t.where("if"))]
+    elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        tables = t.get_tables("if")
+    else:
+        t.err("if", "expected a condition table, e.g. if = { zone = \"hand\", max = 0 }, or a "
+              f"non-empty list of them, got {type_name(value)} {value!r}")
+        return ()
+    out = [parse_condition(c, index, env) for c in tables]
+    return tuple(c for c in out if c is not None)
+
+
+def parse_condition(t: Table, index: int, env: StepEnv) -> Cond | None:
+    before = len(t.scope.sink)
+    t.allow(COND_FIELDS)
+    kinds = [k for k in COND_KINDS if t.has(k)]
+    if len(kinds) != 1:
+        t.err(kinds[1] if len(kinds) > 1 else "count",
+              f"a condition has exactly one of {', '.join(COND_KINDS)} (got {', '.join(kinds) or 'none'})")
+        return None
+    kind = CondKind(kinds[0])
+    least = t.get_int("min", minimum=0)
+    most = t.get_int("max", minimum=0)
+    if least is not None and most is not None and least > most:
+        t.err("min", f"min {least} is above max {most}: the condition can never hold")
+    takes_of = kind in (CondKind.STAT, CondKind.KEYWORD)
+    if t.has("of") and not takes_of:
+        t.err("of", "only a stat or keyword condition has an of")
+    if t.has("who") and kind is not CondKind.ZONE:
+        t.err("who", "only a zone condition has a who")
+    if kind in (CondKind.KEYWORD, CondKind.PREVIOUS):
+        for key in ("min", "max"):
+            if t.has(key):
+                t.err(key, f"a {kind} condition has no {key}")
+    elif kind in (CondKind.STAT, CondKind.ZONE) and least is None and most is None:
+        t.require("min", f"a {kind} condition needs min or max")
+    of: Ref | None = None
+    of_type: str | None = None
+    if takes_of and t.require("of", "what it looks at: a target name or one of " + ", ".join(REF_WORDS)):
+        of, of_type = _parse_of(t, env)
+    selector = None
+    stat = keyword = None
+    zone: Zone | None = None
+    happened = True
+    who = Who.YOU
+    if kind is CondKind.COUNT:
+        selector = parse_selector(t.scope, t.data["count"], t.where("count"), CHOOSE_TYPES,
+                                  "in a count condition", zoned=True)
+        if least is None and most is None:
+            least = 1  # "if you control a ..."
+    elif kind is CondKind.STAT:
+        stat = t.get_str("stat", COND_STAT_WORDS, "stat")
+        if stat == "power" and of_type == "host":
+            t.err("stat", "Hosts have no power (13.4)")
+        if stat == "soul" and of_type in ("entity", "permanent"):
+            t.err("stat", "only Hosts have soul (13.4)")
+    elif kind is CondKind.KEYWORD:
+        keyword = t.get_str("keyword", SELECTOR_KEYWORDS, "keyword")
+    elif kind is CondKind.ZONE:
+        word = t.get_str("zone", COND_ZONE_WORDS, "zone")
+        zone = None if word is None else Zone(word)
+        who = Who(t.get_str("who", ("you", "opponent"), "player") or "you")
+    else:
+        word = t.get_str("previous", PREVIOUS_WORDS, "previous")
+        happened = word != "failed"
+        if index == 0:
+            t.err("previous", "the first step has no previous step")
+    if len(t.scope.sink) != before:
+        return None
+    return Cond(kind=kind, selector=selector, of=of, stat=stat, keyword=keyword, zone=zone, who=who,
+                least=least, most=most, happened=happened)
+
+
+def _parse_of(t: Table, env: StepEnv) -> tuple[Ref | None, str | None]:
+    """A condition's ``of``: a declared target or a reference word (never all/choose)."""
+    value = t.data["of"]
+    if isinstance(value, str) and value in env.declared:
+        env.used.add(value)
+        sel = env.targets.get(value)
+        return Ref(name=value), sel.type if sel else None
+    if isinstance(value, str) and value in REF_WORDS:
+        if value == "event.subject" and not env.has_event:
+            t.err("of", "'event.subject' needs an event: only triggered and event ambush abilities have one")
+            return None, None
+        return Ref(name=value), ("host" if value in HOST_WORDS else env.card.self_type if value == "self" else None)
+    declared = ", ".join(sorted(env.declared)) or "none"
+    t.err("of", f"unknown reference {value!r}: not a declared target (declared: {declared}) "
+          f"nor one of {', '.join(REF_WORDS)}")
+    return None, None
 
 
 def _check_acts_on(t: Table, do: str, allowed: tuple[str, ...] | None, ref_type: str | None) -> None:
@@ -539,14 +700,15 @@ def _parse_static(t: Table, card: CardContext, text: str) -> Ability:
             )
             affects_type = affects.type if affects is not None else None
             if isinstance(value, dict):
-                for key in STAT_FILTERS:
+                for key in (*STAT_FILTERS, "keyword"):
                     if key in value:
                         # a continuous effect whose reach depends on stats that continuous
                         # effects change has no stable answer (the engine recurses forever)
                         t.err(
                             f"affects.{key}",
-                            "stat filters are not allowed in a static ability's affects "
-                            "(what it affects would depend on the stats it changes, 18.6)",
+                            f"{'keyword' if key == 'keyword' else 'stat'} filters are not allowed in "
+                            "a static ability's affects (what it affects would depend on the "
+                            "stats and keywords statics change, 18.6)",
                         )
     adds = {k: t.get_int(k) for k in ("health", "power", "soul")}
     sets = {k: t.get_int(f"set_{k}", minimum=0) for k in ("health", "power", "soul")}

@@ -24,6 +24,7 @@ from hostwcg_env.engine.wording import (
     TextCtx,
     article,
     cap,
+    condition_text,
     selector_noun,
     stat_changes,
 )
@@ -158,7 +159,11 @@ def _static(card: CardDef, ab: Ability) -> str:
 def _steps(tc: TextCtx, steps: tuple[Step, ...]) -> str:
     out = ""
     for i, st in enumerate(steps):
-        text = as_primitive(st).text(tc)
+        if st.cond:  # "if ..., ..." (A54): the condition is read before what it governs
+            head = condition_text(tc, st.cond)
+            text = f"{head}, {as_primitive(st).text(tc)}"
+        else:
+            text = as_primitive(st).text(tc)
         if i == 0:
             out = text
         elif st.link == "and":

@@ -74,6 +74,7 @@ class Resume(StrEnum):
     SEARCH_PICK = "search_pick"
     LOOK_PICK = "look_pick"
     RETARGET_PICK = "retarget_pick"
+    PUT_SLOT = "put_slot"
 
 
 _ALIASES: Final = {"done": "pass", "decline": "pass", "no": "pass", "second": "pass", "first": "yes"}

@@ -18,6 +18,8 @@ from .kinds import (
     Link,
     Phase,
     SelectorType,
+    Who,
+    Zone,
 )
 
 
@@ -114,6 +116,8 @@ class Selector(_Shared):
     card_type: CardType | None = None  # for type "card": entity, sorcery, form or ambush
     count: int = 1
     up_to: bool = False
+    keyword: str | None = None  # has this keyword now, printed or granted (29)
+    zone: Zone | None = None  # for type "card": the drop zone or the banished zone (4.2, 4.9)
 
 
 @dataclass(frozen=True)
@@ -125,6 +129,38 @@ class Ref(_Shared):
     choose: Selector | None = None
 
 
+class CondKind(StrEnum):
+    """What a step's condition looks at (docs/cards.md "Conditions", A54)."""
+
+    COUNT = "count"  # how many objects or cards a selector names now
+    STAT = "stat"  # a stat of what a reference names
+    KEYWORD = "keyword"  # whether what a reference names has a keyword (granted ones too)
+    ZONE = "zone"  # how many cards a player's zone holds
+    PREVIOUS = "previous"  # whether the step before happened
+
+
+COND_STATS: Final = ("health", "power", "soul")
+COND_ZONES: Final = (Zone.HAND, Zone.DECK, Zone.DROP, Zone.BANISHED, Zone.DAMAGE)
+
+
+@dataclass(frozen=True)
+class Cond(_Shared):
+    """One condition of a conditional step, checked when that step is reached (A54):
+    ``count`` of ``selector``, ``stat`` or ``keyword`` of ``of``, the size of ``who``'s
+    ``zone``, each between ``least`` and ``most``; or whether the previous step ``happened``."""
+
+    kind: CondKind
+    selector: Selector | None = None
+    of: Ref | None = None
+    stat: str | None = None
+    keyword: str | None = None
+    zone: Zone | None = None
+    who: Who = Who.YOU
+    least: int | None = None
+    most: int | None = None
+    happened: bool = True
+
+
 @dataclass(frozen=True)
 class Step(_Shared):
     """One part of an effect (docs/cards.md "Steps"): what every effect primitive has. The
@@ -133,6 +169,7 @@ class Step(_Shared):
 
     link: Link = Link.THEN  # then | and (40)
     to: Ref | None = None  # what it acts on, for the primitives that act on objects
+    cond: tuple[Cond, ...] = ()  # "if ..., ": all must hold when the step is reached (A54)
 
     @property
     def do(self) -> str:

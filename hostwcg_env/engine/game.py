@@ -29,6 +29,8 @@ from .primitives import (
     MoveSlot,
     NewTargets,
     PlaceToken,
+    PutInSlot,
+    PutIntoPlay,
     Retarget,
     Search,
 )
@@ -55,6 +57,7 @@ TASKS: Final[dict[type[Task], Callable[[Core, Any], None]]] = {
     damage.HostPoint: damage.run_host_point,
     hands.DiscardCards: hands.run_discard,
     PlaceToken: CreateToken.run_place_token,
+    PutInSlot: PutIntoPlay.run_put,
     LookOrder: LookTop.run_look_order,
     NewTargets: Retarget.run_new_targets,
 }
@@ -79,6 +82,7 @@ RESUMES: Final[dict[Resume, Callable[[Core, Decision, Action], None]]] = {
     Resume.SEARCH_PICK: Search.on_pick,
     Resume.LOOK_PICK: LookTop.on_pick,
     Resume.RETARGET_PICK: Retarget.on_pick,
+    Resume.PUT_SLOT: PutIntoPlay.on_slot,
 }
 
 

@@ -18,6 +18,7 @@ from .stats import (
     active_abilities,
     face_down_ambushes,
     face_down_cards,
+    has_keyword,
     pool_tables,
     trigger_events,
 )
@@ -93,6 +94,8 @@ def trigger_matches(s: GameState, tr: Trigger, names: list[str], ev: Event, src:
             return False
     if so.zone in _IN_PLAY_OR_HOST:
         return matches(s, subj, so, ctrl, src.id)
+    if subj.keyword is not None and (so.face_down or not has_keyword(s, so, subj.keyword)):
+        return False  # a face-down card shows no keyword (6.2)
     return loose_match(subj, so, ctrl, src.id)
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .actions import PASS, Action, Decision, DecisionKind, Kind, Resume
-from .carddef import Ref, Res, Selector, Step
+from .carddef import Cond, Ref, Res, Selector, Step
 from .core import Core
 from .costs import symbol
 from .damage import damage_entity, heal_host, host_points
@@ -41,6 +41,7 @@ from .wording import (
     count,
     duration,
     is_host_ref,
+    owner_zone_phrase,
     players,
     plural,
     ref_phrase,
@@ -69,6 +70,7 @@ class StepFields:
     token: str | None = None
     filter: Selector | None = None
     reveal: bool = True
+    cond: tuple[Cond, ...] = ()
 
 
 @dataclass
@@ -82,12 +84,15 @@ class StepSite:
     ref: Ref | None
     ref_type: str | None  # the selector type ``to`` names, where known
     stats: dict[str, int | None]  # health, power, soul as given
+    ref_zone: Zone | None = None  # the zone of the cards ``to`` names (a drop/banished selector)
+    ref_card_type: str | None = None  # the card_type of that selector
 
 
 ENTITIES: Final = ("entity",)
 PERMANENTS: Final = ("entity", "permanent")
 ENTITIES_OR_HOSTS: Final = ("entity", "host", "entity_or_host")
 EFFECTS: Final = ("effect",)
+ZONE_CARDS: Final = ("card",)  # cards in a drop zone or banished zone (a selector's ``zone``)
 
 
 @dataclass(frozen=True)
@@ -195,7 +200,7 @@ class Damage(Primitive):
 
     @classmethod
     def build(cls, f: StepFields) -> Primitive:
-        return cls(link=f.link, to=f.to, amount=f.amount)
+        return cls(link=f.link, to=f.to, cond=f.cond, amount=f.amount)
 
     def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
         s = g.s
@@ -227,7 +232,7 @@ class Destroy(Primitive):
 
     @classmethod
     def build(cls, f: StepFields) -> Primitive:
-        return cls(link=f.link, to=f.to)
+        return cls(link=f.link, to=f.to, cond=f.cond)
 
     def can_perform(self, g: Core, item: StackItem) -> bool:
         ref = self.to
@@ -256,7 +261,7 @@ class Heal(Primitive):
 
     @classmethod
     def build(cls, f: StepFields) -> Primitive:
-        return cls(link=f.link, to=f.to, amount=f.amount)
+        return cls(link=f.link, to=f.to, cond=f.cond, amount=f.amount)
 
     def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
         s = g.s
@@ -292,7 +297,7 @@ class Draw(Primitive):
 
     @classmethod
     def build(cls, f: StepFields) -> Primitive:
-        return cls(link=f.link, to=f.to, amount=f.amount, who=f.who)
+        return cls(link=f.link, to=f.to, cond=f.cond, amount=f.amount, who=f.who)
 
     def can_perform(self, g: Core, item: StackItem) -> bool:
         s = g.s
@@ -323,7 +328,7 @@ class Discard(Primitive):
 
     @classmethod
     def build(cls, f: StepFields) -> Primitive:
-        return cls(link=f.link, to=f.to, amount=f.amount, who=f.who)
+        return cls(link=f.link, to=f.to, cond=f.cond, amount=f.amount, who=f.who)
 
     def can_perform(self, g: Core, item: StackItem) -> bool:
         s = g.s
@@ -353,7 +358,7 @@ class GainResource(Primitive):
     @classmethod
     def build(cls, f: StepFields) -> Primitive:
         res = f.resource.value if isinstance(f.resource, Res) else f.resource
-        return cls(link=f.link, to=f.to, amount=f.amount, resource=res or "$", who=f.who)
+        return cls(link=f.link, to=f.to, cond=f.cond, amount=f.amount, resource=res or "$", who=f.who)
 
     def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
         s = g.s
@@ -375,6 +380,34 @@ class GainResource(Primitive):
             what = f"{RES_WORDS.get(sym, sym)} {plural(n, 'resource', 'resources')}"
         return players(self.who, f"gain {n} {what}", f"your opponent gains {n} {what}",
                        f"each player gains {n} {what}")
+
+
+@dataclass(frozen=True)
+class GainAP(Primitive):
+    """Adds action points (11.1). There is no cap: the Start Phase replenishes to 4 and never
+    lowers (10.2.1, 11.2, A18), so points gained and not spent carry over; they are spent only
+    in their owner's Action Phases (11.3)."""
+
+    @staticmethod
+    def spec() -> Spec:
+        return Spec("gain_ap", fields=("amount", "who"), words="action point", required=("amount",))
+
+    amount: int = 1
+    who: Who = Who.YOU
+
+    @classmethod
+    def build(cls, f: StepFields) -> Primitive:
+        return cls(link=f.link, to=f.to, cond=f.cond, amount=f.amount, who=f.who)
+
+    def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
+        for q in players_of(g.s, item, self.who):
+            g.s.players[q].ap += self.amount
+            g.emit("GainAP", f"GainAP({'AB'[q]}, {self.amount})", player=q)
+
+    def text(self, tc: TextCtx) -> str:
+        n = self.amount
+        what = f"{n} {plural(n, 'action point', 'action points')} (#)"
+        return players(self.who, f"gain {what}", f"your opponent gains {what}", f"each player gains {what}")
 
 
 # ============================================================================ stats and keywords
@@ -406,7 +439,7 @@ class _StatChange(Primitive):
 
     @classmethod
     def build(cls, f: StepFields) -> Primitive:
-        return cls(link=f.link, to=f.to, health=f.health, power=f.power, soul=f.soul, duration=f.duration)
+        return cls(link=f.link, to=f.to, cond=f.cond, health=f.health, power=f.power, soul=f.soul, duration=f.duration)
 
     @classmethod
     def check(cls, site: StepSite) -> list[tuple[str, str]]:
@@ -483,7 +516,7 @@ class Grant(Primitive):
 
     @classmethod
     def build(cls, f: StepFields) -> Primitive:
-        return cls(link=f.link, to=f.to, keyword=f.keyword or "", duration=f.duration)
+        return cls(link=f.link, to=f.to, cond=f.cond, keyword=f.keyword or "", duration=f.duration)
 
     def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
         for i in ids:
@@ -515,7 +548,7 @@ class CreateToken(Primitive):
 
     @classmethod
     def build(cls, f: StepFields) -> Primitive:
-        return cls(link=f.link, to=f.to, token=f.token or "", amount=f.amount)
+        return cls(link=f.link, to=f.to, cond=f.cond, token=f.token or "", amount=f.amount)
 
     def can_perform(self, g: Core, item: StackItem) -> bool:
         return bool(open_slots(g.s, item.controller, "f"))
@@ -556,27 +589,38 @@ class CreateToken(Primitive):
 
 @dataclass(frozen=True)
 class ReturnToHand(Primitive):
-    """To its owner's hand (tokens cease to exist, 36.3.1)."""
+    """To its owner's hand (tokens cease to exist, 36.3.1): a permanent in play, or a card in
+    a drop zone or banished zone (4.2, 4.9). A card that comes from an open zone (6.1.1) is
+    seen by both players as it goes (``Reveal(A, card=X)``)."""
 
     @staticmethod
     def spec() -> Spec:
-        return Spec("return_to_hand", fields=("to",), words="return", acts_on=PERMANENTS,
-                    events=frozenset({"leaves_play"}))
+        return Spec("return_to_hand", fields=("to",), words="return",
+                    acts_on=(*PERMANENTS, *ZONE_CARDS), events=frozenset({"leaves_play"}))
 
 
     @classmethod
     def build(cls, f: StepFields) -> Primitive:
-        return cls(link=f.link, to=f.to)
+        return cls(link=f.link, to=f.to, cond=f.cond)
 
     def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
         for i in ids:
             o = g.s.objs.get(i)
-            if o is not None:
-                move(g, o, Zone.HAND)
+            if o is None:
+                continue
+            if o.zone is Zone.DROP or o.zone is Zone.BANISHED:
+                g.emit("Reveal", f"Reveal({'AB'[o.owner]}, card={o.name})", player=o.owner)
+            move(g, o, Zone.HAND)
 
     def text(self, tc: TextCtx) -> str:
-        target = ref_phrase(tc, self.to)
-        owner = "its owner's" if verb(tc, self.to, "1", "2") == "1" else "their owners'"
+        ref = self.to
+        sel = None if ref is None else ref.choose or ref.all
+        if sel is not None and sel.zone is not None:
+            many = ref is not None and ref.all is not None
+            return (f"return {ref_phrase(tc, ref, zone_word='from')} to "
+                    f"{owner_zone_phrase(sel, 'hand', many)}")
+        target = ref_phrase(tc, ref)
+        owner = "its owner's" if verb(tc, ref, "1", "2") == "1" else "their owners'"
         return f"return {target} to {owner} hand"
 
 
@@ -592,7 +636,7 @@ class Banish(Primitive):
 
     @classmethod
     def build(cls, f: StepFields) -> Primitive:
-        return cls(link=f.link, to=f.to)
+        return cls(link=f.link, to=f.to, cond=f.cond)
 
     def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
         for i in ids:
@@ -616,7 +660,7 @@ class MoveSlot(Primitive):
 
     @classmethod
     def build(cls, f: StepFields) -> Primitive:
-        return cls(link=f.link, to=f.to)
+        return cls(link=f.link, to=f.to, cond=f.cond)
 
     def can_perform(self, g: Core, item: StackItem) -> bool:
         return len(open_slots(g.s, item.controller, "f")) > 0
@@ -653,7 +697,7 @@ class GainControl(Primitive):
 
     @classmethod
     def build(cls, f: StepFields) -> Primitive:
-        return cls(link=f.link, to=f.to)
+        return cls(link=f.link, to=f.to, cond=f.cond)
 
     def can_perform(self, g: Core, item: StackItem) -> bool:
         return len(open_slots(g.s, item.controller, "f")) > 0
@@ -691,6 +735,75 @@ class GainControl(Primitive):
 
 
 @dataclass(frozen=True)
+class PutIntoPlay(Primitive):
+    """Puts Entity cards from a drop zone or banished zone into play under your control, each
+    in an open frontrow slot you choose (14.7). It needs an open slot (18.1, 18.7): with none
+    the whole effect does not resolve (34.2.2, A41) and the cards stay where they were; with
+    fewer slots than cards, the rest stay. It enters a slot (8.1, ``enters_slot``) as a new
+    object (36.2) with Creation Sickness (18.5.1); it was not played, so no ``created`` or
+    ``played`` event happens (14.4.1, 14.8)."""
+
+    @staticmethod
+    def spec() -> Spec:
+        return Spec("put_into_play", fields=("to",), words="into play", acts_on=ZONE_CARDS,
+                    events=frozenset({"enters_slot"}))
+
+
+    @classmethod
+    def build(cls, f: StepFields) -> Primitive:
+        return cls(link=f.link, to=f.to, cond=f.cond)
+
+    @classmethod
+    def check(cls, site: StepSite) -> list[tuple[str, str]]:
+        if site.ref_zone is not None and site.ref_card_type != "entity":
+            return [("to", 'put_into_play puts Entity cards into frontrow slots (4.4.1): its '
+                     'selector needs card_type = "entity"')]
+        return []
+
+    def can_perform(self, g: Core, item: StackItem) -> bool:
+        return bool(open_slots(g.s, item.controller, "f"))
+
+    def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
+        g.push_seq([PutInSlot(item.controller, i) for i in ids])
+
+    @staticmethod
+    def run_put(g: Core, t: PutInSlot) -> None:
+        """One card: it enters only an open frontrow slot (18.7); with none it stays where it
+        is, as does a card that has left its zone meanwhile (36.2)."""
+        o = g.s.objs.get(t.obj)
+        if o is None or not (o.zone is Zone.DROP or o.zone is Zone.BANISHED):
+            return
+        slots = open_slots(g.s, t.player, "f")
+        if not slots:
+            g.emit("NoSlot", f"NoSlot({'AB'[t.player]}, {o.name})", player=t.player)
+            return
+        acts = [Action(Kind.SLOT, f"f{i}") for i in slots]
+        g.decide(t.player, DecisionKind.CHOOSE_SLOT, acts, Resume.PUT_SLOT,
+                 prompt=f"slot for {o.name}", task=t)
+
+    @staticmethod
+    def on_slot(g: Core, d: Decision, a: Action) -> None:
+        t = d.task
+        assert isinstance(t, PutInSlot)
+        o = g.s.objs[t.obj]
+        p = t.player
+        new = move(g, o, Zone.FRONT, p, slot=int(a.arg[1:]))
+        if new is None:
+            return
+        new.sick = True  # 18.5.1
+        P = "AB"[p]
+        g.emit("PutIntoPlay", f"PutIntoPlay({P}, {o.name}, {a.arg})", player=p, subject=new.id)
+        g.emit("EntersSlot", f"EntersSlot({P}, {o.name}, {a.arg})", player=p, subject=new.id,
+               subject_name=o.name)
+
+    def text(self, tc: TextCtx) -> str:
+        ref = self.to
+        sel = None if ref is None else ref.choose or ref.all
+        yours = sel is not None and sel.controller == "you"
+        return f"put {ref_phrase(tc, ref, zone_word='from')} into play{'' if yours else ' under your control'}"
+
+
+@dataclass(frozen=True)
 class Equip(Primitive):
     """This Equipment leaves its backrow slot and becomes a face-up marker (24.1) attached to
     the permanent it equips (23.1, 23.3)."""
@@ -702,7 +815,7 @@ class Equip(Primitive):
 
     @classmethod
     def build(cls, f: StepFields) -> Primitive:
-        return cls(link=f.link, to=f.to)
+        return cls(link=f.link, to=f.to, cond=f.cond)
 
     @classmethod
     def check(cls, site: StepSite) -> list[tuple[str, str]]:
@@ -749,7 +862,7 @@ class Search(Primitive):
 
     @classmethod
     def build(cls, f: StepFields) -> Primitive:
-        return cls(link=f.link, to=f.to, filter=f.filter, reveal=f.reveal)
+        return cls(link=f.link, to=f.to, cond=f.cond, filter=f.filter, reveal=f.reveal)
 
     def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
         s = g.s
@@ -799,7 +912,7 @@ class RevealHand(Primitive):
 
     @classmethod
     def build(cls, f: StepFields) -> Primitive:
-        return cls(link=f.link, to=f.to, who=f.who)
+        return cls(link=f.link, to=f.to, cond=f.cond, who=f.who)
 
     def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
         s = g.s
@@ -824,7 +937,7 @@ class LookTop(Primitive):
 
     @classmethod
     def build(cls, f: StepFields) -> Primitive:
-        return cls(link=f.link, to=f.to, amount=f.amount)
+        return cls(link=f.link, to=f.to, cond=f.cond, amount=f.amount)
 
     def can_perform(self, g: Core, item: StackItem) -> bool:
         return len(g.s.players[item.controller].deck) > 0
@@ -888,7 +1001,7 @@ class Retarget(Primitive):
 
     @classmethod
     def build(cls, f: StepFields) -> Primitive:
-        return cls(link=f.link, to=f.to)
+        return cls(link=f.link, to=f.to, cond=f.cond)
 
     @classmethod
     def check(cls, site: StepSite) -> list[tuple[str, str]]:
@@ -980,6 +1093,21 @@ class SlotFor(Task):
 
     def clone(self) -> SlotFor:
         return SlotFor(self.obj)
+
+
+@dataclass(init=False)
+class PutInSlot(Task):
+    """The card ``obj`` waits to enter an open frontrow slot of ``player`` (PutIntoPlay)."""
+
+    player: int
+    obj: int
+
+    def __init__(self, player: int, obj: int) -> None:
+        self.player = player
+        self.obj = obj
+
+    def clone(self) -> PutInSlot:
+        return PutInSlot(self.player, self.obj)
 
 
 @dataclass(init=False)

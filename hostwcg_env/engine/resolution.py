@@ -14,6 +14,7 @@ from typing import Final
 
 from .actions import PASS, YES, Action, Decision, DecisionKind, Kind, Resume
 from .carddef import CardType
+from .conditions import all_hold
 from .core import Core
 from .kinds import AbilityKind, ItemKind, Link, Zone
 from .legal import open_slots
@@ -248,7 +249,8 @@ def resolve_effect(g: Core, item: StackItem) -> None:
                 fizzle(g, item, "target")  # 30.4, 34.2.2.1
                 return
     for st in ab.steps:
-        if not as_primitive(st).feasible(g, item):
+        # a conditional part is judged when it is reached (A54), not before (docs/cards.md)
+        if not st.cond and not as_primitive(st).feasible(g, item):
             fizzle(g, item, "incomplete")  # 34.2.2, A47
             return
     if ab.optional:
@@ -296,12 +298,30 @@ def run_game_actions(g: Core, t: RunGameActions) -> None:
 
 
 def run_group(g: Core, t: Group) -> None:
+    """One part of the effect, or several linked by 'and'. A conditional step ("if ...",
+    A54) is checked now: when its condition does not hold it is not performed, and the rest
+    of the group goes on. What is left is performed together or, if any of it cannot be
+    performed now, not at all (40.3.2, 40.4.2). Whether the group's last step happened is
+    kept for a following step's ``previous`` condition."""
+    s = g.s
     item = t.item
     steps = item.ability_def.steps
-    for i in t.steps:  # 40.3.2, 40.4.2
+    run: list[int] = []
+    happened = s.step_done
+    last = t.steps[-1]
+    for i in t.steps:
+        st = steps[i]
+        if st.cond and not all_hold(s, item, st.cond, happened):
+            happened = False
+            continue
+        run.append(i)
+        happened = True
+    for i in run:  # 40.3.2, 40.4.2
         if not as_primitive(steps[i]).feasible(g, item):
+            s.step_done = False
             return
-    g.push_seq([ExecStep(item, i, None) for i in t.steps])
+    s.step_done = last in run
+    g.push_seq([ExecStep(item, i, None) for i in run])
 
 
 def run_item_done(g: Core, t: ItemDone) -> None:
@@ -321,6 +341,21 @@ def run_exec_step(g: Core, t: ExecStep) -> None:
         cands = candidates(g.s, st.to.choose, item.controller, item.source)
         if not cands:
             return
+        if st.to.choose.zone is not None:
+            # a card in a drop or banished zone (open zones, 6.1.1): chosen from a list, one
+            # item for each card name of each owner (copies there are alike)
+            seen: set[tuple[int, str]] = set()
+            cards: list[int] = []
+            for c in cands:
+                o = g.s.objs[c]
+                if (o.owner, o.name) not in seen:
+                    seen.add((o.owner, o.name))
+                    cards.append(c)
+            g.decide(item.controller, DecisionKind.CHOOSE_CARD,
+                     [Action(Kind.CARD, f"d{i}") for i in range(len(cards))],
+                     Resume.CHOOSE_ON_RESOLUTION, prompt=f"{item.source_name}: choose a card (30.2)",
+                     cards=tuple(cards), task=t)
+            return
         acts = [Action(Kind.TARGET, g.place_of(c)) for c in cands]
         g.decide(item.controller, DecisionKind.CHOOSE_TARGET, acts, Resume.CHOOSE_ON_RESOLUTION,
                  prompt=f"{item.source_name}: choose (30.2)", task=t)
@@ -333,6 +368,6 @@ def run_exec_step(g: Core, t: ExecStep) -> None:
 def on_choose_on_resolution(g: Core, d: Decision, a: Action) -> None:
     t = d.task
     assert isinstance(t, ExecStep)
-    oid = g.resolve_place(a.arg)
+    oid = d.cards[int(a.arg[1:])] if a.kind is Kind.CARD else g.resolve_place(a.arg)
     assert oid is not None  # one of the decision's own targets
     g.push(ExecStep(t.item, t.step, [oid]))

@@ -57,7 +57,10 @@ def matches_kind(sel: Selector, o: Obj, controller: int, source: int | None) -> 
     elif t is SelectorType.PERMANENT:
         ok = is_permanent(o)
     elif t is SelectorType.CARD:
-        ok = zone is Zone.DECK or zone is Zone.HAND or zone is Zone.DROP
+        if sel.zone is not None:  # a card in a drop zone or banished zone (4.2, 4.9)
+            ok = zone is sel.zone
+        else:
+            ok = zone is Zone.DECK or zone is Zone.HAND or zone is Zone.DROP
         if ok and sel.card_type is not None:
             ok = o.card.type == sel.card_type or (
                 sel.card_type is CardType.ENTITY and o.card.type is CardType.TOKEN

@@ -382,6 +382,7 @@ class GameState:
     window_base: int | None
     window_placed: bool  # a trigger was due or an Ambush activated in this window
     tasks: list[Task]  # pending work, the top runs next
+    step_done: bool  # the last step of the resolving effect happened (a step's 'previous' condition)
     decision: Decision | None
     battle: Battle | None
     over: bool
@@ -433,6 +434,7 @@ class GameState:
         window_base: int | None = None,
         window_placed: bool = False,
         tasks: list[Task] | None = None,
+        step_done: bool = False,
         decision: Decision | None = None,
         battle: Battle | None = None,
         over: bool = False,
@@ -481,6 +483,7 @@ class GameState:
         self.window_base = window_base
         self.window_placed = window_placed
         self.tasks = [] if tasks is None else tasks
+        self.step_done = step_done
         self.decision = decision
         self.battle = battle
         self.over = over
@@ -525,7 +528,7 @@ class GameState:
             ambush_chances=list(self.ambush_chances), window_done=list(self.window_done),
             window_active=self.window_active, window_base=self.window_base,
             window_placed=self.window_placed,
-            tasks=[t.clone() for t in self.tasks],
+            tasks=[t.clone() for t in self.tasks], step_done=self.step_done,
             decision=None if d is None else d.clone(),
             battle=None if b is None else b.clone(),
             over=self.over, winner=self.winner, reason=self.reason, truncated=self.truncated,

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from .carddef import Ability, CardDef, CardType, Ref, Selector
-from .kinds import Controller, Duration, SelectorType, Who
+from .carddef import Ability, CardDef, CardType, Cond, CondKind, Ref, Selector
+from .kinds import Controller, Duration, SelectorType, Who, Zone
 
 KEYWORD_WORDS: Final[dict[str, str]] = {
     "fast": "Fast",
@@ -75,25 +75,17 @@ def article(noun: str) -> str:
     return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
 
 
-def selector_noun(sel: Selector, plural: bool = False) -> str:
-    """``Knight Entity you control with power 2 or less`` (without an article)."""
-    if sel.type == SelectorType.CARD:
-        noun = CARD_TYPE_NOUNS.get(sel.card_type or "", "card")
-        if plural:
-            noun += "s"
-        if sel.subtype:
-            noun = f"{sel.subtype} {noun}"
-        return noun
-    one, many = TYPE_NOUNS.get(sel.type, (sel.type, sel.type + "s"))
-    noun = many if plural else one
-    if sel.subtype:
-        noun = f"{sel.subtype} {noun}"
-    if sel.other:
-        noun = f"other {noun}"
-    if sel.controller == Controller.YOU:
-        noun += " you control"
-    elif sel.controller == Controller.OPPONENT:
-        noun += " your opponent controls"
+ZONE_WORDS: Final[dict[str, str]] = {
+    Zone.DROP: "drop zone",
+    Zone.BANISHED: "banished zone",
+    Zone.HAND: "hand",
+    Zone.DECK: "deck",
+    Zone.DAMAGE: "damage zone",
+}
+
+
+def _filters(sel: Selector) -> str:
+    """`` with power 2 or less and First Strike``, or ``""``."""
     filters = []
     for stat, low, high in (("power", sel.power_min, sel.power_max), ("health", sel.health_min, sel.health_max)):
         if low is not None and high is not None:
@@ -102,9 +94,56 @@ def selector_noun(sel: Selector, plural: bool = False) -> str:
             filters.append(f"{stat} {low} or more")
         elif high is not None:
             filters.append(f"{stat} {high} or less")
-    if filters:
-        noun += " with " + " and ".join(filters)
-    return noun
+    if sel.keyword is not None:
+        filters.append(KEYWORD_WORDS.get(sel.keyword, sel.keyword))
+    return " with " + " and ".join(filters) if filters else ""
+
+
+def zone_phrase(sel: Selector, many: bool = False) -> str:
+    """``your drop zone``, ``your opponent's banished zone``, ``either player's drop zone``."""
+    where = ZONE_WORDS.get(sel.zone or "", str(sel.zone))
+    if sel.controller == Controller.YOU:
+        return f"your {where}"
+    if sel.controller == Controller.OPPONENT:
+        return f"your opponent's {where}"
+    return f"the {where}s" if many else f"either player's {where}"
+
+
+def selector_noun(sel: Selector, plural: bool = False, zone_word: str = "in", side: bool = True) -> str:
+    """``Knight Entity you control with power 2 or less`` (without an article); a card in a
+    zone: ``Entity card with First Strike in your drop zone`` (``zone_word`` "from": ``...
+    from your drop zone``). ``side``: say whose it is."""
+    if sel.type == SelectorType.CARD:
+        noun = CARD_TYPE_NOUNS.get(sel.card_type or "", "card")
+        if plural:
+            noun += "s"
+        if sel.subtype:
+            noun = f"{sel.subtype} {noun}"
+        if sel.zone is not None:
+            noun += _filters(sel)
+            if side:
+                noun += f" {zone_word} {zone_phrase(sel, plural)}"
+        return noun
+    one, many = TYPE_NOUNS.get(sel.type, (sel.type, sel.type + "s"))
+    noun = many if plural else one
+    if sel.subtype:
+        noun = f"{sel.subtype} {noun}"
+    if sel.other:
+        noun = f"other {noun}"
+    if side and sel.controller == Controller.YOU:
+        noun += " you control"
+    elif side and sel.controller == Controller.OPPONENT:
+        noun += " your opponent controls"
+    return noun + _filters(sel)
+
+
+def owner_zone_phrase(sel: Selector, zone: str, many: bool) -> str:
+    """Where a card goes: its owner's ``zone`` ("your hand", "their owners' hands")."""
+    if sel.controller == Controller.YOU:
+        return f"your {zone}"
+    if sel.controller == Controller.OPPONENT:
+        return f"your opponent's {zone}"
+    return f"their owners' {zone}s" if many else f"its owner's {zone}"
 
 
 def target_phrase(sel: Selector) -> str:
@@ -115,17 +154,17 @@ def target_phrase(sel: Selector) -> str:
     return f"{'up to ' if sel.up_to else ''}{n} target {noun}"
 
 
-def ref_phrase(tc: TextCtx, ref: Ref | None, possessive: bool = False) -> str:
+def ref_phrase(tc: TextCtx, ref: Ref | None, possessive: bool = False, zone_word: str = "in") -> str:
     """The object(s) a step acts on, as a noun phrase ("target Entity", "it", "your Host")."""
     if ref is None:
         return ""
     if ref.all is not None:
-        text = "all " + selector_noun(ref.all, plural=True)
+        text = "all " + selector_noun(ref.all, plural=True, zone_word=zone_word)
         tc.last = None
         return text + ("'" if possessive else "")
     if ref.choose is not None:
         tc.last = None
-        return article(selector_noun(ref.choose)) + ("'s" if possessive else "")
+        return article(selector_noun(ref.choose, zone_word=zone_word)) + ("'s" if possessive else "")
     name = ref.name or ""
     if name in tc.targets:
         sel = tc.targets[name]
@@ -201,3 +240,59 @@ def players(who: Who, you: str, opponent: str, each: str) -> str:
 
 def duration(d: Duration) -> str:
     return " until end of turn" if d == Duration.END_OF_TURN else ""
+
+
+# ------------------------------------------------------------ conditions (A54)
+def _quantity(least: int | None, most: int | None, words: bool = False) -> str:
+    """``3 or more``, ``2 or less``, ``exactly 2``, ``1 to 3``, ``no``; with ``words`` the
+    numbers of things are words (``two or more``)."""
+    def n(x: int) -> str:
+        return count(x) if words and x > 1 else str(x)
+    if most == 0:
+        return "no"
+    if least is not None and most is not None:
+        return f"exactly {n(least)}" if least == most else f"{n(least)} to {n(most)}"
+    if least is not None:
+        return f"{n(least)} or more"
+    return f"{n(most or 0)} or fewer" if words else f"{most} or less"
+
+
+def _count_phrase(sel: Selector, least: int | None, most: int | None) -> str:
+    one = least == 1 and most is None
+    noun = article(selector_noun(sel, side=False)) if one else (
+        f"{_quantity(least, most, words=True)} {selector_noun(sel, plural=True, side=False)}")
+    if sel.zone is not None:
+        have = "is" if one else "are"
+        return f"there {have} {noun} in {zone_phrase(sel, True)}"
+    if sel.controller == Controller.YOU:
+        return f"you control {noun}"
+    if sel.controller == Controller.OPPONENT:
+        return f"your opponent controls {noun}"
+    return f"there {'is' if one else 'are'} {noun} in play"
+
+
+def condition_phrase(tc: TextCtx, c: Cond) -> str:
+    """One condition, after "if": ``you control two or more Guard Entities``."""
+    k = c.kind
+    if k is CondKind.PREVIOUS:
+        return "that happened" if c.happened else "that did not happen"
+    if k is CondKind.COUNT:
+        assert c.selector is not None
+        return _count_phrase(c.selector, c.least, c.most)
+    if k is CondKind.ZONE:
+        where = ZONE_WORDS.get(c.zone or "", str(c.zone))
+        cards_ = "card" if c.least == 1 and c.most is None else "cards"
+        q = "a" if cards_ == "card" else _quantity(c.least, c.most, words=True)
+        place = "in hand" if c.zone is Zone.HAND else f"in {'your' if c.who == Who.YOU else 'their'} {where}"
+        who = "you have" if c.who == Who.YOU else "your opponent has"
+        return f"{who} {q} {cards_} {place}"
+    subject = ref_phrase(tc, c.of)
+    has = verb(tc, c.of, "has", "have")
+    if k is CondKind.KEYWORD:
+        return f"{subject} {has} {KEYWORD_WORDS.get(c.keyword or '', c.keyword)}"
+    return f"{subject} {has} {_quantity(c.least, c.most)} {c.stat}"
+
+
+def condition_text(tc: TextCtx, conds: tuple[Cond, ...]) -> str:
+    """``if you control a Guard Entity and your hand is ...``: a conditional step's opening."""
+    return "if " + " and ".join(condition_phrase(tc, c) for c in conds)

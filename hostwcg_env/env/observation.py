@@ -25,7 +25,13 @@ CARD_TYPES = [t.value for t in CardType]
 RES = ["&", "£", "!", "%", "$"]
 KW = ["fast", "first_strike", "cannot_block", "lingering", "unique", "equipment"]
 AB_KINDS = ["spell", "static", "triggered", "activated", "ambush", "during"]
-PRIMS = sorted(PRIMITIVES)
+# v0's card features name the primitives there were when its layout was fixed (the shipped
+# checkpoint reads this layout): a primitive added since has no v0 column; hostwcg_v1's card
+# table shows it (hostwcg_env.env.v1.cards.V1_CARD_EXTRA).
+PRIMS = ["banish", "create_token", "damage", "destroy", "discard", "draw", "equip", "gain_control",
+         "gain_resource", "grant", "heal", "look_top", "modify", "move_slot", "retarget",
+         "return_to_hand", "reveal_hand", "search", "set"]
+assert set(PRIMS) <= PRIMITIVES
 EVS = sorted(EVENTS)
 PHASES = ["setup", "pregame", "start", "action1", "battle", "action2", "end"]
 STEPS = ["declare", "attack", "block", "early_damage", "normal_damage", "after", "main", "discard", "expire"]
@@ -80,7 +86,9 @@ def card_vector(card: CardDef) -> np.ndarray:
     for ab in card.abilities:
         v[idx[f"abilities:{ab.kind}"]] += 1
         for st in ab.steps:
-            v[idx[f"does:{st.do}"]] = 1
+            col = idx.get(f"does:{st.do}")
+            if col is not None:
+                v[col] = 1
         if ab.when is not None:
             v[idx[f"on:{ab.when.event}"]] = 1
         if ab.kind == "static":

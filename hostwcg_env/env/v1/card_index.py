@@ -242,4 +242,10 @@ CARD_NAMES: tuple[str, ...] = (
     'Wizard Tower',
     'Wolf',
     'Xin, Master of Pain',
+    "Duelist's Gambit",
+    'Echo of the Lost',
+    'Grave Robber',
+    'Quartermaster',
+    'Rite of Return',
+    'Unhorse',
 )

@@ -3,9 +3,9 @@
 Every card row, history entry and action of a v1 observation names its card by an integer
 ``card_id``: an index into ``CARD_NAMES`` (``card_index.py``, append-only) shifted by the
 reserved ids below. What a card *is* (its type, resource, cost, stats, keywords, abilities and
-effect tags: v0's 85 card features) is the same whatever the state, so it is not repeated in
-every observation: ``card_table()`` gives it once, one row per id, for a policy to look up
-(``card_table()[card_id]``). Card rows carry the card's type, cost and printed stats beside
+effect tags: v0's 85 card features, then ``V1_CARD_EXTRA``, the card vocabulary added since v0's
+layout was fixed) is the same whatever the state, so it is not repeated in every observation:
+``card_table()`` gives it once, one row per id, for a policy to look up (``card_table()[card_id]``). Card rows carry the card's type, cost and printed stats beside
 its state, so a card outside the index (``OTHER``) is still described there.
 """
 
@@ -16,8 +16,9 @@ from functools import cache
 import numpy as np
 
 from hostwcg_env.engine import CardDef
+from hostwcg_env.engine.carddef import Selector
 
-from ..observation import CARD_FEATURES, card_vector
+from ..observation import CARD_FEATURES, PRIMS, card_vector
 from .card_index import CARD_NAMES
 
 NONE = 0  # no card: an empty row or slot, an action that names no card
@@ -47,10 +48,64 @@ def card_name(cid: int) -> str:
     return CARD_NAMES[cid - FIRST_CARD]
 
 
+# The card features v0's layout has no column for, appended to v1's card table (append-only,
+# like the card index: a column never moves). Every primitive is a v0 ``does:`` column or one
+# of these (tests/test_env_v1.py).
+V1_CARD_EXTRA_DOC: tuple[tuple[str, str], ...] = (
+    ("does:put_into_play", "puts an Entity card from a drop or banished zone into play"),
+    ("does:gain_ap", "gives action points"),
+    ("if:count", "a conditional step on how many objects or cards a selector names"),
+    ("if:stat", "a conditional step on a stat of a target, the card itself or a Host"),
+    ("if:keyword", "a conditional step on a keyword (granted ones too)"),
+    ("if:zone", "a conditional step on how many cards a zone holds (hand size, ...)"),
+    ("if:previous", "a conditional step on whether the step before happened"),
+    ("selects:keyword", "a selector that filters on a keyword"),
+    ("selects:zone", "a selector that names cards in a drop or banished zone"),
+)
+V1_CARD_EXTRA: tuple[str, ...] = tuple(name for name, _ in V1_CARD_EXTRA_DOC)
+V1_CARD_FEATURES: tuple[str, ...] = (*CARD_FEATURES, *V1_CARD_EXTRA)
+_EXTRA_COL = {name: i for i, name in enumerate(V1_CARD_EXTRA)}
+assert not {p for p in PRIMS} & {n[5:] for n in V1_CARD_EXTRA if n.startswith("does:")}
+
+
+def _selectors(card: CardDef) -> list[Selector]:
+    out: list[Selector] = []
+    for ab in card.abilities:
+        out += [sel for _n, sel in ab.targets]
+        if isinstance(ab.affects, Selector):
+            out.append(ab.affects)
+        if ab.when is not None and isinstance(ab.when.subject, Selector):
+            out.append(ab.when.subject)
+        for st in ab.steps:
+            if st.to is not None:
+                out += [x for x in (st.to.all, st.to.choose) if x is not None]
+            out += [c.selector for c in st.cond if c.selector is not None]
+    return out
+
+
+def v1_card_vector(card: CardDef) -> np.ndarray:
+    """A row of v1's card table: v0's card features, then ``V1_CARD_EXTRA`` (0/1 flags)."""
+    extra = np.zeros(len(V1_CARD_EXTRA), dtype=np.float32)
+    for ab in card.abilities:
+        for st in ab.steps:
+            col = _EXTRA_COL.get(f"does:{st.do}")
+            if col is not None:
+                extra[col] = 1
+            for c in st.cond:
+                extra[_EXTRA_COL[f"if:{c.kind}"]] = 1
+    for sel in _selectors(card):
+        if sel.keyword is not None:
+            extra[_EXTRA_COL["selects:keyword"]] = 1
+        if sel.zone is not None:
+            extra[_EXTRA_COL["selects:zone"]] = 1
+    return np.concatenate([card_vector(card), extra])
+
+
 @cache
 def card_table(registry: tuple[tuple[str, CardDef], ...] | None = None) -> np.ndarray:
-    """``(N_CARD_IDS, len(CARD_FEATURES))`` float32: row ``card_id`` is the card's static
-    features (v0's card features, docs/observation.md); the reserved rows are zeros. Built
+    """``(N_CARD_IDS, len(V1_CARD_FEATURES))`` float32: row ``card_id`` is the card's static
+    features (v0's card features, docs/observation.md, then ``V1_CARD_EXTRA``); the reserved
+    rows are zeros. Built
     from the default card pool unless ``registry`` (name, card) pairs are given."""
     if registry is None:
         from hostwcg_env.cards import default_pool
@@ -58,14 +113,14 @@ def card_table(registry: tuple[tuple[str, CardDef], ...] | None = None) -> np.nd
         reg = default_pool()
     else:
         reg = dict(registry)
-    table = np.zeros((N_CARD_IDS, len(CARD_FEATURES)), dtype=np.float32)
+    table = np.zeros((N_CARD_IDS, len(V1_CARD_FEATURES)), dtype=np.float32)
     for name, i in _IDS.items():
         card = reg.get(name)
         if card is not None:
-            table[i] = card_vector(card)
+            table[i] = v1_card_vector(card)
     table.setflags(write=False)
     return table
 
 
-__all__ = ["CARD_FEATURES", "CARD_NAMES", "FACE_DOWN", "FIRST_CARD", "NONE", "N_CARD_IDS", "OTHER",
+__all__ = ["CARD_FEATURES", "CARD_NAMES", "V1_CARD_EXTRA", "V1_CARD_EXTRA_DOC", "V1_CARD_FEATURES", "v1_card_vector", "FACE_DOWN", "FIRST_CARD", "NONE", "N_CARD_IDS", "OTHER",
            "RESERVED", "UNKNOWN", "card_id", "card_name", "card_table"]
