@@ -7,15 +7,20 @@ from typing import Any
 from .base import Agent, EngineAgent, Observer, decide
 from .random_agent import RandomAgent
 
-AGENT_NAMES = ("random", "heuristic", "lookahead", "turnsearch", "ismcts", "ppo")
+AGENT_NAMES = ("random", "heuristic", "lookahead", "pimc", "turnsearch", "ismcts", "ppo")
 
 
 def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
-    """An agent by name: random, heuristic, lookahead[:WORLDS], turnsearch[:ITERATIONS],
+    """An agent by name: random, heuristic, lookahead[:WORLDS], pimc[:WORLDS], turnsearch[:ITERATIONS],
     ismcts[:ITERATIONS | :SECONDSs], ppo[:PATH].
 
     ``lookahead:2`` samples two worlds a choice (one by default); options and evaluation weights
     follow as ``KEY=VALUE`` parts, ``lookahead:1:turns=2:danger=2.5`` (``agents/lookahead.py``).
+
+    ``pimc:8`` races the actions by successive halving over up to 8 sampled worlds (16 by
+    default; ``first`` worlds for every action, then twice as many for the better half, ...),
+    each rolled out through the next turn (``turns=2``), with the lookahead's options and
+    ``first``, ``keep`` as ``KEY=VALUE`` parts, ``pimc:8:first=2:turns=1`` (``agents/pimc.py``).
 
     ``turnsearch:96`` runs 96 iterations of its search a choice (64 by default), with options as
     ``KEY=VALUE`` parts, ``turnsearch:96:worlds=6:c=0.2`` (``agents/turnsearch.py``).
@@ -40,6 +45,10 @@ def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
         from .lookahead import LookaheadAgent
 
         return LookaheadAgent.from_spec(arg, seed=seed, **kw)
+    if base == "pimc":
+        from .pimc import PIMCAgent
+
+        return PIMCAgent.from_spec(arg, seed=seed, **kw)
     if base == "turnsearch":
         from .turnsearch import TurnSearchAgent
 

@@ -237,6 +237,10 @@ class HeuristicGuidedAgent(EngineAgent):
 
 class LookaheadAgent(HeuristicGuidedAgent):
     name = "lookahead"
+    # the options a name may set as KEY=VALUE (``from_spec``); any other key is an evaluation weight
+    INT_KEYS: tuple[str, ...] = ("turns", "max_rollout")
+    FLOAT_KEYS: tuple[str, ...] = ("margin",)
+    BOOL_KEYS: tuple[str, ...] = ("stop",)
 
     def __init__(self, worlds: int = 1, seed: int | None = None, margin: float = 0.0, turns: int = 1,
                  stop: bool = False, max_rollout: int = 200, weights: Weights | None = None,
@@ -256,25 +260,26 @@ class LookaheadAgent(HeuristicGuidedAgent):
         self.reset()
 
     @classmethod
-    def from_spec(cls, spec: str, seed: int | None = None, **kw: Any) -> LookaheadAgent:
+    def from_spec(cls, spec: str, seed: int | None = None, **kw: Any) -> Any:
         """The agent a name's argument describes: ``"2"`` (worlds), ``"1:turns=2:danger=2.5"``
-        (worlds, then options ``margin``, ``turns``, ``max_rollout`` and evaluation weights)."""
+        (worlds, then the options of ``INT_KEYS``, ``FLOAT_KEYS`` and ``BOOL_KEYS`` (``margin``,
+        ``turns``, ``stop``, ``max_rollout``) and evaluation weights)."""
         weights: list[str] = []
         for part in filter(None, spec.split(":")):
             key, eq, value = part.partition("=")
             try:
                 if not eq:
                     kw.setdefault("worlds", int(part))
-                elif key in ("turns", "max_rollout"):
+                elif key in cls.INT_KEYS:
                     kw.setdefault(key, int(value))
-                elif key == "stop":
+                elif key in cls.BOOL_KEYS:
                     kw.setdefault(key, bool(int(value)))
-                elif key == "margin":
+                elif key in cls.FLOAT_KEYS:
                     kw.setdefault(key, float(value))
                 else:
                     weights.append(part)
             except ValueError:
-                raise ValueError(f"lookahead:{spec}: {part!r} is not a number of worlds or KEY=NUMBER") from None
+                raise ValueError(f"{cls.name}:{spec}: {part!r} is not a number of worlds or KEY=NUMBER") from None
         if weights:
             kw.setdefault("weights", Weights.parse(",".join(weights)))
         return cls(seed=seed, **kw)

@@ -258,14 +258,14 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--quiet", action="store_true", help="print only the result")
     demo.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     demo.add_argument("--agents", type=agent_list(1, 2), metavar="A,B",
-                      help="agents for seats A and B: random, heuristic, lookahead[:W], turnsearch[:N], ismcts[:N|:Ss], "
-                           "ppo, ppo:raw, ppo:PATH "
+                      help="agents for seats A and B: random, heuristic, lookahead[:W], pimc[:W], turnsearch[:N], "
+                           "ismcts[:N|:Ss], ppo, ppo:raw, ppo:PATH "
                            "(a trained .zip or .npz); one name is seat A's, B is random (default random,random)")
     demo.set_defaults(func=cmd_demo)
 
     ev = sub.add_parser("evaluate", help="round-robin ladder between agents (win rates, ratings)")
     ev.add_argument("--agents", type=agent_list(2, None), default="random,heuristic",
-                    help="comma-separated agents: random, heuristic, lookahead[:W], turnsearch[:N], "
+                    help="comma-separated agents: random, heuristic, lookahead[:W], pimc[:W], turnsearch[:N], "
                          "ismcts[:N|:Ss], ppo, ppo:raw, ppo:PATH (docs/agents.md)")
     ev.add_argument("--games", type=at_least(1), default=100, help="games per pair (seats swapped on paired seeds)")
     ev.add_argument("--workers", type=at_least(1), default=1)

@@ -4,11 +4,14 @@ tests/test_turnsearch.py)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 from agents import decide, make_agent
 from hostwcg_env.cards import default_ruleset
 from hostwcg_env.engine import Game
 from hostwcg_env.env import shipped_decks
+from hostwcg_env.scenarios.runner import fingerprint
 
 
 def new_game(seed: int) -> Game:
@@ -33,3 +36,35 @@ def play(seed: int, names: tuple[str, str], plies: int | None = None) -> tuple[G
         g.apply(a)
         log.append(str(a))
     return g, log
+
+
+def choice_point(seed: int, plies: int) -> Game:
+    """A heuristic game after ``plies`` decisions, on to its next choice of two or more actions."""
+    g, _ = play(seed, ("heuristic", "heuristic"), plies=plies)
+    while not g.is_over and len(g.legal_actions()) < 2:
+        g.apply(g.legal_actions()[0])
+    return g
+
+
+def plays_full_games(name: str) -> None:
+    """Agent ``name`` plays a full game in each seat (against the heuristic, then the lookahead),
+    every action legal."""
+    assert play(1, (name, "heuristic"))[0].is_over
+    assert play(2, ("lookahead", name))[0].is_over
+
+
+def deterministic_and_untouched(make: Callable[[], Any]) -> None:
+    """Two fresh agents from ``make`` (same seed) make the same choice at each of a few choice
+    points of heuristic games, and their searches leave the real game as it was."""
+    checked = 0
+    for seed, plies in ((3, 80), (4, 33), (6, 120), (7, 61)):
+        g = choice_point(seed, plies)
+        if g.is_over:
+            continue
+        before = fingerprint(g)
+        p = g.decision.player  # type: ignore[union-attr]
+        first = make().choose(g.view(p), g.legal_actions())
+        assert fingerprint(g) == before
+        assert make().choose(g.view(p), g.legal_actions()) == first
+        checked += 1
+    assert checked >= 3

@@ -86,7 +86,7 @@ def test_ismcts_never_reads_hidden_state(kw: dict) -> None:
     assert checked >= 3
 
 
-@pytest.mark.parametrize("name", ["random", "heuristic", "lookahead", "turnsearch:8", "ismcts:8", "ppo"])
+@pytest.mark.parametrize("name", ["random", "heuristic", "lookahead", "pimc:4", "turnsearch:8", "ismcts:8", "ppo"])
 def test_every_agents_choice_ignores_the_opponents_hidden_cards(name: str) -> None:
     """Agents get only their PlayerView: from many states of random games, the deciding
     agent (a fresh one, same seed) makes the same choice when the opponent's hidden cards
@@ -394,7 +394,7 @@ def test_terminal_player_scripted_session() -> None:
 
 
 def test_agent_names() -> None:
-    assert set(AGENT_NAMES) == {"random", "heuristic", "lookahead", "turnsearch", "ismcts", "ppo"}
+    assert set(AGENT_NAMES) == {"random", "heuristic", "lookahead", "pimc", "turnsearch", "ismcts", "ppo"}
     assert isinstance(make_agent("heuristic"), HeuristicAgent)
     with pytest.raises(ValueError):
         make_agent("nope")

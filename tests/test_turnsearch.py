@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from agent_games import play
+from agent_games import choice_point, deterministic_and_untouched, plays_full_games
 
 import hostwcg_env  # noqa: F401
 from agents import decide, make_agent
@@ -20,7 +20,7 @@ from agents.turnsearch import TurnSearchAgent
 from hostwcg_env.engine import Action, Game
 from hostwcg_env.env.codec import encode
 from hostwcg_env.scenarios.builder import setup_game
-from hostwcg_env.scenarios.runner import fingerprint, run_line
+from hostwcg_env.scenarios.runner import run_line
 
 AUDIT = Path(__file__).parent / "audit"
 
@@ -36,14 +36,6 @@ def _position(name: str) -> Game:
     return game
 
 
-def _choice_point(seed: int, plies: int) -> Game:
-    """A heuristic game after ``plies`` decisions, on to its next choice of two or more actions."""
-    g, _ = play(seed, ("heuristic", "heuristic"), plies=plies)
-    while not g.is_over and len(g.legal_actions()) < 2:
-        g.apply(g.legal_actions()[0])
-    return g
-
-
 def test_make_agent_names_and_options() -> None:
     a = make_agent("turnsearch:24:worlds=2:c=0.3:widen=2:alpha=0.4:turns=2:danger=3", seed=1)
     assert isinstance(a, TurnSearchAgent)
@@ -55,30 +47,16 @@ def test_make_agent_names_and_options() -> None:
 
 
 def test_plays_full_games_with_legal_actions() -> None:
-    g, _log = play(1, ("turnsearch:8", "heuristic"))
-    assert g.is_over
-    g, _log = play(2, ("lookahead", "turnsearch:8"))
-    assert g.is_over
+    plays_full_games("turnsearch:8")
 
 
 def test_deterministic_for_a_seed_and_leaves_the_real_game_untouched() -> None:
-    checked = 0
-    for seed, plies in ((3, 80), (4, 33), (6, 120), (7, 61)):
-        g = _choice_point(seed, plies)
-        if g.is_over:
-            continue
-        before = fingerprint(g)
-        p = g.decision.player  # type: ignore[union-attr]
-        first = TurnSearchAgent(iterations=20, worlds=2, seed=9).choose(g.view(p), g.legal_actions())
-        assert fingerprint(g) == before
-        assert TurnSearchAgent(iterations=20, worlds=2, seed=9).choose(g.view(p), g.legal_actions()) == first
-        checked += 1
-    assert checked >= 3
+    deterministic_and_untouched(lambda: TurnSearchAgent(iterations=20, worlds=2, seed=9))
 
 
 def test_every_sensible_action_is_tried_in_every_world_then_the_tree_grows() -> None:
     for seed, plies in ((3, 80), (6, 120), (7, 61), (8, 90), (9, 40)):
-        g = _choice_point(seed, plies)
+        g = choice_point(seed, plies)
         if g.is_over:
             continue
         p = g.decision.player  # type: ignore[union-attr]
