@@ -49,7 +49,7 @@ def test_choice_unchanged_when_the_opponents_hidden_cards_are_resampled() -> Non
     """The same view and seed, and a real game whose cards hidden from the agent (the opponent's
     hand, both decks, face-down cards) are resampled: the same choice."""
     checked = 0
-    for seed in range(10):
+    for seed in range(16):
         g, _ = play(seed, ("heuristic", "heuristic"), plies=60 + 7 * seed)
         if g.is_over or len(g.legal_actions()) < 2:
             continue
