@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -203,6 +204,7 @@ class HeuristicGuidedAgent(EngineAgent):
     seed: int | None
     rng: random.Random
     policy: HeuristicAgent
+    opponent_decks: dict[str, list[str]]
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
@@ -233,6 +235,18 @@ class HeuristicGuidedAgent(EngineAgent):
     def pick(self, view: PlayerView, options: tuple[Action, ...], own: Action) -> Action:
         """The search's choice among two or more sensible ``options``; ``own`` is the heuristic's."""
         raise NotImplementedError
+
+    def opponent_cards(self, view: PlayerView) -> list[str] | None:
+        """The decklist the opponent's hidden cards are drawn from: the shipped deck whose Host
+        the opponent plays (public once the game has begun, 4.6.1), or None before that."""
+        host = view.host(view.opponent)
+        return None if host is None else self.opponent_decks.get(host.card.name)
+
+    def world(self, view: PlayerView, opp_cards: list[str] | None) -> Game:
+        """A whole game consistent with the agent's own view (``determinize``), auto-passing."""
+        g = Game(determinize(view, self.rng, opponent_cards=opp_cards))
+        g.auto_pass = True
+        return g
 
 
 class LookaheadAgent(HeuristicGuidedAgent):
@@ -286,22 +300,25 @@ class LookaheadAgent(HeuristicGuidedAgent):
 
     # ------------------------------------------------------------ choosing
     def pick(self, view: PlayerView, options: tuple[Action, ...], own: Action) -> Action:
-        scores = self.scores(view, options)
-        best = max(range(len(options)), key=lambda i: (scores[i], -i))
+        return self.prefer(options, self.scores(view, options), own, range(len(options)))
+
+    def prefer(self, options: tuple[Action, ...], means: list[float], own: Action, among: Iterable[int]) -> Action:
+        """The best of the options ``among`` by mean (the first on a tie), unless the heuristic's
+        ``own`` is an option and the best does not beat its mean by more than ``margin``."""
+        best = max(among, key=lambda i: (means[i], -i))
         if own not in options:
             return options[best]
         mine = options.index(own)
-        return options[best] if scores[best] > scores[mine] + self.margin else own
+        return options[best] if means[best] > means[mine] + self.margin else own
 
     def scores(self, view: PlayerView, actions: tuple[Action, ...]) -> list[float]:
         """The mean evaluation, over the sampled worlds, of each action followed by the rollout
         policy to the end of the turn."""
         me = view.player
-        opp_cards = self._opponent_cards(view)
+        opp_cards = self.opponent_cards(view)
         total = [0.0] * len(actions)
         for _ in range(self.worlds):
-            world = Game(determinize(view, self.rng, opponent_cards=opp_cards))
-            world.auto_pass = True
+            world = self.world(view, opp_cards)
             last = len(actions) - 1
             until = view.turn + self.turns
             stop = self.stop and view.turn_player == me
@@ -334,6 +351,3 @@ class LookaheadAgent(HeuristicGuidedAgent):
             else:
                 g.apply(policy.choose(g.view(d.player), d.actions))
 
-    def _opponent_cards(self, view: PlayerView) -> list[str] | None:
-        host = view.host(view.opponent)
-        return None if host is None else self.opponent_decks.get(host.card.name)

@@ -28,7 +28,7 @@ import math
 from typing import Any
 
 from hostwcg_env.engine import Action, Game
-from hostwcg_env.engine.view import PlayerView, determinize
+from hostwcg_env.engine.view import PlayerView
 
 from .lookahead import LookaheadAgent, evaluate
 
@@ -51,18 +51,14 @@ class PIMCAgent(LookaheadAgent):
 
     def pick(self, view: PlayerView, options: tuple[Action, ...], own: Action) -> Action:
         means, alive = self.race(view, options, own)
-        best = max(alive, key=lambda i: (means[i], -i))
-        if own not in options:
-            return options[best]
-        mine = options.index(own)
-        return options[best] if means[best] > means[mine] + self.margin else own
+        return self.prefer(options, means, own, alive)
 
     def race(self, view: PlayerView, options: tuple[Action, ...], own: Action) -> tuple[list[float], list[int]]:
         """Successive halving: each action's mean evaluation over the worlds it was scored in,
         and the indices of the actions left in the race (all scored in the same worlds)."""
         me = view.player
         until = view.turn + self.turns
-        opp_cards = self._opponent_cards(view)
+        opp_cards = self.opponent_cards(view)
         worlds: list[Game] = []
         sums = [0.0] * len(options)
         done = [0] * len(options)
@@ -71,9 +67,7 @@ class PIMCAgent(LookaheadAgent):
         n = self.first
         while True:
             while len(worlds) < n:
-                g = Game(determinize(view, self.rng, opponent_cards=opp_cards))
-                g.auto_pass = True
-                worlds.append(g)
+                worlds.append(self.world(view, opp_cards))
             for i in alive:
                 for w in range(done[i], n):
                     sums[i] += self.score(worlds[w], w, options[i], me, until)

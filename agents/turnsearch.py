@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hostwcg_env.engine import Action, Game
-from hostwcg_env.engine.view import PlayerView, determinize
+from hostwcg_env.engine.view import PlayerView
 
 from .ismcts import _shipped_lists
 from .lookahead import DEFAULT_WEIGHTS, HEURISTIC_KINDS, HeuristicGuidedAgent, Weights, evaluate
@@ -108,13 +108,8 @@ class TurnSearchAgent(HeuristicGuidedAgent):
         """The root of the search tree after every iteration (its children: ``options``)."""
         me = view.player
         until = view.turn + self.turns
-        host = view.host(view.opponent)
-        opp_cards = None if host is None else self.opponent_decks.get(host.card.name)
-        worlds = []
-        for _ in range(self.worlds):
-            g = Game(determinize(view, self.rng, opponent_cards=opp_cards))
-            g.auto_pass = True
-            worlds.append(g)
+        opp_cards = self.opponent_cards(view)
+        worlds = [self.world(view, opp_cards) for _ in range(self.worlds)]
         ordered = ([own] if own in options else []) + [a for a in options if a != own]
         root = Node(options=tuple(str(a) for a in ordered))
         by_key = {str(a): a for a in options}
