@@ -94,7 +94,12 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
             self._rng.seed(seed)
         game_seed = self._rng.getrandbits(63)
         decks = [self._rng.choice(pool) for pool in self.deck_pools]
-        self.game = self.rules.new_game(decks[0], decks[1], seed=game_seed)
+        self.start_from(self.rules.new_game(decks[0], decks[1], seed=game_seed))
+
+    def start_from(self, game: Game) -> None:
+        """Start an episode from an engine ``Game`` before its first action (a recorded game's
+        replay, ``agents/demos_v1.py``); ``reset`` does this with a game of its own dealing."""
+        self.game = game
         self.game.auto_pass = self.auto_single
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(self.agents, 0.0)
