@@ -1,0 +1,143 @@
+"""hostwcg_v1 demonstrations from game records (agents/demos_v1.py) and the distillation
+script (scripts/distill_v1.py): a replayed record shows each choice exactly as the v1 env
+shows it while the game is played."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from agents.demos_v1 import V1Demos, batch, from_records, merge, replay_into
+from hostwcg_env.analysis.records import shipped_deck_refs
+from hostwcg_env.analysis.replay import new_game
+from hostwcg_env.analysis.runner import GameSpec, play
+from hostwcg_env.engine import Action
+from hostwcg_env.env.aec import AGENTS
+from hostwcg_env.env.codec import encode
+from hostwcg_env.env.v1.aec import raw_env
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _records(n: int, agents: tuple[str, str] = ("heuristic", "random")) -> list[dict[str, Any]]:
+    decks = {d.id: d for d in shipped_deck_refs()}
+    ids = ["brae_deep_roots", "karsh_ember_tide", "sable_whispers", "osric_shield_wall"]
+    out = []
+    for k in range(n):
+        spec = GameSpec(decks[ids[k % 4]], decks[ids[(k + 1) % 4]], 700 + k, agents, ask_forced=False)
+        out.append(play(spec).record)
+    return out
+
+
+def test_a_replayed_record_gives_the_observations_the_env_gives_while_playing() -> None:
+    """The env that takes forced decisions itself (as a learner sees it), stepped through the
+    record's actions, shows at every choice the observation, mask and action that the
+    demonstration row holds (card features up to their float16 storage)."""
+    for rec in _records(3):
+        demos = V1Demos(raw_env(auto_single=False))
+        added = replay_into(rec, demos, raw_env(auto_single=False), seats=[0, 1])
+        data = demos.arrays()
+        assert added == len(data["actions"]) > 10
+        live = raw_env(auto_single=True)
+        game = new_game(rec)
+        start = game.state.decisions_total
+        live.start_from(game)
+        j = 0
+        while not live.game.is_over:
+            d = live.game.decision
+            k = live.game.state.decisions_total - start
+            idx = encode(live.layout, live.game.state, d.player, Action.parse(rec["actions"][k]))
+            if len(d.actions) >= 2:
+                obs = live.observe(AGENTS[d.player])
+                row = batch(data, np.array([j]))
+                for key, arr in obs.items():
+                    want = arr.astype(np.float16) if key == "cards" else arr
+                    assert np.array_equal(row[key][0], want.astype(row[key].dtype)), (rec["key"], j, key)
+                assert int(data["actions"][j]) == idx
+                j += 1
+            live.step(idx)
+        assert j == len(data["actions"])
+        assert live.game.state.winner == rec["winner"]
+
+
+def test_rows_results_and_value_targets() -> None:
+    recs = _records(2)
+    data = from_records(recs, agent="heuristic")
+    n = len(data["actions"])
+    assert int(data["n_games"]) == 2 and n > 0
+    obs = batch(data, np.arange(n))
+    assert (obs["action_mask"].sum(1) >= 2).all()  # choices only
+    assert obs["action_mask"][np.arange(n), data["actions"].astype(np.int64)].all()
+    assert set(np.unique(data["outcomes"])) <= {-1, 0, 1}
+    assert (np.sign(data["value_targets"]) == data["outcomes"]).all()
+    # only the heuristic's seat: the random seat's choices are not rows
+    both = from_records(recs)
+    assert len(both["actions"]) > n
+    merged = merge([data, data])
+    assert len(merged["actions"]) == 2 * n and int(merged["n_games"]) == 4
+    assert (merged["games"][n:] == data["games"] + 2).all()
+    again = batch(merged, np.arange(n, 2 * n))
+    for key in obs:
+        assert np.array_equal(obs[key], again[key]), key
+
+
+def test_a_record_that_does_not_replay_is_an_error() -> None:
+    rec = dict(_records(1)[0])
+    rec["winner"] = None if rec["winner"] is not None else 0
+    with pytest.raises(ValueError, match="did not end as recorded"):
+        from_records([rec])
+
+
+def _load(name: str) -> Any:
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.slow
+def test_distill_extract_train_eval(tmp_path: Path) -> None:
+    """The script end to end on a few records: rows, a MaskablePPO zip whose numpy export
+    gives the torch policy's logits, and an evaluation that plays."""
+    pytest.importorskip("sb3_contrib")
+    import torch as th
+    from sb3_contrib import MaskablePPO
+
+    from agents.set_policy import NumpySetPolicy
+    from hostwcg_env.analysis.recordfile import RecordWriter
+
+    dv = _load("distill_v1")
+    src = tmp_path / "games.jsonl"
+    with RecordWriter(src) as w:
+        for rec in _records(3):
+            w.write(rec)
+    data_path = tmp_path / "d.npz"
+    facts = dv.extract([str(src)], "heuristic", None, str(data_path), workers=1)
+    assert facts["games"] == 3 and facts["rows"] > 0
+    out = tmp_path / "bc.zip"
+    res = dv.train(dv.load([str(data_path)]), str(out), epochs=2, batch_size=64, holdout=0.34,
+                   export=str(tmp_path / "bc.npz"))
+    assert len(res["epochs"]) == 2 and 0 <= res["epochs"][-1]["holdout_accuracy"] <= 1
+    assert res["epochs"][-1]["train_ce"] < res["epochs"][0]["train_ce"] + 1.0
+    assert json.loads(out.with_suffix(".json").read_text())["rows"] == facts["rows"]
+    model = MaskablePPO.load(out, device="cpu")
+    with np.load(tmp_path / "bc.npz") as z:
+        pol = NumpySetPolicy({k: z[k] for k in z.files})
+    from agents.demos_v1 import batch as dense
+
+    obs = dense(dv.load([str(data_path)]), np.arange(8))
+    logits_np, _ = pol.forward(obs)
+    with th.no_grad():
+        t = {k: th.as_tensor(v) for k, v in obs.items()}
+        feats = model.policy.features_extractor(t)
+    logits_th = feats[:, : logits_np.shape[1]].numpy()
+    legal = obs["action_mask"].astype(bool)
+    assert np.allclose(logits_np[legal], logits_th[legal], atol=1e-4)
+    scores = dv.evaluate_policy(str(tmp_path / "bc.npz"), ["random"], games=2, seed=5)
+    assert 0.0 <= scores["random"] <= 1.0
