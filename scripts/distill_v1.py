@@ -210,6 +210,75 @@ def train(data: dict[str, np.ndarray], out: str, epochs: int = 4, batch_size: in
     return facts
 
 
+def dagger(weights_path: str, out: str, games: int, teacher: str = "lookahead",
+           opponents: str = "lookahead,heuristic,self", envs: int = 32, seed: int = 0, greedy: bool = False,
+           gamma: float = 0.995) -> dict[str, Any]:
+    """DAgger rows: the student (the numpy policy ``weights_path``, sampling unless ``greedy``)
+    plays ``games`` games in one seat against ``opponents`` (agent names, ``self`` for the
+    student itself, drawn per game), and ``teacher`` labels every choice of the student from
+    the student's own view; the student's action is played, so the rows cover the states the
+    student reaches by itself."""
+    from agents import make_agent
+    from agents.demos_v1 import V1Demos, merge
+    from agents.set_policy import NumpySetPolicy
+    from hostwcg_env.env.aec import AGENTS
+    from hostwcg_env.env.codec import encode
+    from hostwcg_env.env.v1.vector import VectorEnv
+
+    t0 = time.time()
+    with np.load(weights_path) as z:
+        w = {k: z[k] for k in z.files}
+    student = NumpySetPolicy(w, deterministic=greedy, seed=seed)
+    pool: list[Any] = []
+    for k, name in enumerate(o for o in opponents.split(",") if o):
+        pool.append(NumpySetPolicy(w, deterministic=greedy, seed=seed + 17 + k) if name == "self"
+                    else "random" if name == "random" else make_agent(name, seed=seed + 31 * (k + 1)))
+    label = make_agent(teacher, seed=seed + 1)
+    vec = VectorEnv(envs, opponent=pool, seed=seed, copy_obs=False)
+    builders = [V1Demos(vec.games[0]) for _ in range(envs)]
+    obs = vec.reset()
+    finished = agree = labelled = 0
+    while finished < games:
+        masks = vec.action_masks()
+        actions, _ = student.predict(obs, action_masks=masks)
+        for i in range(envs):
+            if masks[i].sum() < 2:
+                continue
+            e = vec.games[i]
+            g = e.game
+            d = g.decision
+            a = label.choose(g.view(d.player), d.actions)
+            idx = encode(e.layout, g.state, d.player, a)
+            builders[i].add({k: v[i] for k, v in obs.items()}, idx, d.player)
+            agree += int(actions[i] == idx)
+            labelled += 1
+        obs, _rewards, dones, infos = vec.step(actions)
+        for i in np.flatnonzero(dones):
+            win = infos[i].get("winner")
+            builders[i].end_game(None if win is None else AGENTS.index(win), gamma)
+            finished += 1
+    for b in builders:  # the rows of the games still under way (the last ones) are dropped
+        b._seat_rows = {0: [], 1: []}
+        _truncate(b, sum(1 for gi in b.games if gi < b.n_games))
+    data = merge([b.arrays() for b in builders])
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    np.savez(out, **data)
+    facts = {"student": weights_path, "teacher": teacher, "opponents": opponents, "games": int(data["n_games"]),
+             "rows": int(len(data["actions"])), "agreement": agree / max(1, labelled),
+             "seconds": round(time.time() - t0, 1)}
+    print(json.dumps(facts), flush=True)
+    return facts
+
+
+def _truncate(b: Any, n: int) -> None:
+    """Keep a builder's first ``n`` rows (those of its finished games)."""
+    for name in ("row_idx", "row_zone", "row_card", "row_feat", "globals", "history", "act_idx", "act_card",
+                 "act_src", "act_tgt", "actions", "targets", "outcomes", "games"):
+        setattr(b, name, getattr(b, name)[:n])
+    b.row_ptr = b.row_ptr[: n + 1]
+    b.act_ptr = b.act_ptr[: n + 1]
+
+
 def evaluate_policy(weights_path: str, opponents: list[str], games: int, seed: int) -> dict[str, float]:
     sys.path.insert(0, str(ROOT / "scripts"))
     from train_v1 import opponent_of, play
@@ -251,6 +320,15 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--init", default=None)
     t.add_argument("--export", default=None, metavar="PATH.npz")
     t.add_argument("--max-minutes", type=float, default=None)
+    g = sub.add_parser("dagger", help="the student plays, the teacher labels its choices")
+    g.add_argument("weights", help="the student's numpy weights (.npz)")
+    g.add_argument("--out", required=True)
+    g.add_argument("--games", type=int, default=500)
+    g.add_argument("--teacher", default="lookahead")
+    g.add_argument("--opponents", default="lookahead,heuristic,self")
+    g.add_argument("--envs", type=int, default=32)
+    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--greedy", action="store_true")
     v = sub.add_parser("eval", help="the numpy policy, greedy, against fixed agents")
     v.add_argument("weights")
     v.add_argument("--opponents", default="random,heuristic,lookahead")
@@ -262,6 +340,8 @@ def main(argv: list[str] | None = None) -> int:
     elif a.cmd == "train":
         train(load(a.data), a.out, a.epochs, a.batch_size, a.lr, a.value_coef, a.holdout, a.dim, a.emb,
               a.seed, a.init, a.export, a.max_minutes)
+    elif a.cmd == "dagger":
+        dagger(a.weights, a.out, a.games, a.teacher, a.opponents, a.envs, a.seed, a.greedy)
     else:
         evaluate_policy(a.weights, [o for o in a.opponents.split(",") if o], a.games, a.seed)
     return 0

@@ -22,7 +22,9 @@ Resumable: at every snapshot and evaluation (and at the end) the model (OUT/late
 its optimizer) and the league (OUT/league.json: members, recent results, ratings, the sampler's
 state, the next snapshot and evaluation steps) are saved; run the same command again and it
 continues from there to ``--steps`` in all (the league's and PPO's settings come from the saved
-state, except ``--lr`` when it is given; the games that were under way are lost). ``--export PATH.npz`` writes the final policy's numpy
+state, except ``--lr`` when it is given; the games that were under way are lost). ``--init
+MODEL.zip`` starts a new run from a behaviour-cloned policy (``scripts/distill_v1.py``).
+``--export PATH.npz`` writes the final policy's numpy
 weights (``agents.set_policy.NumpySetPolicy``) with PATH.json beside it.
 """
 
@@ -158,6 +160,9 @@ class Run:
                                 learning_rate=3e-4 if a.lr is None else a.lr, gamma=a.gamma, gae_lambda=0.95, ent_coef=a.ent_coef,
                                 clip_range=a.clip, seed=a.seed, device="cpu", tensorboard_log=str(self.out / "tb"),
                                 policy_kwargs={"dim": a.dim, "emb": a.emb})
+            if a.init:  # start from a cloned policy's weights (scripts/distill_v1.py train)
+                init = MaskablePPO.load(a.init, device="cpu")
+                model.policy.load_state_dict(init.policy.state_dict())
         self.model = model
         return model
 
@@ -282,6 +287,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--max-minutes", type=float, default=None, help="stop (and save) after this wall time")
+    p.add_argument("--init", default=None, metavar="MODEL.zip",
+                   help="a new run starts from this model's policy weights (a behaviour-cloned one: "
+                        "scripts/distill_v1.py train); its --dim/--emb must match")
     p.add_argument("--export", default=None, metavar="PATH.npz", help="write the final policy's numpy weights here")
     args = p.parse_args(argv)
     for name in ("steps", "envs", "n_steps", "batch_size", "epochs", "snapshot_every", "eval_every", "threads"):
