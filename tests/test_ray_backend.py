@@ -30,7 +30,7 @@ def test_ray_cluster_gives_the_same_records(tmp_path: Path) -> None:
     ray = pytest.importorskip("ray")
     study = Study.make(decks=["brae", "karsh", "lior"], games=2, seed=7)  # 6 games
     local = run_study(study, workers=1, quiet=True)
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR", configure_logging=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level="ERROR", configure_logging=False)
     try:
         backend = RayBackend(batch=2)  # uses the running cluster, leaves it running
         assert backend.cpus() == 2

@@ -142,9 +142,8 @@ class RayBackend(SerialBackend):
                 kw["runtime_env"] = {"py_modules": [hostwcg_env, agents]}
             if address:
                 kw["address"] = address
-            else:
-                kw["num_cpus"] = num_cpus or default_workers()
-                kw["include_dashboard"] = False
+            else:  # "local": a new instance even where `ray start` left one running
+                kw.update(address="local", num_cpus=num_cpus or default_workers(), include_dashboard=False)
             ray.init(**kw)
             self._own = True
         self._remote = ray.remote(_play_batch)
