@@ -27,7 +27,7 @@ class LayoutError(RuntimeError):
     """A legal action that the fixed action layout cannot express."""
 
 
-def _own_place_index(lay: ActionLayout, s: GameState, p: int, place: str) -> int:
+def _own_place_index(lay: ActionLayout, s: GameState | None, p: int, place: str) -> int:
     side, where = place.split(".", 1)
     if "AB".index(side) != p:
         raise LayoutError(f"activate names another player's object: {place}")
@@ -43,7 +43,7 @@ def _own_place_index(lay: ActionLayout, s: GameState, p: int, place: str) -> int
     raise LayoutError(f"cannot activate at {place}")
 
 
-def _target_index(lay: ActionLayout, s: GameState, p: int, place: str) -> int:
+def _target_index(lay: ActionLayout, s: GameState | None, p: int, place: str) -> int:
     if place.startswith("stack"):
         i = int(place[5:])
         if i >= MAX_STACK:
@@ -68,8 +68,9 @@ def _target_index(lay: ActionLayout, s: GameState, p: int, place: str) -> int:
     raise LayoutError(f"cannot target {place}")
 
 
-def encode(lay: ActionLayout, s: GameState, p: int, a: Action) -> int:
-    """The index of legal action ``a`` for deciding player ``p``."""
+def encode(lay: ActionLayout, s: GameState | None, p: int, a: Action) -> int:
+    """The index of legal action ``a`` for deciding player ``p`` (a function of the action and
+    the player alone: ``s`` may be None, as for an agent that sees only its PlayerView)."""
     k = a.kind
     st = lay.starts
     if k is Kind.PASS:

@@ -1,0 +1,79 @@
+"""The hostwcg_v1 set policy as an engine-level agent: ``make_agent("ppo_v1:PATH.npz")``.
+
+``SetPolicyAgent`` keeps, per game, what the hostwcg_v1 env keeps for its seat: a ``Memory``
+that reads the events its ``PlayerView`` shows (``hostwcg_env/env/v1/memory.py``) and the
+observation arrays (``Encoder.encode``), so at each choice the policy
+(``agents.set_policy.NumpySetPolicy``, numpy alone) reads exactly the observation the env
+would give that player (``tests/test_set_agent.py`` checks it against the env step by step).
+It can then play wherever an agent plays: the ladder, balance studies, the audit,
+``hostwcg play --vs``. Greedy (the most probable legal action) unless ``sample=True``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hostwcg_env.engine import Action
+from hostwcg_env.engine.view import PlayerView
+
+from .base import EngineAgent
+
+
+class SetPolicyAgent(EngineAgent):
+    name = "ppo_v1"
+
+    def __init__(self, weights: str | Path | dict[str, np.ndarray], seed: int | None = None,
+                 sample: bool = False) -> None:
+        from .set_policy import NumpySetPolicy
+
+        if isinstance(weights, (str, Path)):
+            path = Path(weights)
+            if not path.exists():
+                raise ValueError(f"ppo_v1: no weights file {path} (a .npz of scripts/distill_v1.py "
+                                 f"train --export or scripts/train_v1.py --export)")
+            with np.load(path) as z:
+                weights = {k: z[k] for k in z.files}
+        self.policy = NumpySetPolicy(weights, deterministic=not sample, seed=seed)
+        self.sample = sample
+        self._parts: dict[Any, Any] = {}  # RuleConfig -> (layout, encoder)
+        self.memory: Any = None
+        self.slate: Any = None
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.policy.rng = np.random.default_rng(seed)
+        self.memory = None
+        self.slate = None
+
+    def choose(self, view: PlayerView, actions: tuple[Action, ...]) -> Action:
+        from hostwcg_env.env.codec import encode
+        from hostwcg_env.env.v1.encoder import Encoder
+        from hostwcg_env.env.v1.layout import obs_layout
+        from hostwcg_env.env.v1.memory import Memory
+
+        cfg = view.config
+        parts = self._parts.get(cfg)
+        if parts is None:
+            lay = obs_layout(cfg)
+            parts = self._parts[cfg] = (lay, Encoder(layout=lay))
+        lay, enc = parts
+        if self.memory is None or self.memory.viewer != view.player:
+            self.memory = Memory(view.player)
+            self.slate = enc.slate()
+        self.memory.sync(view)
+        pairs = [(encode(lay.actions, None, view.player, a), a) for a in actions]
+        enc.encode(view, self.memory, self.slate, pairs, object())
+        obs = self.slate.arrays
+        index, _ = self.policy.predict(obs)
+        chosen = dict(pairs).get(int(index[0]))
+        if chosen is None:  # cannot happen: only legal indices are scored
+            raise ValueError(f"ppo_v1 chose index {int(index[0])}, not one of the legal actions")
+        self.memory.own_action(chosen)
+        return chosen
+
+
+__all__ = ["SetPolicyAgent"]

@@ -1,0 +1,76 @@
+"""The v1 set policy as an engine-level agent (agents/set_agent.py): at every choice it reads
+exactly the observation the hostwcg_v1 env gives its seat, and it plays wherever agents play."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+th = pytest.importorskip("torch")
+th.set_num_threads(1)
+
+from sb3_contrib import MaskablePPO  # noqa: E402
+
+from agents import make_agent  # noqa: E402
+from agents.set_agent import SetPolicyAgent  # noqa: E402
+from agents.set_policy_torch import SetPolicy, export_weights  # noqa: E402
+from hostwcg_env import hostwcg_v1  # noqa: E402
+from hostwcg_env.env.aec import AGENTS  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def weights() -> dict[str, np.ndarray]:
+    model = MaskablePPO(SetPolicy, hostwcg_v1.vector_env(1, seed=0), n_steps=32, batch_size=32, seed=0,
+                        device="cpu", policy_kwargs={"dim": 32, "emb": 16})
+    th.manual_seed(0)
+    for p in model.policy.parameters():  # logits that vary from state to state
+        p.data.normal_(0, 0.3)
+    return export_weights(model)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_the_agent_sees_what_the_env_shows_its_seat(weights: dict[str, np.ndarray], seed: int) -> None:
+    """Seat A is the agent, seat B plays at random; at each of A's choices the agent's arrays
+    equal ``env.observe("player_0")`` and its action is the env policy's greedy action."""
+    from agents.set_policy import NumpySetPolicy
+
+    env = hostwcg_v1.raw_env()
+    env.reset(seed=seed)
+    agent = SetPolicyAgent(weights, seed=seed)
+    direct = NumpySetPolicy(weights)
+    rng = np.random.default_rng(seed)
+    choices = 0
+    while env.agents and not env.game.is_over:
+        who = env.agent_selection
+        mask = env.action_mask(who)
+        if who == AGENTS[0]:
+            g = env.game
+            d = g.decision
+            want = env.observe(who)
+            a = agent.choose(g.view(d.player), d.actions)
+            for k, arr in want.items():
+                assert np.array_equal(agent.slate.arrays[k], arr), (k, choices)
+            idx = int(direct.predict(want)[0][0])
+            assert env.legal.map[idx] == a
+            env.step(idx)
+            choices += 1
+        else:
+            env.step(int(rng.choice(np.flatnonzero(mask))))
+    assert choices > 20
+
+
+def test_it_plays_in_the_ladder_and_by_name(tmp_path: Path, weights: dict[str, np.ndarray]) -> None:
+    from hostwcg_env.analysis.ladder import run_ladder
+
+    path = tmp_path / "v1.npz"
+    np.savez(path, **weights)
+    assert isinstance(make_agent(f"ppo_v1:{path}"), SetPolicyAgent)
+    assert make_agent(f"ppo_v1:{path}:sample").sample
+    with pytest.raises(ValueError, match="needs its weights"):
+        make_agent("ppo_v1")
+    with pytest.raises(ValueError, match="no weights file"):
+        make_agent(f"ppo_v1:{tmp_path / 'missing.npz'}")
+    res = run_ladder(["random", f"ppo_v1:{path}"], games=2, seed=5, workers=1, quiet=True)
+    assert len(res.records) == 2 and all(r["actions"] for r in res.records)
