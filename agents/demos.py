@@ -24,16 +24,13 @@ import numpy as np
 from .base import Observer
 
 
-class DemoBuilder:
-    """Collects demonstration rows game by game; ``arrays()`` gives the stored format."""
+class GameRows:
+    """The per-row bookkeeping of a demonstration set, whatever the observation's format: the
+    action taken, the game it belongs to, and, once the game ends, the result from the
+    recorded seat's side and the discounted value target (``DemoBuilder`` for hostwcg_v0,
+    ``agents.demos_v1.V1Demos`` for hostwcg_v1)."""
 
-    def __init__(self, obs_size: int, n_actions: int) -> None:
-        self.obs_size = obs_size
-        self.n_actions = n_actions
-        self.indptr = [0]
-        self.cols: list[np.ndarray] = []
-        self.vals: list[np.ndarray] = []
-        self.masks: list[np.ndarray] = []
+    def __init__(self) -> None:
         self.actions: list[int] = []
         self.targets: list[float] = []
         self.outcomes: list[int] = []
@@ -41,15 +38,8 @@ class DemoBuilder:
         self.n_games = 0
         self._seat_rows: dict[int, list[int]] = {0: [], 1: []}
 
-    def add(self, observation: np.ndarray, mask: np.ndarray, action: int, seat: int) -> None:
-        """One choice of ``seat`` in the current game (its observation is copied)."""
-        if not mask[action]:
-            raise ValueError(f"action {action} is not legal in the mask it is recorded with")
-        nz = np.flatnonzero(observation)
-        self.cols.append(nz.astype(np.uint16))
-        self.vals.append(observation[nz].astype(np.float16))
-        self.indptr.append(self.indptr[-1] + len(nz))
-        self.masks.append(np.packbits(np.asarray(mask).astype(bool)))
+    def _row(self, action: int, seat: int) -> None:
+        """The row's action and game (its observation stored by the subclass)."""
         self.actions.append(int(action))
         self.targets.append(0.0)  # known when the game ends
         self.outcomes.append(0)
@@ -65,6 +55,30 @@ class DemoBuilder:
                 self.outcomes[row] = result
         self._seat_rows = {0: [], 1: []}
         self.n_games += 1
+
+
+class DemoBuilder(GameRows):
+    """Collects demonstration rows game by game; ``arrays()`` gives the stored format."""
+
+    def __init__(self, obs_size: int, n_actions: int) -> None:
+        super().__init__()
+        self.obs_size = obs_size
+        self.n_actions = n_actions
+        self.indptr = [0]
+        self.cols: list[np.ndarray] = []
+        self.vals: list[np.ndarray] = []
+        self.masks: list[np.ndarray] = []
+
+    def add(self, observation: np.ndarray, mask: np.ndarray, action: int, seat: int) -> None:
+        """One choice of ``seat`` in the current game (its observation is copied)."""
+        if not mask[action]:
+            raise ValueError(f"action {action} is not legal in the mask it is recorded with")
+        nz = np.flatnonzero(observation)
+        self.cols.append(nz.astype(np.uint16))
+        self.vals.append(observation[nz].astype(np.float16))
+        self.indptr.append(self.indptr[-1] + len(nz))
+        self.masks.append(np.packbits(np.asarray(mask).astype(bool)))
+        self._row(action, seat)
 
     def arrays(self, seconds: float = 0.0) -> dict[str, np.ndarray]:
         return {

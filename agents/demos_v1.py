@@ -28,11 +28,14 @@ import numpy as np
 
 from hostwcg_env.env.v1.aec import raw_env
 
+from .demos import GameRows
 
-class V1Demos:
+
+class V1Demos(GameRows):
     """Collects rows game by game; ``arrays()`` gives the stored format."""
 
     def __init__(self, env: Any) -> None:
+        super().__init__()
         lay = env.obs_layout
         sizes = lay.sizes()
         self.n_rows, self.n_feat = sizes["cards"][0]
@@ -52,12 +55,6 @@ class V1Demos:
         self.act_card: list[np.ndarray] = []
         self.act_src: list[np.ndarray] = []
         self.act_tgt: list[np.ndarray] = []
-        self.actions: list[int] = []
-        self.targets: list[float] = []
-        self.outcomes: list[int] = []
-        self.games: list[int] = []
-        self.n_games = 0
-        self._seat_rows: dict[int, list[int]] = {0: [], 1: []}
 
     def add(self, obs: dict[str, np.ndarray], action: int, seat: int) -> None:
         """One choice of ``seat`` in the current game (the arrays are copied)."""
@@ -78,21 +75,7 @@ class V1Demos:
         self.act_src.append(obs["action_source_row"][legal].astype(np.int8))
         self.act_tgt.append(obs["action_target_row"][legal].astype(np.int8))
         self.act_ptr.append(self.act_ptr[-1] + len(legal))
-        self.actions.append(int(action))
-        self.targets.append(0.0)  # known when the game ends
-        self.outcomes.append(0)
-        self.games.append(self.n_games)
-        self._seat_rows[seat].append(len(self.actions) - 1)
-
-    def end_game(self, winner: int | None, gamma: float) -> None:
-        """Close the current game: fill in its results and value targets."""
-        for seat, rows in self._seat_rows.items():
-            result = 0 if winner is None else (1 if winner == seat else -1)
-            for k, row in enumerate(rows):
-                self.targets[row] = result * gamma ** (len(rows) - 1 - k)
-                self.outcomes[row] = result
-        self._seat_rows = {0: [], 1: []}
-        self.n_games += 1
+        self._row(action, seat)
 
     def arrays(self) -> dict[str, np.ndarray]:
         def cat(xs: list[np.ndarray], dtype: Any, shape: tuple[int, ...] = ()) -> np.ndarray:

@@ -6,24 +6,18 @@ No timing is asserted: speed is benchmarked, never timed in tests (README.md "Sp
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from scripts_loader import load_script
 
 BENCH = Path(__file__).resolve().parent.parent / "scripts" / "bench.py"
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("hostwcg_bench", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["hostwcg_bench"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("hostwcg_bench", BENCH)
 
 
 def test_every_benchmark_returns_a_row(bench):

@@ -4,13 +4,13 @@ shows it while the game is played."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from scripts_loader import load_script
 
 from agents.demos_v1 import V1Demos, batch, from_records, merge, replay_into
 from hostwcg_env.analysis.records import shipped_deck_refs
@@ -94,11 +94,7 @@ def test_a_record_that_does_not_replay_is_an_error() -> None:
 
 
 def _load(name: str) -> Any:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script(name)
 
 
 @pytest.mark.slow

@@ -4,14 +4,13 @@ trains, snapshots, evaluates, and a run stopped and started again continues from
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 import pytest
+from scripts_loader import load_script
 
 from agents import make_agent
 from agents.league import ANCHOR_RATING, League
@@ -199,13 +198,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _script() -> ModuleType:
-    if "train_v1" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("train_v1", ROOT / "scripts" / "train_v1.py")
-        assert spec is not None and spec.loader is not None
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules["train_v1"] = mod
-        spec.loader.exec_module(mod)
-    return sys.modules["train_v1"]
+    return load_script("train_v1")
 
 
 def _train(out: Path, steps: int, *extra: str) -> dict:  # type: ignore[type-arg]
