@@ -30,8 +30,9 @@ def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
     choices of a target are guarded (``NumpyPolicy.narrow``); ``ppo:raw`` (``ppo:PATH:raw``) is
     the network alone, as it played before the guard.
 
-    ``ppo_v1:PATH.npz`` is a hostwcg_v1 set policy (numpy weights, ``agents/set_agent.py``),
-    greedy; ``ppo_v1:PATH.npz:sample`` samples its actions.
+    ``ppo_v1`` is the shipped hostwcg_v1 set policy (``agents/checkpoints/ppo_hostwcg_v1.npz``),
+    ``ppo_v1:PATH.npz`` another one (numpy weights, ``agents/set_agent.py``), greedy;
+    ``ppo_v1:PATH.npz:sample`` samples its actions.
 
     ``ismcts:300`` searches 300 iterations a decision; ``ismcts:0.5s`` as many as fit in half a
     second (the search stops at the first iteration that ends past the limit). It chooses among
@@ -78,14 +79,12 @@ def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
         path = arg[: -len("raw")].rstrip(":") if raw else arg
         return NumpyPolicy.load(path or DEFAULT, seed=seed, guard=not raw)
     if base == "ppo_v1":
-        from .set_agent import SetPolicyAgent
+        from .set_agent import DEFAULT_V1, SetPolicyAgent
 
         path, _, mode = arg.partition(":")
         if mode not in ("", "sample"):
             raise ValueError(f"ppo_v1:{arg}: after the weights file only ':sample' may follow")
-        if not path:
-            raise ValueError("ppo_v1 needs its weights: ppo_v1:PATH.npz (scripts/distill_v1.py train --export)")
-        return SetPolicyAgent(path, seed=seed, sample=mode == "sample")
+        return SetPolicyAgent(path or DEFAULT_V1, seed=seed, sample=mode == "sample")
     raise ValueError(f"unknown agent {name!r} (known: {', '.join(AGENT_NAMES)})")
 
 

@@ -14,7 +14,9 @@ recorded seat. Stored compactly (``V1Demos.arrays``): the card rows in use (zone
 actions as ``(index, card, source row, target row)`` (``action_kind`` / ``action_arg`` are the
 same in every state and are kept once); the action taken, the game's result from that
 player's side (+1 / -1 / 0) and the value target PPO would see there,
-``gamma ** (choices left after it) * result``. ``batch(data, rows)`` rebuilds the dense
+``gamma ** (choices left after it) * result``. A game with a choice the env's layout does not
+offer (more than 24 pending triggers to order: ``hostwcg_env.env.codec.offered``) is skipped and
+counted. ``batch(data, rows)`` rebuilds the dense
 observation dict the policies read (``agents.set_policy.NumpySetPolicy``,
 ``agents.set_policy_torch.SetPolicy``).
 """
@@ -76,6 +78,16 @@ class V1Demos(GameRows):
         self.act_tgt.append(obs["action_target_row"][legal].astype(np.int8))
         self.act_ptr.append(self.act_ptr[-1] + len(legal))
         self._row(action, seat)
+
+    def truncate(self, n: int) -> None:
+        """Keep the first ``n`` rows (drop those of a game that cannot be kept: one under way,
+        or one with a choice the layout cannot express)."""
+        for name in ("row_idx", "row_zone", "row_card", "row_feat", "globals", "history", "act_idx", "act_card",
+                     "act_src", "act_tgt", "actions", "targets", "outcomes", "games"):
+            setattr(self, name, getattr(self, name)[:n])
+        self.row_ptr = self.row_ptr[: n + 1]
+        self.act_ptr = self.act_ptr[: n + 1]
+        self._seat_rows = {0: [], 1: []}
 
     def arrays(self) -> dict[str, np.ndarray]:
         def cat(xs: list[np.ndarray], dtype: Any, shape: tuple[int, ...] = ()) -> np.ndarray:
@@ -218,18 +230,27 @@ def from_records(records: Iterable[dict[str, Any]], agent: str | None = None, ga
     game) in the given records (``hostwcg_env.analysis.replay.replayable``), at most ``limit``
     games. Only records played under the default rules are taken (the env's observation
     layout follows the rules); the others are skipped."""
+    from hostwcg_env.env.codec import LayoutError
+
     env = raw_env(auto_single=False)
     demos = V1Demos(env)
+    skipped = 0
     for rec in records:
         if rec.get("rules"):
             continue
         seats = [s for s, name in enumerate(rec["agents"]) if agent is None or name == agent]
         if not seats or not rec["actions"]:
             continue
-        replay_into(rec, demos, env, seats, gamma)
+        before = len(demos.actions)
+        try:
+            replay_into(rec, demos, env, seats, gamma)
+        except LayoutError:  # a choice the env's layout does not offer (codec.offered): skip the game
+            demos.truncate(before)
+            skipped += 1
+            continue
         if limit is not None and demos.n_games >= limit:
             break
-    return demos.arrays()
+    return {**demos.arrays(), "skipped_unexpressible": np.asarray(skipped)}
 
 
 __all__ = ["V1Demos", "batch", "from_records", "merge", "replay_into"]

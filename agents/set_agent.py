@@ -1,4 +1,5 @@
-"""The hostwcg_v1 set policy as an engine-level agent: ``make_agent("ppo_v1:PATH.npz")``.
+"""The hostwcg_v1 set policy as an engine-level agent: ``make_agent("ppo_v1")`` (the shipped
+weights, ``agents/checkpoints/ppo_hostwcg_v1.npz``) or ``make_agent("ppo_v1:PATH.npz")``.
 
 ``SetPolicyAgent`` keeps, per game, what the hostwcg_v1 env keeps for its seat: a ``Memory``
 that reads the events its ``PlayerView`` shows (``hostwcg_env/env/v1/memory.py``) and the
@@ -20,6 +21,9 @@ from hostwcg_env.engine import Action
 from hostwcg_env.engine.view import PlayerView
 
 from .base import EngineAgent
+
+
+DEFAULT_V1 = Path(__file__).resolve().parent / "checkpoints" / "ppo_hostwcg_v1.npz"
 
 
 class SetPolicyAgent(EngineAgent):
@@ -50,7 +54,7 @@ class SetPolicyAgent(EngineAgent):
         self.slate = None
 
     def choose(self, view: PlayerView, actions: tuple[Action, ...]) -> Action:
-        from hostwcg_env.env.codec import encode
+        from hostwcg_env.env.codec import encode, offered
         from hostwcg_env.env.v1.encoder import Encoder
         from hostwcg_env.env.v1.layout import obs_layout
         from hostwcg_env.env.v1.memory import Memory
@@ -65,7 +69,7 @@ class SetPolicyAgent(EngineAgent):
             self.memory = Memory(view.player)
             self.slate = enc.slate()
         self.memory.sync(view)
-        pairs = [(encode(lay.actions, None, view.player, a), a) for a in actions]
+        pairs = [(encode(lay.actions, None, view.player, a), a) for a in offered(actions)]
         enc.encode(view, self.memory, self.slate, pairs, object())
         obs = self.slate.arrays
         index, _ = self.policy.predict(obs)
@@ -76,4 +80,4 @@ class SetPolicyAgent(EngineAgent):
         return chosen
 
 
-__all__ = ["SetPolicyAgent"]
+__all__ = ["DEFAULT_V1", "SetPolicyAgent"]

@@ -222,7 +222,7 @@ def dagger(weights_path: str, out: str, games: int, teacher: str = "lookahead",
     from agents.demos_v1 import V1Demos, merge
     from agents.set_policy import NumpySetPolicy
     from hostwcg_env.env.aec import AGENTS
-    from hostwcg_env.env.codec import encode
+    from hostwcg_env.env.codec import encode, offered
     from hostwcg_env.env.v1.vector import VectorEnv
 
     t0 = time.time()
@@ -247,7 +247,7 @@ def dagger(weights_path: str, out: str, games: int, teacher: str = "lookahead",
             e = vec.games[i]
             g = e.game
             d = g.decision
-            a = label.choose(g.view(d.player), d.actions)
+            a = label.choose(g.view(d.player), offered(d.actions))
             idx = encode(e.layout, g.state, d.player, a)
             builders[i].add({k: v[i] for k, v in obs.items()}, idx, d.player)
             agree += int(actions[i] == idx)
@@ -258,8 +258,7 @@ def dagger(weights_path: str, out: str, games: int, teacher: str = "lookahead",
             builders[i].end_game(None if win is None else AGENTS.index(win), gamma)
             finished += 1
     for b in builders:  # the rows of the games still under way (the last ones) are dropped
-        b._seat_rows = {0: [], 1: []}
-        _truncate(b, sum(1 for gi in b.games if gi < b.n_games))
+        b.truncate(sum(1 for gi in b.games if gi < b.n_games))
     data = merge([b.arrays() for b in builders])
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     np.savez(out, **data)
@@ -268,15 +267,6 @@ def dagger(weights_path: str, out: str, games: int, teacher: str = "lookahead",
              "seconds": round(time.time() - t0, 1)}
     print(json.dumps(facts), flush=True)
     return facts
-
-
-def _truncate(b: Any, n: int) -> None:
-    """Keep a builder's first ``n`` rows (those of its finished games)."""
-    for name in ("row_idx", "row_zone", "row_card", "row_feat", "globals", "history", "act_idx", "act_card",
-                 "act_src", "act_tgt", "actions", "targets", "outcomes", "games"):
-        setattr(b, name, getattr(b, name)[:n])
-    b.row_ptr = b.row_ptr[: n + 1]
-    b.act_ptr = b.act_ptr[: n + 1]
 
 
 def evaluate_policy(weights_path: str, opponents: list[str], games: int, seed: int) -> dict[str, float]:

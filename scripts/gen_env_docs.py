@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from hostwcg_env.engine import RuleConfig  # noqa: E402
-from hostwcg_env.env.layout import action_layout  # noqa: E402
+from hostwcg_env.env.layout import MAX_TRIGGERS, action_layout  # noqa: E402
 from hostwcg_env.env.observation import (  # noqa: E402
     CARD_FEATURES,
     ENTITY_EXTRA,
@@ -51,7 +51,15 @@ def action_space_md() -> str:
         rng = str(b.start) if b.size == 1 else f"{b.start}-{b.stop - 1}"
         lines.append(f"| `{b.name}` | {rng} | {b.meaning} | {b.index_meaning} |")
     lines += ["", "A legal engine action the layout cannot express raises `LayoutError`; the fuzz",
-              "tests play thousands of games over every shipped deck to show it never happens.", ""]
+              "tests play thousands of random games over every shipped deck without meeting one.", "",
+              "## Triggers", "",
+              f"One bound is a rule of the layout instead: with more than {MAX_TRIGGERS} of a player's triggers",
+              "pending at once (33.2: the player puts them on the stack one by one, in the order it",
+              f"chooses), the mask offers the first {MAX_TRIGGERS} (`hostwcg_env.env.codec.offered`); as",
+              "each goes on the stack the later ones move up, so every trigger is still placed, only",
+              f"the {MAX_TRIGGERS + 1}th and later cannot go first. Engine-level agents playing inside an",
+              "env (an opponent, a teacher) choose among the same offered actions. Self-play training",
+              "met 25 pending triggers once in about 15,000 games (a board of tokens leaving play at once).", ""]
     return "\n".join(lines)
 
 

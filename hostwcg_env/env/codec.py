@@ -1,7 +1,10 @@
 """Action codec: every legal engine action <-> exactly one index of the flat action space.
 
 Encoding is relative to the deciding player (ego-centric places). A legal action the layout
-cannot express raises ``LayoutError``: options are never dropped silently.
+cannot express raises ``LayoutError``: options are never dropped silently. One bound is
+documented instead (docs/action_space.md, "Triggers"): with more than ``MAX_TRIGGERS`` pending
+triggers to order (33.2), the player picks the next among the first ``MAX_TRIGGERS``
+(``offered``); the others wait their turn, so every trigger still goes on the stack.
 """
 
 from __future__ import annotations
@@ -118,6 +121,17 @@ def encode(lay: ActionLayout, s: GameState | None, p: int, a: Action) -> int:
     raise LayoutError(f"action {a} has no index")
 
 
+def offered(actions: tuple[Action, ...]) -> tuple[Action, ...]:
+    """The legal actions the layout offers: all of them, except pending triggers past the
+    first ``MAX_TRIGGERS`` (33.2: the player orders its triggers one by one; with more pending,
+    it picks among the first ``MAX_TRIGGERS`` each time, and the later ones move up as earlier
+    ones go on the stack). Agents that choose engine actions inside an env choose among these."""
+    if len(actions) <= MAX_TRIGGERS or not any(a.kind is Kind.TRIGGER and int(a.arg) >= MAX_TRIGGERS
+                                               for a in actions):
+        return actions
+    return tuple(a for a in actions if not (a.kind is Kind.TRIGGER and int(a.arg) >= MAX_TRIGGERS))
+
+
 class Codec:
     """Mask and index<->action mapping for the current decision of a game (cached per decision)."""
 
@@ -139,7 +153,7 @@ class Codec:
             return
         s = game.state
         memo = self._memo
-        for a in d.actions:
+        for a in offered(d.actions):
             key = (a.kind._value_, a.arg, a.n, d.player)  # a plain str hashes faster than an Enum
             i = memo.get(key)
             if i is None:

@@ -27,7 +27,7 @@ import gymnasium as gym
 import numpy as np
 
 from .aec import AGENTS, RENDER_FPS, RENDER_MODES, action_index, raw_env
-from .codec import encode
+from .codec import encode, offered
 
 Policy = Callable[[np.ndarray, np.ndarray], int]
 
@@ -131,7 +131,7 @@ class SingleAgentEnv(gym.Env):
             if type(opp) is RandomPolicy:  # it reads the mask alone: no observation is encoded
                 e.step(opp.act(None, e.action_mask(AGENTS[d.player])))
             elif hasattr(opp, "choose"):
-                a = opp.choose(g.view(d.player), d.actions)
+                a = opp.choose(g.view(d.player), offered(d.actions))
                 e.step(encode(e.layout, g.state, d.player, a))
             else:
                 o = e.observe(AGENTS[d.player])

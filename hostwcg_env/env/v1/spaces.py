@@ -7,7 +7,7 @@ from gymnasium import spaces
 
 from hostwcg_env.engine import Action, Game
 
-from ..codec import LayoutError, encode
+from ..codec import LayoutError, encode, offered
 from .cards import N_CARD_IDS
 from .layout import (
     ACTION_KINDS,
@@ -72,7 +72,7 @@ class Legal:
             return
         self.player = d.player
         memo = self._memo
-        for a in d.actions:
+        for a in offered(d.actions):
             key = (a.kind._value_, a.arg, a.n, d.player)
             i = memo.get(key)
             if i is None:

@@ -44,7 +44,7 @@ from gymnasium import spaces
 from hostwcg_env.engine import IllegalActionError
 
 from ..aec import AGENTS, action_index
-from ..codec import LayoutError, encode
+from ..codec import LayoutError, encode, offered
 from .aec import raw_env
 from .encoder import Slate
 from .spaces import observation_space
@@ -253,7 +253,7 @@ class VectorEnv(_Base):
                 g = e.game
                 assert g is not None and g.decision is not None
                 d = g.decision
-                a = opp.choose(g.view(d.player), d.actions)
+                a = opp.choose(g.view(d.player), offered(d.actions))
                 try:
                     e.step(encode(e.layout, g.state, d.player, a))
                 except (IllegalActionError, LayoutError) as err:
