@@ -31,8 +31,9 @@ def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
     the network alone, as it played before the guard.
 
     ``ppo_v1`` is the shipped hostwcg_v1 set policy (``agents/checkpoints/ppo_hostwcg_v1.npz``),
-    ``ppo_v1:PATH.npz`` another one (numpy weights, ``agents/set_agent.py``), greedy;
-    ``ppo_v1:PATH.npz:sample`` samples its actions.
+    ``ppo_v1:PATH.npz`` another one (numpy weights, ``agents/set_agent.py``), greedy, its
+    targets guarded as ``ppo``'s; ``:raw`` the network alone, ``:sample`` sampling its actions
+    (``ppo_v1:raw``, ``ppo_v1:PATH.npz:raw:sample``).
 
     ``ismcts:300`` searches 300 iterations a decision; ``ismcts:0.5s`` as many as fit in half a
     second (the search stops at the first iteration that ends past the limit). It chooses among
@@ -81,10 +82,14 @@ def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
     if base == "ppo_v1":
         from .set_agent import DEFAULT_V1, SetPolicyAgent
 
-        path, _, mode = arg.partition(":")
-        if mode not in ("", "sample"):
-            raise ValueError(f"ppo_v1:{arg}: after the weights file only ':sample' may follow")
-        return SetPolicyAgent(path or DEFAULT_V1, seed=seed, sample=mode == "sample")
+        parts = arg.split(":") if arg else []
+        flags = set()
+        while parts and parts[-1] in ("raw", "sample"):
+            flags.add(parts.pop())
+        path = ":".join(parts)
+        if path.endswith(":") or (path and not path.endswith(".npz")):
+            raise ValueError(f"ppo_v1:{arg}: write ppo_v1[:PATH.npz][:raw][:sample]")
+        return SetPolicyAgent(path or DEFAULT_V1, seed=seed, sample="sample" in flags, guard="raw" not in flags)
     raise ValueError(f"unknown agent {name!r} (known: {', '.join(AGENT_NAMES)})")
 
 

@@ -7,7 +7,11 @@ observation arrays (``Encoder.encode``), so at each choice the policy
 (``agents.set_policy.NumpySetPolicy``, numpy alone) reads exactly the observation the env
 would give that player (``tests/test_set_agent.py`` checks it against the env step by step).
 It can then play wherever an agent plays: the ladder, balance studies, the audit,
-``hostwcg play --vs``. Greedy (the most probable legal action) unless ``sample=True``.
+``hostwcg play --vs``. Greedy (the most probable legal action) unless ``sample=True``. Like the
+v0 agent (``agents/ppo.py``, ``NumpyPolicy.narrow``) it chooses a target only among the
+sensible ones (``agents/sensible.py``: a harmful effect on an opposing object, a helpful one on
+its own, whenever legal; ``guard=False``, ``ppo_v1:PATH:raw``, for the network alone); its
+other choices are the network's, and inside the env the network plays alone.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ class SetPolicyAgent(EngineAgent):
     name = "ppo_v1"
 
     def __init__(self, weights: str | Path | dict[str, np.ndarray], seed: int | None = None,
-                 sample: bool = False) -> None:
+                 sample: bool = False, guard: bool = True) -> None:
         from .set_policy import NumpySetPolicy
 
         if isinstance(weights, (str, Path)):
@@ -42,6 +46,7 @@ class SetPolicyAgent(EngineAgent):
                 weights = {k: z[k] for k in z.files}
         self.policy = NumpySetPolicy(weights, deterministic=not sample, seed=seed)
         self.sample = sample
+        self.guard = guard
         self._parts: dict[Any, Any] = {}  # RuleConfig -> (layout, encoder)
         self.memory: Any = None
         self.slate: Any = None
@@ -69,6 +74,10 @@ class SetPolicyAgent(EngineAgent):
             self.memory = Memory(view.player)
             self.slate = enc.slate()
         self.memory.sync(view)
+        if self.guard:  # as the v0 agent's: a target only on the side its effect is meant for
+            from .sensible import sensible_targets
+
+            actions = sensible_targets(view, actions)
         pairs = [(encode(lay.actions, None, view.player, a), a) for a in offered(actions)]
         enc.encode(view, self.memory, self.slate, pairs, object())
         obs = self.slate.arrays

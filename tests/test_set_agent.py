@@ -38,7 +38,7 @@ def test_the_agent_sees_what_the_env_shows_its_seat(weights: dict[str, np.ndarra
 
     env = hostwcg_v1.raw_env()
     env.reset(seed=seed)
-    agent = SetPolicyAgent(weights, seed=seed)
+    agent = SetPolicyAgent(weights, seed=seed, guard=False)  # the network alone, as in the env
     direct = NumpySetPolicy(weights)
     rng = np.random.default_rng(seed)
     choices = 0
@@ -72,3 +72,28 @@ def test_it_plays_in_the_ladder_and_by_name(tmp_path: Path, weights: dict[str, n
         make_agent(f"ppo_v1:{tmp_path / 'missing.npz'}")
     res = run_ladder(["random", f"ppo_v1:{path}"], games=2, seed=5, workers=1, quiet=True)
     assert len(res.records) == 2 and all(r["actions"] for r in res.records)
+
+
+def test_the_shipped_v1_policy_plays_a_game() -> None:
+    """``ppo_v1`` loads agents/checkpoints/ppo_hostwcg_v1.npz and finishes a game against the
+    heuristic with legal choices only (the runner checks every action)."""
+    from agents.set_agent import DEFAULT_V1
+    from hostwcg_env.analysis.ladder import run_ladder
+
+    assert DEFAULT_V1.exists()
+    agent = make_agent("ppo_v1", seed=1)
+    assert isinstance(agent, SetPolicyAgent) and agent.policy.dim == 128
+    res = run_ladder(["heuristic", "ppo_v1"], games=2, seed=9, workers=1, quiet=True)
+    assert len(res.records) == 2
+
+
+def test_spec_flags(tmp_path: Path, weights: dict[str, np.ndarray]) -> None:
+    path = tmp_path / "v1.npz"
+    np.savez(path, **weights)
+    a = make_agent(f"ppo_v1:{path}")
+    assert a.guard and not a.sample
+    b = make_agent(f"ppo_v1:{path}:raw:sample")
+    assert not b.guard and b.sample
+    assert not make_agent("ppo_v1:raw").guard
+    with pytest.raises(ValueError, match="write ppo_v1"):
+        make_agent("ppo_v1:nonsense")
