@@ -26,7 +26,6 @@ from hostwcg_env.engine.view import PlayerView
 
 from .base import EngineAgent
 
-
 DEFAULT_V1 = Path(__file__).resolve().parent / "checkpoints" / "ppo_hostwcg_v1.npz"
 
 
