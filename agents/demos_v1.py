@@ -2,8 +2,9 @@
 cloning the set policy (``scripts/distill_v1.py``; ``agents/demos.py`` is v0's format).
 
 A game record keeps every action of its game, so replaying it through a ``hostwcg_v1``
-``raw_env`` started from the record's game (``raw_env.start_from``) shows each choice of each
-player exactly as the env shows it to that player: the observation (memory and history
+``raw_env`` started from the record's game (``raw_env.start_from``;
+``hostwcg_env.analysis.distill.v1_from_records``, the analysis layer reads records) shows each
+choice of each player exactly as the env shows it to that player: the observation (memory and history
 included: they are written from the player's view and the events it saw), the mask and the
 action taken. The lookahead's balance studies and the pimc confirmation games are thus a
 distillation set that costs no game to make.
@@ -27,8 +28,6 @@ from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
-
-from hostwcg_env.env.v1.aec import raw_env
 
 from .demos import GameRows
 
@@ -193,64 +192,4 @@ def _ranges(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     return starts + np.arange(int(n.sum()))
 
 
-def replay_into(rec: dict[str, Any], demos: V1Demos, env: Any, seats: Iterable[int], gamma: float = 0.995) -> int:
-    """Replay one record through ``env`` (a v1 ``raw_env`` with ``auto_single=False`` and the
-    record's rules), adding every choice of ``seats`` to ``demos``; the number of rows added.
-    A replay that does not end as recorded raises ValueError."""
-    from hostwcg_env.analysis.replay import new_game
-    from hostwcg_env.engine import Action
-    from hostwcg_env.env.aec import AGENTS
-    from hostwcg_env.env.codec import encode
-
-    seats = set(seats)
-    game = new_game(rec)
-    env.start_from(game)
-    added = 0
-    for i, text in enumerate(rec["actions"]):
-        g = env.game
-        d = g.decision
-        if d is None or g.is_over:
-            raise ValueError(f"record {rec.get('key')}: the game ended before action {i + 1}")
-        action = Action.parse(text)
-        idx = encode(env.layout, g.state, d.player, action)
-        if d.player in seats and len(d.actions) >= 2:
-            demos.add(env.observe(AGENTS[d.player]), idx, d.player)
-            added += 1
-        env.step(idx)
-    g = env.game
-    if not g.is_over or g.state.winner != rec["winner"]:
-        raise ValueError(f"record {rec.get('key')}: the replay did not end as recorded")
-    demos.end_game(g.state.winner, gamma)
-    return added
-
-
-def from_records(records: Iterable[dict[str, Any]], agent: str | None = None, gamma: float = 0.995,
-                 limit: int | None = None) -> dict[str, np.ndarray]:
-    """The v1 rows of ``agent``'s choices (its name in the records; None: both seats of every
-    game) in the given records (``hostwcg_env.analysis.replay.replayable``), at most ``limit``
-    games. Only records played under the default rules are taken (the env's observation
-    layout follows the rules); the others are skipped."""
-    from hostwcg_env.env.codec import LayoutError
-
-    env = raw_env(auto_single=False)
-    demos = V1Demos(env)
-    skipped = 0
-    for rec in records:
-        if rec.get("rules"):
-            continue
-        seats = [s for s, name in enumerate(rec["agents"]) if agent is None or name == agent]
-        if not seats or not rec["actions"]:
-            continue
-        before = len(demos.actions)
-        try:
-            replay_into(rec, demos, env, seats, gamma)
-        except LayoutError:  # a choice the env's layout does not offer (codec.offered): skip the game
-            demos.truncate(before)
-            skipped += 1
-            continue
-        if limit is not None and demos.n_games >= limit:
-            break
-    return {**demos.arrays(), "skipped_unexpressible": np.asarray(skipped)}
-
-
-__all__ = ["V1Demos", "batch", "from_records", "merge", "replay_into"]
+__all__ = ["V1Demos", "batch", "merge"]

@@ -61,7 +61,7 @@ def _records(paths: list[str], agent: str | None, games: int | None) -> list[dic
 
 
 def _extract_part(args: tuple[list[dict[str, Any]], str | None, float]) -> dict[str, np.ndarray]:
-    from agents.demos_v1 import from_records
+    from hostwcg_env.analysis.distill import v1_from_records as from_records
 
     recs, agent, gamma = args
     return from_records(recs, agent=agent, gamma=gamma)

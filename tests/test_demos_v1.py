@@ -12,7 +12,9 @@ import numpy as np
 import pytest
 from scripts_loader import load_script
 
-from agents.demos_v1 import V1Demos, batch, from_records, merge, replay_into
+from agents.demos_v1 import V1Demos, batch, merge
+from hostwcg_env.analysis.distill import replay_into_v1 as replay_into
+from hostwcg_env.analysis.distill import v1_from_records as from_records
 from hostwcg_env.analysis.records import shipped_deck_refs
 from hostwcg_env.analysis.replay import new_game
 from hostwcg_env.analysis.runner import GameSpec, play

@@ -98,7 +98,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
 
     def start_from(self, game: Game) -> None:
         """Start an episode from an engine ``Game`` before its first action (a recorded game's
-        replay, ``agents/demos_v1.py``); ``reset`` does this with a game of its own dealing."""
+        replay, ``hostwcg_env.analysis.distill.v1_from_records``); ``reset`` does this with a game of its own dealing."""
         self.game = game
         self.game.auto_pass = self.auto_single
         self.agents = list(AGENTS)
