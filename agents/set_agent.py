@@ -34,15 +34,14 @@ class SetPolicyAgent(EngineAgent):
 
     def __init__(self, weights: str | Path | dict[str, np.ndarray], seed: int | None = None,
                  sample: bool = False, guard: bool = True) -> None:
-        from .set_policy import NumpySetPolicy
+        from .set_policy import NumpySetPolicy, load_weights
 
         if isinstance(weights, (str, Path)):
             path = Path(weights)
             if not path.exists():
                 raise ValueError(f"ppo_v1: no weights file {path} (a .npz of scripts/distill_v1.py "
                                  f"train --export or scripts/train_v1.py --export)")
-            with np.load(path) as z:
-                weights = {k: z[k] for k in z.files}
+            weights = load_weights(path)
         self.policy = NumpySetPolicy(weights, deterministic=not sample, seed=seed)
         self.sample = sample
         self.guard = guard

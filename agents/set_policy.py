@@ -11,6 +11,7 @@ model: it can be the batched opponent of ``hostwcg_v1.vector_env``). The weights
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -115,9 +116,16 @@ class NumpySetPolicy:
         return actions, None
 
 
+def load_weights(path: str | Path) -> dict[str, np.ndarray]:
+    """The arrays of a set policy's numpy weights file (``export_weights`` saved with
+    ``np.savez``): what ``NumpySetPolicy`` takes."""
+    with np.load(path, allow_pickle=False) as z:
+        return {k: z[k] for k in z.files}
+
+
 def _gather_rows(h_all: np.ndarray, where: np.ndarray, games: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """The card vector of row ``rows[m]`` of game ``games[m]``, zeros where ``rows`` is -1 (no row)."""
     return h_all[where[games, np.maximum(rows, 0)]] * (rows >= 0).astype(np.float32)[:, None]
 
 
-__all__ = ["NumpySetPolicy"]
+__all__ = ["NumpySetPolicy", "load_weights"]

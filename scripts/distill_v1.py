@@ -220,14 +220,13 @@ def dagger(weights_path: str, out: str, games: int, teacher: str = "lookahead",
     student reaches by itself."""
     from agents import make_agent
     from agents.demos_v1 import V1Demos, merge
-    from agents.set_policy import NumpySetPolicy
+    from agents.set_policy import NumpySetPolicy, load_weights
     from hostwcg_env.env.aec import AGENTS
     from hostwcg_env.env.codec import encode, offered
     from hostwcg_env.env.v1.vector import VectorEnv
 
     t0 = time.time()
-    with np.load(weights_path) as z:
-        w = {k: z[k] for k in z.files}
+    w = load_weights(weights_path)
     student = NumpySetPolicy(w, deterministic=greedy, seed=seed)
     pool: list[Any] = []
     for k, name in enumerate(o for o in opponents.split(",") if o):
@@ -274,9 +273,9 @@ def evaluate_policy(weights_path: str, opponents: list[str], games: int, seed: i
     from train_v1 import opponent_of, play
 
     from agents.league import Member
+    from agents.set_policy import load_weights
 
-    with np.load(weights_path) as z:
-        w = {k: z[k] for k in z.files}
+    w = load_weights(weights_path)
     out = {}
     for k, name in enumerate(opponents):
         opp = opponent_of(Member(name=name, kind="agent"), seed + 7919 * (k + 1))

@@ -55,12 +55,11 @@ def opponent_of(member: Member, seed: int) -> Any:
     """What the vector env plays for a league member: ``"random"``, an engine-level agent, or
     a snapshot's numpy policy (sampling, as the learner trains)."""
     from agents import make_agent
-    from agents.set_policy import NumpySetPolicy
+    from agents.set_policy import NumpySetPolicy, load_weights
 
     if member.kind == "snapshot":
         assert member.path is not None
-        with np.load(member.path) as z:
-            return NumpySetPolicy({k: z[k] for k in z.files}, deterministic=False, seed=seed)
+        return NumpySetPolicy(load_weights(member.path), deterministic=False, seed=seed)
     if member.name == "random":
         return "random"
     return make_agent(member.name, seed=seed)

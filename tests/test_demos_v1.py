@@ -107,7 +107,7 @@ def test_distill_extract_train_eval(tmp_path: Path) -> None:
     import torch as th
     from sb3_contrib import MaskablePPO
 
-    from agents.set_policy import NumpySetPolicy
+    from agents.set_policy import NumpySetPolicy, load_weights
     from hostwcg_env.analysis.recordfile import RecordWriter
 
     dv = _load("distill_v1")
@@ -125,8 +125,7 @@ def test_distill_extract_train_eval(tmp_path: Path) -> None:
     assert res["epochs"][-1]["train_ce"] < res["epochs"][0]["train_ce"] + 1.0
     assert json.loads(out.with_suffix(".json").read_text())["rows"] == facts["rows"]
     model = MaskablePPO.load(out, device="cpu")
-    with np.load(tmp_path / "bc.npz") as z:
-        pol = NumpySetPolicy({k: z[k] for k in z.files})
+    pol = NumpySetPolicy(load_weights(tmp_path / "bc.npz"))
     from agents.demos_v1 import batch as dense
 
     obs = dense(dv.load([str(data_path)]), np.arange(8))
