@@ -45,7 +45,7 @@ class SetPolicyAgent(EngineAgent):
         self.policy = NumpySetPolicy(weights, deterministic=not sample, seed=seed)
         self.sample = sample
         self.guard = guard
-        self._parts: dict[Any, Any] = {}  # RuleConfig -> (layout, encoder)
+        self._parts: dict[Any, Any] = {}  # RuleConfig -> (encoder, its arrays, legal actions)
         self.memory: Any = None
         self.slate: Any = None
         self.reset(seed)
@@ -57,30 +57,29 @@ class SetPolicyAgent(EngineAgent):
         self.slate = None
 
     def choose(self, view: PlayerView, actions: tuple[Action, ...]) -> Action:
-        from hostwcg_env.env.codec import encode, offered
         from hostwcg_env.env.v1.encoder import Encoder
         from hostwcg_env.env.v1.layout import obs_layout
         from hostwcg_env.env.v1.memory import Memory
+        from hostwcg_env.env.v1.spaces import Legal
 
         cfg = view.config
         parts = self._parts.get(cfg)
         if parts is None:
             lay = obs_layout(cfg)
-            parts = self._parts[cfg] = (lay, Encoder(layout=lay))
-        lay, enc = parts
+            enc = Encoder(layout=lay)
+            parts = self._parts[cfg] = (enc, enc.slate(), Legal(lay))
+        enc, self.slate, legal = parts
         if self.memory is None or self.memory.viewer != view.player:
             self.memory = Memory(view.player)
-            self.slate = enc.slate()
         self.memory.sync(view)
         if self.guard:  # as the v0 agent's: a target only on the side its effect is meant for
             from .sensible import sensible_targets
 
             actions = sensible_targets(view, actions)
-        pairs = [(encode(lay.actions, None, view.player, a), a) for a in offered(actions)]
-        enc.encode(view, self.memory, self.slate, pairs, object())
-        obs = self.slate.arrays
-        index, _ = self.policy.predict(obs)
-        chosen = dict(pairs).get(int(index[0]))
+        legal.set(view.player, actions, object())  # the env's own index of each action (v1/spaces.py)
+        enc.encode(view, self.memory, self.slate, legal.pairs, legal.token)
+        index, _ = self.policy.predict(self.slate.arrays)
+        chosen = legal.decode(int(index[0]))
         if chosen is None:  # cannot happen: only legal indices are scored
             raise ValueError(f"ppo_v1 chose index {int(index[0])}, not one of the legal actions")
         self.memory.own_action(chosen)

@@ -62,28 +62,34 @@ class Legal:
         d = game.decision
         if d is self.token:
             return
-        self.token = d
+        if d is None or game.is_over:
+            self.set(-1, (), d)
+        else:
+            self.set(d.player, d.actions, d)
+
+    def set(self, player: int, actions: tuple[Action, ...], token: object) -> None:
+        """The decision identified by ``token``: ``player`` chooses among ``actions`` (what an
+        agent holding only its PlayerView is given; ``refresh`` reads them off the game)."""
+        self.token = token
         if self.pairs:
             self.mask[[i for i, _ in self.pairs]] = 0
         self.pairs = []
         self.map = {}
-        self.player = -1
-        if d is None or game.is_over:
-            return
-        self.player = d.player
+        self.player = player
         memo = self._memo
-        for a in offered(d.actions):
-            key = (a.kind._value_, a.arg, a.n, d.player)
+        for a in offered(actions):
+            key = (a.kind._value_, a.arg, a.n, player)
             i = memo.get(key)
             if i is None:
-                i = encode(self.lay, game.state, d.player, a)  # a pure function of the action and player
+                i = encode(self.lay, None, player, a)  # a pure function of the action and player
                 if len(memo) < 100_000:
                     memo[key] = i
             if i in self.map:
                 raise LayoutError(f"two legal actions share index {i}: {self.map[i]} and {a}")
             self.map[i] = a
             self.pairs.append((i, a))
-        self.mask[[i for i, _ in self.pairs]] = 1
+        if self.pairs:
+            self.mask[[i for i, _ in self.pairs]] = 1
 
     def decode(self, index: int) -> Action | None:
         return self.map.get(index)
