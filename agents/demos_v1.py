@@ -31,16 +31,17 @@ import numpy as np
 
 from .demos import GameRows
 
+# the stored arrays with one entry (or one run of entries) per row, beside GameRows' own
+_PARTS = ("row_idx", "row_zone", "row_card", "row_feat", "globals", "history", "act_idx", "act_card",
+          "act_src", "act_tgt")
+
 
 class V1Demos(GameRows):
     """Collects rows game by game; ``arrays()`` gives the stored format."""
 
     def __init__(self, env: Any) -> None:
         super().__init__()
-        lay = env.obs_layout
-        sizes = lay.sizes()
-        self.n_rows, self.n_feat = sizes["cards"][0]
-        self.n_actions = sizes["action_mask"][0][0]
+        self.n_rows, self.n_feat = env.obs_layout.sizes()["cards"][0]
         probe = env.encoder.slate()
         self.action_kind = probe.arrays["action_kind"].astype(np.int16).copy()
         self.action_arg = probe.arrays["action_arg"].astype(np.int16).copy()
@@ -81,8 +82,7 @@ class V1Demos(GameRows):
     def truncate(self, n: int) -> None:
         """Keep the first ``n`` rows (drop those of a game that cannot be kept: one under way,
         or one with a choice the layout cannot express)."""
-        for name in ("row_idx", "row_zone", "row_card", "row_feat", "globals", "history", "act_idx", "act_card",
-                     "act_src", "act_tgt", "actions", "targets", "outcomes", "games"):
+        for name in (*_PARTS, "actions", "targets", "outcomes", "games"):
             setattr(self, name, getattr(self, name)[:n])
         self.row_ptr = self.row_ptr[: n + 1]
         self.act_ptr = self.act_ptr[: n + 1]
@@ -122,8 +122,7 @@ def merge(parts: Iterable[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     if not parts:
         raise ValueError("no demonstration rows to merge")
     out: dict[str, np.ndarray] = {}
-    for k in ("row_idx", "row_zone", "row_card", "row_feat", "globals", "history", "act_idx", "act_card",
-              "act_src", "act_tgt", "actions", "value_targets", "outcomes"):
+    for k in (*_PARTS, "actions", "value_targets", "outcomes"):
         out[k] = np.concatenate([p[k] for p in parts])
     for ptr, key in (("row_ptr", "row_idx"), ("act_ptr", "act_idx")):
         pieces, base = [np.zeros(1, np.int64)], 0

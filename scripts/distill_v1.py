@@ -88,6 +88,7 @@ def extract(paths: list[str], agent: str | None, games: int | None, out: str, wo
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     np.savez(out, **data)
     facts = {"records": [str(p) for p in paths], "agent": agent, "games": int(data["n_games"]),
+             "skipped_unexpressible": sum(int(p["skipped_unexpressible"]) for p in parts),
              "rows": int(len(data["actions"])), "seconds": round(time.time() - t0, 1),
              "bytes": int(sum(v.nbytes for v in data.values()))}
     print(json.dumps(facts))
@@ -146,14 +147,14 @@ def train(data: dict[str, np.ndarray], out: str, epochs: int = 4, batch_size: in
     total_batches = epochs * int(np.ceil(len(train_rows) / batch_size))
     sched = th.optim.lr_scheduler.LambdaLR(opt, lambda k: max(0.05, 1.0 - k / max(1, total_batches)))
 
-    def run(rows: np.ndarray) -> tuple[Any, Any, Any]:
+    def run(rows: np.ndarray) -> tuple[Any, Any]:
         obs = {k: th.as_tensor(v) for k, v in batch(data, rows).items()}
         obs["cards"] = obs["cards"].float()
         obs["globals"] = obs["globals"].float()
         feats = fe(obs)
         logits, state = feats[:, :n_act], feats[:, n_act:]
         logits = logits.masked_fill(obs["action_mask"] == 0, -1e9)
-        return logits, policy.value_net(state).squeeze(-1), obs
+        return logits, policy.value_net(state).squeeze(-1)
 
     def evaluate(rows: np.ndarray) -> dict[str, float]:
         policy.eval()
@@ -162,7 +163,7 @@ def train(data: dict[str, np.ndarray], out: str, epochs: int = 4, batch_size: in
         with th.no_grad():
             for k in range(0, len(rows), 2048):
                 r = rows[k : k + 2048]
-                logits, values, _ = run(r)
+                logits, values = run(r)
                 hits += int((logits.argmax(1).numpy() == actions[r]).sum())
                 vloss += float(((values - th.as_tensor(targets[r])) ** 2).sum())
                 n += len(r)
@@ -177,7 +178,7 @@ def train(data: dict[str, np.ndarray], out: str, epochs: int = 4, batch_size: in
         seen = 0
         for k in range(0, len(order), batch_size):
             r = order[k : k + batch_size]
-            logits, values, _ = run(r)
+            logits, values = run(r)
             ce = th.nn.functional.cross_entropy(logits, th.as_tensor(actions[r]))
             vl = th.nn.functional.mse_loss(values, th.as_tensor(targets[r]))
             loss = ce + value_coef * vl

@@ -111,11 +111,10 @@ def replay_into_v1(rec: dict[str, Any], demos: Any, env: Any, seats: Iterable[in
     return added
 
 
-def v1_from_records(records: Iterable[dict[str, Any]], agent: str | None = None, gamma: float = 0.995,
-                 limit: int | None = None) -> dict[str, np.ndarray]:
+def v1_from_records(records: Iterable[dict[str, Any]], agent: str | None = None,
+                    gamma: float = 0.995) -> dict[str, np.ndarray]:
     """The v1 rows of ``agent``'s choices (its name in the records; None: both seats of every
-    game) in the given records (``hostwcg_env.analysis.replay.replayable``), at most ``limit``
-    games. Only records played under the default rules are taken (the env's observation
+    game) in the given records (``hostwcg_env.analysis.replay.replayable``). Only records played under the default rules are taken (the env's observation
     layout follows the rules); the others are skipped."""
     from agents.demos_v1 import V1Demos
     from hostwcg_env.env.codec import LayoutError
@@ -136,7 +135,4 @@ def v1_from_records(records: Iterable[dict[str, Any]], agent: str | None = None,
         except LayoutError:  # a choice the env's layout does not offer (codec.offered): skip the game
             demos.truncate(before)
             skipped += 1
-            continue
-        if limit is not None and demos.n_games >= limit:
-            break
     return {**demos.arrays(), "skipped_unexpressible": np.asarray(skipped)}
