@@ -15,6 +15,10 @@ For each choice (a decision with two or more legal actions) the agent
    scored better by more than ``margin``: a search with one world refines the heuristic instead
    of replacing it with noise.
 
+With ``stall=TURN`` (``lookahead:1:stall=50``; off by default, on by default in ``pimc``), from
+that turn on an attack the heuristic proposes is made without a search (stalled boards,
+``docs/agents.md``).
+
 Setup choices (who goes first, mulligans) and the order of simultaneous triggers are the
 heuristic's: a rollout to the end of the turn does not see what they change.
 
@@ -33,7 +37,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from hostwcg_env.engine import Action, Game
-from hostwcg_env.engine.actions import PASS, DecisionKind
+from hostwcg_env.engine.actions import PASS, DecisionKind, Kind
 from hostwcg_env.engine.carddef import CardDef
 from hostwcg_env.engine.primitives import Damage, Modify
 from hostwcg_env.engine.state import GameState
@@ -205,6 +209,7 @@ class HeuristicGuidedAgent(EngineAgent):
     rng: random.Random
     policy: HeuristicAgent
     opponent_decks: dict[str, list[str]]
+    stall: int = 0  # from this turn on (0: never) the heuristic's attacks are kept (``choose``)
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
@@ -218,6 +223,8 @@ class HeuristicGuidedAgent(EngineAgent):
         own = self.policy.choose(view, actions)
         d = view.decision()
         if d is None or d.kind in HEURISTIC_KINDS:
+            return own
+        if self.stall and view.turn >= self.stall and own.kind is Kind.ATTACK:
             return own
         options = self.sensible(view, actions)
         if len(options) == 1:
@@ -252,13 +259,13 @@ class HeuristicGuidedAgent(EngineAgent):
 class LookaheadAgent(HeuristicGuidedAgent):
     name = "lookahead"
     # the options a name may set as KEY=VALUE (``from_spec``); any other key is an evaluation weight
-    INT_KEYS: tuple[str, ...] = ("turns", "max_rollout")
+    INT_KEYS: tuple[str, ...] = ("turns", "max_rollout", "stall")
     FLOAT_KEYS: tuple[str, ...] = ("margin",)
     BOOL_KEYS: tuple[str, ...] = ("stop",)
 
     def __init__(self, worlds: int = 1, seed: int | None = None, margin: float = 0.0, turns: int = 1,
                  stop: bool = False, max_rollout: int = 200, weights: Weights | None = None,
-                 opponent_decks: dict[str, list[str]] | None = None) -> None:
+                 opponent_decks: dict[str, list[str]] | None = None, stall: int = 0) -> None:
         if worlds < 1:
             raise ValueError(f"lookahead: worlds must be at least 1, not {worlds}")
         if turns < 1:
@@ -268,6 +275,9 @@ class LookaheadAgent(HeuristicGuidedAgent):
         self.stop = stop
         self.margin = margin
         self.max_rollout = max_rollout
+        if stall < 0:
+            raise ValueError(f"{self.name}: stall must be a turn number (0: never), not {stall}")
+        self.stall = stall
         self.weights = weights or DEFAULT_WEIGHTS
         self.opponent_decks = opponent_decks if opponent_decks is not None else _shipped_lists()
         self.seed = seed

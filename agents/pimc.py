@@ -16,6 +16,12 @@ world, it races the actions by successive halving:
 3. the heuristic's own choice always stays in the race, and the agent keeps it unless the best
    survivor's mean over the same worlds is higher (by more than ``margin``).
 
+From turn ``stall`` on (``STALL_TURN``, 50, as the heuristic's; ``stall=0`` never) an attack the
+heuristic proposes is made without a search: a game that long is a stalled board, and the
+evaluation, which charges the damage that stays on an attacker and sees only to the end of
+the next turn, would decline to clear blockers that are remade every turn (Soldier tokens,
+Saplings) although clearing them opens the Host the turn after (``docs/agents.md``, "Stalls").
+
 So a clear choice costs about ``first`` rollouts an action, and a close one is settled by up to
 ``worlds`` worlds. Every action still racing is scored in the same worlds, so actions are
 compared on the same hidden cards. The budget is counted in worlds, not time: the agent is
@@ -30,6 +36,7 @@ from typing import Any
 from hostwcg_env.engine import Action, Game
 from hostwcg_env.engine.view import PlayerView
 
+from .heuristic import STALL_TURN
 from .lookahead import LookaheadAgent, evaluate
 
 
@@ -40,14 +47,14 @@ class PIMCAgent(LookaheadAgent):
     BOOL_KEYS = ()  # no "stop": the race scores each action by its own continuation only
 
     def __init__(self, worlds: int = 16, seed: int | None = None, first: int = 2, keep: float = 0.5,
-                 turns: int = 2, **kw: Any) -> None:
+                 turns: int = 2, stall: int = STALL_TURN, **kw: Any) -> None:
         if not 1 <= first <= worlds:
             raise ValueError(f"pimc: first must be from 1 to worlds ({worlds}), not {first}")
         if not 0.0 < keep <= 1.0:
             raise ValueError(f"pimc: keep must be a share in (0, 1], not {keep}")
         self.first = first
         self.keep = keep
-        super().__init__(worlds=worlds, seed=seed, turns=turns, **kw)
+        super().__init__(worlds=worlds, seed=seed, turns=turns, stall=stall, **kw)
 
     def pick(self, view: PlayerView, options: tuple[Action, ...], own: Action) -> Action:
         means, alive = self.race(view, options, own)

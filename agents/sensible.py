@@ -104,6 +104,14 @@ def sensible_targets(view: PlayerView, actions: tuple[Action, ...]) -> tuple[Act
     return actions
 
 
+def keeps_deck(view: PlayerView, actions: tuple[Action, ...]) -> tuple[Action, ...]:
+    """``actions`` less an action point spent to draw the last card of the player's deck: an
+    empty deck loses the game at once (1.1, 1.1.2; the audit's R7)."""
+    if view.count(view.player, "deck") != 1 or Action(Kind.AP_DRAW) not in actions or len(actions) == 1:
+        return actions
+    return tuple(a for a in actions if a.kind is not Kind.AP_DRAW)
+
+
 def sensible(view: PlayerView, actions: tuple[Action, ...]) -> tuple[Action, ...]:
     """The actions worth considering (the module docstring); every legal action when none is."""
     d = view.decision()

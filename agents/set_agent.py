@@ -21,10 +21,11 @@ from typing import Any
 
 import numpy as np
 
-from hostwcg_env.engine import Action
+from hostwcg_env.engine import Action, Kind
 from hostwcg_env.engine.view import PlayerView
 
 from .base import EngineAgent
+from .heuristic import STALL_TURN, HeuristicAgent
 
 DEFAULT_V1 = Path(__file__).resolve().parent / "checkpoints" / "ppo_hostwcg_v1.npz"
 
@@ -33,7 +34,7 @@ class SetPolicyAgent(EngineAgent):
     name = "ppo_v1"
 
     def __init__(self, weights: str | Path | dict[str, np.ndarray], seed: int | None = None,
-                 sample: bool = False, guard: bool = True) -> None:
+                 sample: bool = False, guard: bool = True, stall: int | None = None) -> None:
         from .set_policy import NumpySetPolicy, load_weights
 
         if isinstance(weights, (str, Path)):
@@ -45,6 +46,8 @@ class SetPolicyAgent(EngineAgent):
         self.policy = NumpySetPolicy(weights, deterministic=not sample, seed=seed)
         self.sample = sample
         self.guard = guard
+        self.stall = (STALL_TURN if guard else 0) if stall is None else stall
+        self.heuristic = HeuristicAgent(seed)
         self._parts: dict[Any, Any] = {}  # RuleConfig -> (encoder, its arrays, legal actions)
         self.memory: Any = None
         self.slate: Any = None
@@ -53,6 +56,7 @@ class SetPolicyAgent(EngineAgent):
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
         self.policy.rng = np.random.default_rng(seed)
+        self.heuristic.reset(seed)
         self.memory = None
         self.slate = None
 
@@ -72,10 +76,15 @@ class SetPolicyAgent(EngineAgent):
         if self.memory is None or self.memory.viewer != view.player:
             self.memory = Memory(view.player)
         self.memory.sync(view)
+        if self.stall and view.turn >= self.stall and view.turn_player == view.player:
+            own = self.heuristic.choose(view, actions)
+            if own.kind is Kind.ATTACK:  # a stalled board: the heuristic's attack (agents/heuristic.py)
+                self.memory.own_action(own)
+                return own
         if self.guard:  # as the v0 agent's: a target only on the side its effect is meant for
-            from .sensible import sensible_targets
+            from .sensible import keeps_deck, sensible_targets
 
-            actions = sensible_targets(view, actions)
+            actions = keeps_deck(view, sensible_targets(view, actions))
         legal.set(view.player, actions, object())  # the env's own index of each action (v1/spaces.py)
         enc.encode(view, self.memory, self.slate, legal.pairs, legal.token)
         index, _ = self.policy.predict(self.slate.arrays)

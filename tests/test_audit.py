@@ -218,3 +218,11 @@ def test_games_of_an_older_engine_epoch_are_named_not_audited(
     assert main(["audit", str(only_old)]) == 2
     err = capsys.readouterr().err
     assert "epoch 1" in err and "do not replay under this one" in err and "Traceback" not in err
+
+
+def test_r7_drawing_the_last_card_of_the_deck() -> None:
+    game = _position("r7_draw_last_card.toml")
+    assert _rules(game, "ap draw") == ["R7"]
+    assert _rules(game, "ap host") == []
+    two = _position("r7_draw_last_card.toml", lambda d: d["setup"]["A"].update(deck=2))
+    assert _rules(two, "ap draw") == []

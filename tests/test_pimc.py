@@ -105,3 +105,37 @@ def test_targets_the_right_side(name: str, good: str) -> None:
     assert d is not None
     for seed in range(2):
         assert PIMCAgent(worlds=4, seed=seed).choose(game.view(d.player), d.actions) == Action.parse(good)
+
+
+def _stall_position(turn: int) -> Game:
+    from hostwcg_env.scenarios.builder import setup_game
+
+    # A's Squire (H2/P2) against B's Wall (H5/P0): the heuristic grinds it only in a stalled game
+    return setup_game({"setup": {"turn": turn, "phase": "battle", "A": {"hand": [], "front": {0: "Squire"}},
+                                 "B": {"front": {0: "Wall"}}}}, "test")
+
+
+def test_a_stalled_board_keeps_the_heuristics_attack_without_a_search() -> None:
+    from agents.heuristic import STALL_TURN
+
+    assert make_agent("pimc").stall == STALL_TURN and make_agent("lookahead").stall == 0
+    assert make_agent("lookahead:1:stall=40").stall == 40 and make_agent("pimc:stall=0").stall == 0
+    with pytest.raises(ValueError):
+        make_agent("lookahead:stall=-1")
+    turn = STALL_TURN + 1 if STALL_TURN % 2 == 0 else STALL_TURN  # an odd turn is A's
+    game = _stall_position(turn)
+    d = game.decision
+    assert d is not None and d.player == 0 and Action.parse("attack f0") in d.actions
+    agent = Recording(seed=3)
+    assert agent.choose(game.view(0), d.actions) == Action.parse("attack f0")
+    assert agent.scored == []  # no world was scored
+    # without the stall rule, and before the stall turn, the choice is searched
+    off = Recording(seed=3, stall=0)
+    off.choose(game.view(0), d.actions)
+    assert off.scored
+    early = _stall_position(3)
+    d3 = early.decision
+    assert d3 is not None
+    searched = Recording(seed=3)
+    searched.choose(early.view(0), d3.actions)
+    assert searched.scored

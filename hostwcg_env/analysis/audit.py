@@ -22,7 +22,9 @@ Rules, each judged from what the deciding player could see when it chose:
   card that turn, or could still spend an action point to draw, 11.3.2): the next Host damage
   it takes loses the game (1.1.3);
 * **R6** self-harm by choice: a card played or an ability activated by choice whose harmful
-  effect can only target the chooser's own objects, and does.
+  effect can only target the chooser's own objects, and does;
+* **R7** drawing out: an action point spent to draw the last card of the player's deck (11.3.2):
+  a player with no card in its deck loses at once (1.1, 1.1.2).
 
 R1 and R2 are the clear blunders. A chosen own object that an opposing effect on the stack
 targets (a rescue, such as returning it to hand) is never R1 or R6.
@@ -58,6 +60,7 @@ RULES = {
     "R4": "stall: three or more own turns in a row playing nothing with a card playable, not ahead",
     "R5": "ended its turn with an empty hand facing an opposing Entity, although it could have kept a card",
     "R6": "played or activated a harmful effect whose only legal targets were its own",
+    "R7": "spent an action point to draw the last card of its deck (an empty deck loses, 1.1.2)",
 }
 CLEAR = ("R1", "R2")
 STALL_TURNS = 3
@@ -322,8 +325,17 @@ def classify_pass(s: GameState, action: Action, played_last: bool = False) -> Fl
                 float(attackers))
 
 
+def classify_draw(s: GameState, action: Action) -> Flag | None:
+    """R7: an action point spent to draw (11.3.2) the last card of the player's deck, which
+    loses the game at once (1.1, 1.1.2)."""
+    d = s.decision
+    if d is None or action.kind is not Kind.AP_DRAW or len(s.players[d.player].deck) != 1:
+        return None
+    return Flag("R7", d.player, s.turn, str(action), "draws the last card of its deck and loses (1.1.2)", 1.0)
+
+
 def classify(game: Game, action: Action, played_last: bool = False) -> list[Flag]:
-    """The per-choice rules (R1, R2, R3, R5, R6) for the decision of ``game`` answered with
+    """The per-choice rules (R1, R2, R3, R5, R6, R7) for the decision of ``game`` answered with
     ``action``; ``played_last``: the deciding player played its last card earlier this turn
     (R5). The game's history is kept by :class:`GameTracker` (R4, and R5's ``played_last``)."""
     s = game.state
@@ -335,7 +347,7 @@ def classify(game: Game, action: Action, played_last: bool = False) -> list[Flag
     elif d.kind is DecisionKind.CHOOSE_ATTACK_TARGET or action.kind is Kind.ATTACK:
         f = classify_attack(game, action)
     elif d.kind is DecisionKind.PRIORITY:
-        f = classify_pass(s, action, played_last)
+        f = classify_draw(s, action) or classify_pass(s, action, played_last)
     else:
         f = None
     return [f] if f is not None else []
