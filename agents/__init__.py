@@ -21,6 +21,8 @@ def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
     default; ``first`` worlds for every action, then twice as many for the better half, ...),
     each rolled out through the next turn (``turns=2``), with the lookahead's options and
     ``first``, ``keep`` as ``KEY=VALUE`` parts, ``pimc:8:first=2:turns=1`` (``agents/pimc.py``).
+    From turn 50 pimc makes the heuristic's attacks without a search (``stall=50``; ``stall=0``
+    never; the lookahead's ``stall`` is 0 unless given, ``lookahead:1:stall=50``).
 
     ``turnsearch:96`` runs 96 iterations of its search a choice (64 by default), with options as
     ``KEY=VALUE`` parts, ``turnsearch:96:worlds=6:c=0.2`` (``agents/turnsearch.py``).
@@ -32,7 +34,8 @@ def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
 
     ``ppo_v1`` is the shipped hostwcg_v1 set policy (``agents/checkpoints/ppo_hostwcg_v1.npz``),
     ``ppo_v1:PATH.npz`` another one (numpy weights, ``agents/set_agent.py``), greedy, its
-    targets guarded as ``ppo``'s; ``:raw`` the network alone, ``:sample`` sampling its actions
+    targets guarded as ``ppo``'s, the heuristic's attacks made from turn 50 and never the last
+    card of its deck drawn; ``:raw`` the network alone, ``:sample`` sampling its actions
     (``ppo_v1:raw``, ``ppo_v1:PATH.npz:raw:sample``).
 
     ``ismcts:300`` searches 300 iterations a decision; ``ismcts:0.5s`` as many as fit in half a

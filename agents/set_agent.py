@@ -10,8 +10,11 @@ It can then play wherever an agent plays: the ladder, balance studies, the audit
 ``hostwcg play --vs``. Greedy (the most probable legal action) unless ``sample=True``. Like the
 v0 agent (``agents/ppo.py``, ``NumpyPolicy.narrow``) it chooses a target only among the
 sensible ones (``agents/sensible.py``: a harmful effect on an opposing object, a helpful one on
-its own, whenever legal; ``guard=False``, ``ppo_v1:PATH:raw``, for the network alone); its
-other choices are the network's, and inside the env the network plays alone.
+its own, whenever legal; ``guard=False``, ``ppo_v1:PATH:raw``, for the network alone). The
+guard also never spends an action point to draw the last card of its deck (an empty deck loses
+at once, 1.1.2: ``agents.sensible.keeps_deck``), and from turn ``stall`` (``STALL_TURN``, 50) on
+its own turn an attack the heuristic proposes is made (a stalled board, ``docs/agents.md``,
+"Stalls"). Its other choices are the network's, and inside the env the network plays alone.
 """
 
 from __future__ import annotations
