@@ -269,9 +269,10 @@ def dagger(weights_path: str, out: str, games: int, teacher: str = "lookahead",
     return facts
 
 
-def evaluate_policy(weights_path: str, opponents: list[str], games: int, seed: int) -> dict[str, float]:
+def evaluate_policy(weights_path: str, opponents: list[str], games: int, seed: int,
+                    decks: str = "shipped") -> dict[str, float]:
     sys.path.insert(0, str(ROOT / "scripts"))
-    from train_v1 import opponent_of, play
+    from train_v1 import deck_kwargs, opponent_of, play
 
     from agents.league import Member
     from agents.set_policy import load_weights
@@ -280,7 +281,7 @@ def evaluate_policy(weights_path: str, opponents: list[str], games: int, seed: i
     out = {}
     for k, name in enumerate(opponents):
         opp = opponent_of(Member(name=name, kind="agent"), seed + 7919 * (k + 1))
-        scores = play(w, opp, games, seed + 1000 * k, greedy=True)
+        scores = play(w, opp, games, seed + 1000 * k, greedy=True, **deck_kwargs(decks))
         out[name] = float(np.mean(scores))
         print(json.dumps({"opponent": name, "games": len(scores), "score": out[name]}), flush=True)
     return out
@@ -324,6 +325,8 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("--opponents", default="random,heuristic,lookahead")
     v.add_argument("--games", type=int, default=100)
     v.add_argument("--seed", type=int, default=900_000)
+    v.add_argument("--decks", default="shipped", choices=("shipped", "ladder"),
+                   help="shipped: the eight preconstructed decks; ladder: and the two stand-in test decks")
     a = p.parse_args(argv)
     if a.cmd == "extract":
         extract(a.records, a.agent, a.games, a.out, a.workers, a.gamma)
@@ -333,7 +336,7 @@ def main(argv: list[str] | None = None) -> int:
     elif a.cmd == "dagger":
         dagger(a.weights, a.out, a.games, a.teacher, a.opponents, a.envs, a.seed, a.greedy)
     else:
-        evaluate_policy(a.weights, [o for o in a.opponents.split(",") if o], a.games, a.seed)
+        evaluate_policy(a.weights, [o for o in a.opponents.split(",") if o], a.games, a.seed, a.decks)
     return 0
 
 

@@ -65,6 +65,23 @@ def opponent_of(member: Member, seed: int) -> Any:
     return make_agent(member.name, seed=seed)
 
 
+DECKS = ("shipped", "ladder")
+
+
+def deck_kwargs(decks: str) -> dict[str, Any]:
+    """The env's decks for ``--decks``: ``shipped`` (the eight preconstructed decks, the env's
+    default) or ``ladder`` (those and the two stand-in test decks, the decks the ladder deals,
+    ``hostwcg_env.analysis.ladder.schedule``)."""
+    if decks not in DECKS:
+        raise ValueError(f"--decks: {decks!r} is not one of {', '.join(DECKS)}")
+    if decks == "shipped":
+        return {}
+    from hostwcg_env.env.aec import shipped_decks
+
+    pool = shipped_decks(include_test=True)
+    return {"deck_pools": [pool, list(pool)]}
+
+
 def play(weights: dict[str, np.ndarray], opponent: Any, games: int, seed: int, greedy: bool = False,
          **env_kwargs: Any) -> list[float]:
     """The scores (1 win, 0.5 draw, 0 loss) of the numpy policy ``weights`` (sampling its
@@ -107,6 +124,8 @@ class Run:
             self.evaluations: list[dict[str, Any]] = extra.get("evaluations", [])
             self.history: list[dict[str, Any]] = extra.get("runs", [])
             self.saved_steps = int(extra["steps"])
+            if args.decks is None:  # the decks a run was started with, unless given again
+                args.decks = extra.get("args", {}).get("decks") or "shipped"
             if not self.league.evals:  # a state saved before the games were kept: rebuild them
                 self._rebuild_evals()
         else:
@@ -118,6 +137,8 @@ class Run:
             self.evaluations = []
             self.history = []
             self.saved_steps = 0
+            args.decks = args.decks or "shipped"
+        self.env_kwargs = deck_kwargs(args.decks)
         self.pool = [opponent_of(m, args.seed + 7919 * (i + 1)) for i, m in enumerate(self.league.members)]
 
     def _rebuild_evals(self) -> None:
@@ -146,7 +167,7 @@ class Run:
         torch.set_num_threads(self.args.threads)
         a = self.args
         seed = a.seed + self.saved_steps  # a resumed run does not replay the games it played
-        self.vec = hostwcg_v1.vector_env(a.envs, opponent=self.pool, seed=seed)
+        self.vec = hostwcg_v1.vector_env(a.envs, opponent=self.pool, seed=seed, **self.env_kwargs)
         self.vec.pick = lambda _game: self.league.sample()
         if self.resumed:
             custom: dict[str, Any] = {}
@@ -185,7 +206,7 @@ class Run:
             m = lg.members[i]
             opp = opponent_of(m, 555 + steps + k)
             scores = play(w, opp, self.args.eval_games, seed=10_000 + steps % 1_000_000 + 97 * k,
-                          greedy=self.args.eval_greedy)
+                          greedy=self.args.eval_greedy, **self.env_kwargs)
             for s in scores:
                 lg.record_eval(i, s, steps)
             row[m.name] = round(float(np.mean(scores)), 3)
@@ -286,6 +307,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--max-minutes", type=float, default=None, help="stop (and save) after this wall time")
+    p.add_argument("--decks", default=None, choices=DECKS,
+                   help="shipped: the eight preconstructed decks (default); ladder: those and the two "
+                        "stand-in test decks, as the ladder deals them (a resumed run keeps its own)")
     p.add_argument("--init", default=None, metavar="MODEL.zip",
                    help="a new run starts from this model's policy weights (a behaviour-cloned one: "
                         "scripts/distill_v1.py train); its --dim/--emb must match")
