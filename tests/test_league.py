@@ -286,3 +286,19 @@ def test_a_state_saved_without_its_evaluation_games_rebuilds_them_from_the_evalu
     assert [m.eval_games for m in lg.members] == [20, 20, 20] and lg.learner_eval_games == 60
     assert [sum(v) for v in by_member.values()] == [19.0, 2.0, 0.5]
     assert lg.learner_rating > ANCHOR_RATING and {st for st, _, _ in lg.evals} == {100}
+
+
+def test_decks_ladder_trains_on_the_ladders_ten_decks_and_a_resumed_run_keeps_them(tmp_path: Path) -> None:
+    pytest.importorskip("sb3_contrib")
+    tv1 = _script()
+    from hostwcg_env.analysis.records import shipped_deck_refs
+
+    assert tv1.deck_kwargs("shipped") == {}
+    pools = tv1.deck_kwargs("ladder")["deck_pools"]
+    ladder = {ref.name for ref in shipped_deck_refs()}  # what the ladder's schedule deals
+    assert len(pools) == 2 and all({d.name for d in p} == ladder for p in pools) and len(ladder) == 10
+    with pytest.raises(ValueError, match="--decks"):
+        tv1.deck_kwargs("mine")
+    out = tmp_path / "run"
+    assert _train(out, 128, "--decks", "ladder")["args"]["decks"] == "ladder"
+    assert _train(out, 256)["args"]["decks"] == "ladder"  # not given again: the run's own
