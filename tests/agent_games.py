@@ -1,5 +1,6 @@
-"""Seeded games between named agents, for the agents' tests (tests/test_lookahead.py,
-tests/test_turnsearch.py)."""
+"""Seeded games between named agents, and constructed positions, for the agents' tests
+(tests/test_lookahead.py, tests/test_turnsearch.py, tests/test_heuristic.py, tests/test_pimc.py,
+tests/test_set_agent.py)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,20 @@ from collections.abc import Callable
 from typing import Any
 
 from agents import decide, make_agent
+from agents.heuristic import STALL_TURN
 from hostwcg_env.cards import default_ruleset
 from hostwcg_env.engine import Game
 from hostwcg_env.env import shipped_decks
+from hostwcg_env.scenarios.builder import setup_game
 from hostwcg_env.scenarios.runner import fingerprint
+
+# the first turn of player A (odd turns are A's) on which the agents treat the board as stalled
+STALLED_TURN_A = STALL_TURN + 1 if STALL_TURN % 2 == 0 else STALL_TURN
+
+
+def position(turn: int, phase: str, a: dict[str, Any], b: dict[str, Any]) -> Game:
+    """A constructed position of the stand-in test cards (a scenario file's ``setup``)."""
+    return setup_game({"setup": {"turn": turn, "phase": phase, "A": a, "B": b}}, "test")
 
 
 def new_game(seed: int) -> Game:

@@ -4,16 +4,12 @@ targets are its own, and from turn STALL_TURN on it grinds stalled boards."""
 
 from __future__ import annotations
 
-from typing import Any
+from agent_games import STALLED_TURN_A
+from agent_games import position as _game
 
 import hostwcg_env  # noqa: F401
-from agents.heuristic import STALL_TURN, HeuristicAgent
+from agents.heuristic import HeuristicAgent
 from hostwcg_env.engine import Action, Game
-from hostwcg_env.scenarios.builder import setup_game
-
-
-def _game(turn: int, phase: str, a: dict[str, Any], b: dict[str, Any]) -> Game:
-    return setup_game({"setup": {"turn": turn, "phase": phase, "A": a, "B": b}}, "test")
 
 
 def _choice(game: Game) -> Action:
@@ -46,8 +42,7 @@ def test_grinds_a_wall_only_in_a_stalled_game() -> None:
     a = {"hand": [], "front": {0: "Squire"}}  # H2/P2 against a Wall H5/P0: survives, kills nothing
     b = {"front": {0: "Wall"}}
     assert _choice(_game(3, "battle", a, b)) == Action.parse("pass")
-    turn = STALL_TURN + 1 if STALL_TURN % 2 == 0 else STALL_TURN  # an odd turn is A's
-    assert _choice(_game(turn, "battle", a, b)) == Action.parse("attack f0")
+    assert _choice(_game(STALLED_TURN_A, "battle", a, b)) == Action.parse("attack f0")
 
 
 def test_declines_an_up_to_target_that_would_hurt_its_own() -> None:

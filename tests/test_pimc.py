@@ -4,7 +4,13 @@ successive-halving race over sampled worlds, and no blunder on the audit's posit
 from __future__ import annotations
 
 import pytest
-from agent_games import choice_point, deterministic_and_untouched, plays_full_games
+from agent_games import (
+    STALLED_TURN_A,
+    choice_point,
+    deterministic_and_untouched,
+    plays_full_games,
+    position,
+)
 
 import hostwcg_env  # noqa: F401
 from agents import make_agent
@@ -108,11 +114,8 @@ def test_targets_the_right_side(name: str, good: str) -> None:
 
 
 def _stall_position(turn: int) -> Game:
-    from hostwcg_env.scenarios.builder import setup_game
-
     # A's Squire (H2/P2) against B's Wall (H5/P0): the heuristic grinds it only in a stalled game
-    return setup_game({"setup": {"turn": turn, "phase": "battle", "A": {"hand": [], "front": {0: "Squire"}},
-                                 "B": {"front": {0: "Wall"}}}}, "test")
+    return position(turn, "battle", {"hand": [], "front": {0: "Squire"}}, {"front": {0: "Wall"}})
 
 
 def test_a_stalled_board_keeps_the_heuristics_attack_without_a_search() -> None:
@@ -122,8 +125,7 @@ def test_a_stalled_board_keeps_the_heuristics_attack_without_a_search() -> None:
     assert make_agent("lookahead:1:stall=40").stall == 40 and make_agent("pimc:stall=0").stall == 0
     with pytest.raises(ValueError):
         make_agent("lookahead:stall=-1")
-    turn = STALL_TURN + 1 if STALL_TURN % 2 == 0 else STALL_TURN  # an odd turn is A's
-    game = _stall_position(turn)
+    game = _stall_position(STALLED_TURN_A)
     d = game.decision
     assert d is not None and d.player == 0 and Action.parse("attack f0") in d.actions
     agent = Recording(seed=3)

@@ -11,6 +11,7 @@ import pytest
 th = pytest.importorskip("torch")
 th.set_num_threads(1)
 
+from agent_games import STALLED_TURN_A, position  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
 
 from agents import make_agent  # noqa: E402
@@ -99,18 +100,11 @@ def test_spec_flags(tmp_path: Path, weights: dict[str, np.ndarray]) -> None:
         make_agent("ppo_v1:nonsense")
 
 
-def _position(turn: int, phase: str, a: dict[str, object], b: dict[str, object]) -> object:
-    from hostwcg_env.scenarios.builder import setup_game
-
-    return setup_game({"setup": {"turn": turn, "phase": phase, "A": a, "B": b}}, "test")
-
-
 def test_the_guard_keeps_the_heuristics_attack_on_a_stalled_board(weights: dict[str, np.ndarray]) -> None:
     from agents.heuristic import STALL_TURN
     from hostwcg_env.engine import Action
 
-    turn = STALL_TURN + 1 if STALL_TURN % 2 == 0 else STALL_TURN  # an odd turn is A's
-    game = _position(turn, "battle", {"hand": [], "front": {0: "Squire"}}, {"front": {0: "Wall"}})
+    game = position(STALLED_TURN_A, "battle", {"hand": [], "front": {0: "Squire"}}, {"front": {0: "Wall"}})
     d = game.decision  # type: ignore[attr-defined]
     assert d.player == 0 and Action.parse("attack f0") in d.actions
     for seed in range(4):
@@ -125,7 +119,7 @@ def test_the_guard_never_draws_the_last_card(weights: dict[str, np.ndarray]) -> 
     from agents.sensible import keeps_deck
     from hostwcg_env.engine import Action, Kind
 
-    game = _position(3, "action1", {"hand": ["Squire"], "deck": 1, "ap": 2}, {})
+    game = position(3, "action1", {"hand": ["Squire"], "deck": 1, "ap": 2}, {})
     d = game.decision  # type: ignore[attr-defined]
     view = game.view(0)  # type: ignore[attr-defined]
     draw = Action(Kind.AP_DRAW)
@@ -133,5 +127,5 @@ def test_the_guard_never_draws_the_last_card(weights: dict[str, np.ndarray]) -> 
     assert keeps_deck(view, d.actions) == tuple(a for a in d.actions if a != draw)
     for seed in range(8):
         assert SetPolicyAgent(weights, seed=seed, sample=True).choose(view, d.actions) != draw
-    more = _position(3, "action1", {"hand": ["Squire"], "deck": 2, "ap": 2}, {})
+    more = position(3, "action1", {"hand": ["Squire"], "deck": 2, "ap": 2}, {})
     assert keeps_deck(more.view(0), more.decision.actions) == more.decision.actions  # type: ignore[attr-defined]
