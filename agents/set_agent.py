@@ -7,12 +7,14 @@ observation arrays (``Encoder.encode``), so at each choice the policy
 (``agents.set_policy.NumpySetPolicy``, numpy alone) reads exactly the observation the env
 would give that player (``tests/test_set_agent.py`` checks it against the env step by step).
 It can then play wherever an agent plays: the ladder, balance studies, the audit,
-``hostwcg play --vs``. Greedy (the most probable legal action) unless ``sample=True``. Like the
-v0 agent (``agents/ppo.py``, ``NumpyPolicy.narrow``) it chooses a target only among the
-sensible ones (``agents/sensible.py``: a harmful effect on an opposing object, a helpful one on
-its own, whenever legal; ``guard=False``, ``ppo_v1:PATH:raw``, for the network alone). The
-guard also never spends an action point to draw the last card of its deck (an empty deck loses
-at once, 1.1.2: ``agents.sensible.keeps_deck``), and from turn ``stall`` (``STALL_TURN``, 50) on
+``hostwcg play --vs``. Greedy (the most probable legal action) unless ``sample=True``. Its
+guard (``guard=False``, ``ppo_v1:PATH:raw``, for the network alone) lets it choose only among
+the sensible actions, as the search agents do (``agents/sensible.py``: a harmful effect on an
+opposing object and a helpful one on its own whenever legal, no card or ability whose harmful
+target could only be its own, no 2 action points for a type no card in hand costs, 11.3.1,
+11.3.3). The guard also never spends an action point to draw the last card of its deck (an
+empty deck loses at once, 1.1.2: ``agents.sensible.keeps_deck``), and from turn ``stall``
+(``STALL_TURN``, 50) on
 its own turn an attack the heuristic proposes is made (a stalled board, ``docs/agents.md``,
 "Stalls"). Its other choices are the network's, and inside the env the network plays alone.
 """
@@ -84,10 +86,10 @@ class SetPolicyAgent(EngineAgent):
             if own.kind is Kind.ATTACK:  # a stalled board: the heuristic's attack (agents/heuristic.py)
                 self.memory.own_action(own)
                 return own
-        if self.guard:  # as the v0 agent's: a target only on the side its effect is meant for
-            from .sensible import keeps_deck, sensible_targets
+        if self.guard:  # the sensible actions only (agents/sensible.py), as the search agents choose
+            from .sensible import keeps_deck, sensible
 
-            actions = keeps_deck(view, sensible_targets(view, actions))
+            actions = keeps_deck(view, sensible(view, actions))
         legal.set(view.player, actions, object())  # the env's own index of each action (v1/spaces.py)
         enc.encode(view, self.memory, self.slate, legal.pairs, legal.token)
         index, _ = self.policy.predict(self.slate.arrays)

@@ -129,3 +129,21 @@ def test_the_guard_never_draws_the_last_card(weights: dict[str, np.ndarray]) -> 
         assert SetPolicyAgent(weights, seed=seed, sample=True).choose(view, d.actions) != draw
     more = position(3, "action1", {"hand": ["Squire"], "deck": 2, "ap": 2}, {})
     assert keeps_deck(more.view(0), more.decision.actions) == more.decision.actions  # type: ignore[attr-defined]
+
+
+def test_the_guard_makes_only_sensible_choices(weights: dict[str, np.ndarray]) -> None:
+    """11.3.1, 11.3.3: 2 action points for a type that no card in hand costs, or for the Host's
+    own type that 1 action point gives, are never chosen (``agents.sensible.sensible``); the
+    network alone (``guard=False``) may choose them."""
+    from agents.sensible import sensible
+    from hostwcg_env.engine import Kind
+
+    game = position(3, "action1", {"hand": ["Squire"], "deck": 5, "ap": 2}, {})
+    d = game.decision  # type: ignore[attr-defined]
+    view = game.view(0)  # type: ignore[attr-defined]
+    kept = sensible(view, d.actions)
+    assert any(a.kind is Kind.AP_ANY for a in d.actions) and not any(a.kind is Kind.AP_ANY for a in kept)
+    guarded = {SetPolicyAgent(weights, seed=seed, sample=True).choose(view, d.actions) for seed in range(24)}
+    assert guarded <= set(kept)
+    raw = {SetPolicyAgent(weights, seed=seed, sample=True, guard=False).choose(view, d.actions) for seed in range(24)}
+    assert any(a.kind is Kind.AP_ANY for a in raw)  # the filter, not the weights, keeps them out
