@@ -22,7 +22,8 @@ Resumable: at every snapshot and evaluation (and at the end) the model (OUT/late
 its optimizer) and the league (OUT/league.json: members, recent results, ratings, the sampler's
 state, the next snapshot and evaluation steps) are saved; run the same command again and it
 continues from there to ``--steps`` in all (the league's and PPO's settings come from the saved
-state, except ``--lr`` when it is given; the games that were under way are lost). ``--init
+state, ``FIXED_AT_START``, and OUT/league.json records them so, except ``--lr`` when it is given;
+the evaluation and schedule options are the command's; the games that were under way are lost). ``--init
 MODEL.zip`` starts a new run from a behaviour-cloned policy (``scripts/distill_v1.py``).
 ``--export PATH.npz`` writes the final policy's numpy
 weights (``agents.set_policy.NumpySetPolicy``) with PATH.json beside it.
@@ -108,6 +109,11 @@ def weights_of(model: Any) -> dict[str, np.ndarray]:
     return export_weights(model)
 
 
+# the settings a resumed run takes from its saved model and league, whatever the command says
+FIXED_AT_START = ("opponents", "n_steps", "batch_size", "epochs", "gamma", "clip", "ent_coef", "dim", "emb",
+                  "max_snapshots", "window", "pfsp", "pfsp_power", "pfsp_floor", "init")
+
+
 class Run:
     """The league run: its model, vector env, league and schedule (see the module docstring)."""
 
@@ -124,8 +130,14 @@ class Run:
             self.evaluations: list[dict[str, Any]] = extra.get("evaluations", [])
             self.history: list[dict[str, Any]] = extra.get("runs", [])
             self.saved_steps = int(extra["steps"])
+            saved = extra.get("args", {})
             if args.decks is None:  # the decks a run was started with, unless given again
-                args.decks = extra.get("args", {}).get("decks") or "shipped"
+                args.decks = saved.get("decks") or "shipped"
+            for name in FIXED_AT_START:  # the model and the league hold these: recorded as they are
+                if name in saved:
+                    setattr(args, name, saved[name])
+            if args.lr is None:
+                args.lr = saved.get("lr")
             if not self.league.evals:  # a state saved before the games were kept: rebuild them
                 self._rebuild_evals()
         else:

@@ -300,5 +300,7 @@ def test_decks_ladder_trains_on_the_ladders_ten_decks_and_a_resumed_run_keeps_th
     with pytest.raises(ValueError, match="--decks"):
         tv1.deck_kwargs("mine")
     out = tmp_path / "run"
-    assert _train(out, 128, "--decks", "ladder")["args"]["decks"] == "ladder"
-    assert _train(out, 256)["args"]["decks"] == "ladder"  # not given again: the run's own
+    assert _train(out, 128, "--decks", "ladder", "--clip", "0.1")["args"]["decks"] == "ladder"
+    args = _train(out, 256, "--clip", "0.3")["args"]
+    assert args["decks"] == "ladder"  # not given again: the run's own
+    assert args["clip"] == 0.1 and args["opponents"] == "random,heuristic"  # recorded as the model and league hold them
