@@ -213,12 +213,16 @@ def train(data: dict[str, np.ndarray], out: str, epochs: int = 4, batch_size: in
 
 def dagger(weights_path: str, out: str, games: int, teacher: str = "lookahead",
            opponents: str = "lookahead,heuristic,self", envs: int = 32, seed: int = 0, greedy: bool = False,
-           gamma: float = 0.995) -> dict[str, Any]:
+           gamma: float = 0.995, decks: str = "shipped") -> dict[str, Any]:
     """DAgger rows: the student (the numpy policy ``weights_path``, sampling unless ``greedy``)
     plays ``games`` games in one seat against ``opponents`` (agent names, ``self`` for the
     student itself, drawn per game), and ``teacher`` labels every choice of the student from
     the student's own view; the student's action is played, so the rows cover the states the
-    student reaches by itself."""
+    student reaches by itself. ``decks`` as ``train_v1.py --decks`` (``ladder``: the stand-in
+    test decks too)."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from train_v1 import deck_kwargs
+
     from agents import make_agent
     from agents.demos_v1 import V1Demos, merge
     from agents.set_policy import NumpySetPolicy, load_weights
@@ -234,7 +238,7 @@ def dagger(weights_path: str, out: str, games: int, teacher: str = "lookahead",
         pool.append(NumpySetPolicy(w, deterministic=greedy, seed=seed + 17 + k) if name == "self"
                     else "random" if name == "random" else make_agent(name, seed=seed + 31 * (k + 1)))
     label = make_agent(teacher, seed=seed + 1)
-    vec = VectorEnv(envs, opponent=pool, seed=seed, copy_obs=False)
+    vec = VectorEnv(envs, opponent=pool, seed=seed, copy_obs=False, **deck_kwargs(decks))
     builders = [V1Demos(vec.games[0]) for _ in range(envs)]
     obs = vec.reset()
     finished = agree = labelled = 0
@@ -262,7 +266,8 @@ def dagger(weights_path: str, out: str, games: int, teacher: str = "lookahead",
     data = merge([b.arrays() for b in builders])
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     np.savez(out, **data)
-    facts = {"student": weights_path, "teacher": teacher, "opponents": opponents, "games": int(data["n_games"]),
+    facts = {"student": weights_path, "teacher": teacher, "opponents": opponents, "decks": decks,
+             "games": int(data["n_games"]),
              "rows": int(len(data["actions"])), "agreement": agree / max(1, labelled),
              "seconds": round(time.time() - t0, 1)}
     print(json.dumps(facts), flush=True)
@@ -320,6 +325,8 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--envs", type=int, default=32)
     g.add_argument("--seed", type=int, default=0)
     g.add_argument("--greedy", action="store_true")
+    g.add_argument("--decks", default="shipped", choices=("shipped", "ladder"),
+                   help="shipped: the eight preconstructed decks; ladder: and the two stand-in test decks")
     v = sub.add_parser("eval", help="the numpy policy, greedy, against fixed agents")
     v.add_argument("weights")
     v.add_argument("--opponents", default="random,heuristic,lookahead")
@@ -334,7 +341,7 @@ def main(argv: list[str] | None = None) -> int:
         train(load(a.data), a.out, a.epochs, a.batch_size, a.lr, a.value_coef, a.holdout, a.dim, a.emb,
               a.seed, a.init, a.export, a.max_minutes)
     elif a.cmd == "dagger":
-        dagger(a.weights, a.out, a.games, a.teacher, a.opponents, a.envs, a.seed, a.greedy)
+        dagger(a.weights, a.out, a.games, a.teacher, a.opponents, a.envs, a.seed, a.greedy, decks=a.decks)
     else:
         evaluate_policy(a.weights, [o for o in a.opponents.split(",") if o], a.games, a.seed, a.decks)
     return 0

@@ -138,3 +138,11 @@ def test_distill_extract_train_eval(tmp_path: Path) -> None:
     assert np.allclose(logits_np[legal], logits_th[legal], atol=1e-4)
     scores = dv.evaluate_policy(str(tmp_path / "bc.npz"), ["random"], games=2, seed=5)
     assert 0.0 <= scores["random"] <= 1.0
+    # DAgger: the student plays, the teacher labels each of its choices, on the ladder's decks
+    rows = dv.dagger(str(tmp_path / "bc.npz"), str(tmp_path / "dg.npz"), games=2, teacher="heuristic",
+                     opponents="random", envs=2, seed=3, decks="ladder")
+    assert rows["decks"] == "ladder" and rows["games"] >= 1 and rows["rows"] > 0 and 0 <= rows["agreement"] <= 1
+    labelled = dv.load([str(tmp_path / "dg.npz")])
+    assert len(labelled["actions"]) == rows["rows"]
+    mask = dense(labelled, np.arange(rows["rows"]))["action_mask"]
+    assert mask[np.arange(rows["rows"]), labelled["actions"]].all()  # each label one of the legal actions
