@@ -14,9 +14,9 @@ opposing object and a helpful one on its own whenever legal, no card or ability 
 target could only be its own, no 2 action points for a type no card in hand costs, 11.3.1,
 11.3.3). The guard also never spends an action point to draw the last card of its deck (an
 empty deck loses at once, 1.1.2: ``agents.sensible.keeps_deck``), and from turn ``stall``
-(``STALL_TURN``, 50) on
-its own turn an attack the heuristic proposes is made (a stalled board, ``docs/agents.md``,
-"Stalls"). Its other choices are the network's, and inside the env the network plays alone.
+(``STALL_TURN``, 50) on its own turn an attack the heuristic proposes is made (a stalled board,
+``docs/agents.md``, "Stalls"). Its other choices are the network's, and inside the env the
+network plays alone.
 """
 
 from __future__ import annotations

@@ -43,8 +43,10 @@ from typing import Any  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
 
 import numpy as np  # noqa: E402
+from train_v1 import DECKS, deck_kwargs, opponent_of, play  # noqa: E402
 
 
 def _records(paths: list[str], agent: str | None, games: int | None) -> list[dict[str, Any]]:
@@ -220,9 +222,6 @@ def dagger(weights_path: str, out: str, games: int, teacher: str = "lookahead",
     the student's own view; the student's action is played, so the rows cover the states the
     student reaches by itself. ``decks`` as ``train_v1.py --decks`` (``ladder``: the stand-in
     test decks too)."""
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from train_v1 import deck_kwargs
-
     from agents import make_agent
     from agents.demos_v1 import V1Demos, merge
     from agents.set_policy import NumpySetPolicy, load_weights
@@ -276,9 +275,6 @@ def dagger(weights_path: str, out: str, games: int, teacher: str = "lookahead",
 
 def evaluate_policy(weights_path: str, opponents: list[str], games: int, seed: int,
                     decks: str = "shipped") -> dict[str, float]:
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from train_v1 import deck_kwargs, opponent_of, play
-
     from agents.league import Member
     from agents.set_policy import load_weights
 
@@ -325,15 +321,14 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--envs", type=int, default=32)
     g.add_argument("--seed", type=int, default=0)
     g.add_argument("--greedy", action="store_true")
-    g.add_argument("--decks", default="shipped", choices=("shipped", "ladder"),
-                   help="shipped: the eight preconstructed decks; ladder: and the two stand-in test decks")
     v = sub.add_parser("eval", help="the numpy policy, greedy, against fixed agents")
     v.add_argument("weights")
     v.add_argument("--opponents", default="random,heuristic,lookahead")
     v.add_argument("--games", type=int, default=100)
     v.add_argument("--seed", type=int, default=900_000)
-    v.add_argument("--decks", default="shipped", choices=("shipped", "ladder"),
-                   help="shipped: the eight preconstructed decks; ladder: and the two stand-in test decks")
+    for sp in (g, v):  # the decks the games are dealt from, as train_v1.py --decks
+        sp.add_argument("--decks", default="shipped", choices=DECKS,
+                        help="shipped: the eight preconstructed decks; ladder: and the two stand-in test decks")
     a = p.parse_args(argv)
     if a.cmd == "extract":
         extract(a.records, a.agent, a.games, a.out, a.workers, a.gamma)
