@@ -63,10 +63,12 @@ def test_the_training_snippet_is_the_one_docs_env_runs() -> None:
 def test_the_ladder_is_what_hostwcg_ladder_says_of_the_kept_games() -> None:
     """Every table row of the README's ladder is a row the command it names prints from the
     kept results files (the games are kept and replay: agents/ladder_results/README.md)."""
-    m = re.search(r"`hostwcg ladder ((?:agents/ladder_results/[\w.]+ ?)+)`", README)
+    m = re.search(r"`hostwcg ladder ((?:agents/ladder_results/[\w.*\[\]]+ ?)+)`", README)
     assert m, "the README names the ladder command"
+    files = [str(f.relative_to(ROOT)) for pattern in m.group(1).split() for f in sorted(ROOT.glob(pattern))]
+    assert len(files) >= len(m.group(1).split()), "every file or pattern the command names is kept"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    run = subprocess.run([sys.executable, "-m", "hostwcg_env", "ladder", *m.group(1).split()], cwd=ROOT, env=env,
+    run = subprocess.run([sys.executable, "-m", "hostwcg_env", "ladder", *files], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-2000:]
     printed = {ln for ln in run.stdout.splitlines() if ln.startswith("| ")}
