@@ -36,7 +36,8 @@ def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
     ``ppo_v1:PATH.npz`` another one (numpy weights, ``agents/set_agent.py``), greedy, its
     targets guarded as ``ppo``'s, the heuristic's attacks made from turn 50 and never the last
     card of its deck drawn; ``:raw`` the network alone, ``:sample`` sampling its actions
-    (``ppo_v1:raw``, ``ppo_v1:PATH.npz:raw:sample``).
+    (``ppo_v1:raw``, ``ppo_v1:PATH.npz:raw:sample``); ``:attacks`` adds to the guard: no attack
+    that loses the attacker for nothing (``agents.sensible.no_losing_attacks``).
 
     ``ismcts:300`` searches 300 iterations a decision; ``ismcts:0.5s`` as many as fit in half a
     second (the search stops at the first iteration that ends past the limit). It chooses among
@@ -87,12 +88,15 @@ def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
 
         parts = arg.split(":") if arg else []
         flags = set()
-        while parts and parts[-1] in ("raw", "sample"):
+        while parts and parts[-1] in ("raw", "sample", "attacks"):
             flags.add(parts.pop())
         path = ":".join(parts)
         if path.endswith(":") or (path and not path.endswith(".npz")):
-            raise ValueError(f"ppo_v1:{arg}: write ppo_v1[:PATH.npz][:raw][:sample]")
-        return SetPolicyAgent(path or DEFAULT_V1, seed=seed, sample="sample" in flags, guard="raw" not in flags)
+            raise ValueError(f"ppo_v1:{arg}: write ppo_v1[:PATH.npz][:raw][:sample][:attacks]")
+        if {"raw", "attacks"} <= flags:
+            raise ValueError(f"ppo_v1:{arg}: 'attacks' is part of the guard that 'raw' leaves out")
+        return SetPolicyAgent(path or DEFAULT_V1, seed=seed, sample="sample" in flags, guard="raw" not in flags,
+                              attacks="attacks" in flags)
     raise ValueError(f"unknown agent {name!r} (known: {', '.join(AGENT_NAMES)})")
 
 

@@ -24,8 +24,9 @@ from __future__ import annotations
 from hostwcg_env.engine import Action
 from hostwcg_env.engine.actions import DecisionKind, Kind
 from hostwcg_env.engine.carddef import Ability, CardDef, CardType
+from hostwcg_env.engine.legal import attack_targets
 from hostwcg_env.engine.primitives import Grant, Modify, Set
-from hostwcg_env.engine.state import GameState
+from hostwcg_env.engine.state import GameState, Obj
 from hostwcg_env.engine.targeting import candidates
 from hostwcg_env.engine.view import PlayerView
 
@@ -110,6 +111,57 @@ def keeps_deck(view: PlayerView, actions: tuple[Action, ...]) -> tuple[Action, .
     if view.count(view.player, "deck") != 1 or Action(Kind.AP_DRAW) not in actions or len(actions) == 1:
         return actions
     return tuple(a for a in actions if a.kind is not Kind.AP_DRAW)
+
+
+def losing_fight(view: PlayerView, att: Obj, target: Obj) -> bool:
+    """Whether an attack of ``att`` on ``target`` loses the attacker for nothing by the numbers
+    on the board: each deals its power (26.2.1), First Strike first (25.4.1.2), an Entity that
+    cannot block deals none (25.3.3.1); the target destroys the attacker and survives. An attack
+    on a Host (1 damage that always lands, 25.4.2.5) never loses."""
+    if target.zone != "front":
+        return False
+    att_kills = view.power(att) + target.damage >= view.health(target)
+    blk_kills = (not view.has_keyword(target, "cannot_block")
+                 and view.power(target) + att.damage >= view.health(att))
+    att_fs, blk_fs = view.has_keyword(att, "first_strike"), view.has_keyword(target, "first_strike")
+    if att_fs and not blk_fs and att_kills:
+        return False
+    if blk_fs and not att_fs and blk_kills:
+        return True
+    return blk_kills and not att_kills
+
+
+def no_losing_attacks(view: PlayerView, actions: tuple[Action, ...]) -> tuple[Action, ...]:
+    """``actions`` less the attacks that lose the attacker for nothing by the numbers on the
+    board (the audit's R3): declaring an attack whose every legal target (25.3.1-25.3.3) is a
+    losing fight (:func:`losing_fight`), or choosing a losing target while another is legal.
+    Every action when none would be left. A trick in hand that would turn the fight is not
+    counted: the board alone decides."""
+    d = view.decision()
+    if d is None or len(actions) == 1:
+        return actions
+    if d.kind is DecisionKind.PRIORITY:
+        s = view.state  # the redacted copy: the board is public
+        me = view.player
+        targets = [o for t in attack_targets(s, me) if (o := view.public(t)) is not None]
+        front = s.players[me].front
+
+        def loses(a: Action) -> bool:
+            if a.kind is not Kind.ATTACK or not targets:
+                return False
+            oid = front[int(a.arg[1:])]
+            att = view.public(oid) if oid is not None else None
+            return att is not None and all(losing_fight(view, att, t) for t in targets)
+    elif d.kind is DecisionKind.CHOOSE_ATTACK_TARGET and view.battle is not None:
+        att = view.public(view.battle.attacker)
+
+        def loses(a: Action) -> bool:
+            o = view.at(a.arg) if a.kind is Kind.TARGET else None
+            return att is not None and o is not None and losing_fight(view, att, o)
+    else:
+        return actions
+    kept = tuple(a for a in actions if not loses(a))
+    return kept if kept else actions
 
 
 def sensible(view: PlayerView, actions: tuple[Action, ...]) -> tuple[Action, ...]:

@@ -16,7 +16,9 @@ target could only be its own, no 2 action points for a type no card in hand cost
 empty deck loses at once, 1.1.2: ``agents.sensible.keeps_deck``), and from turn ``stall``
 (``STALL_TURN``, 50) on its own turn an attack the heuristic proposes is made (a stalled board,
 ``docs/agents.md``, "Stalls"). Its other choices are the network's, and inside the env the
-network plays alone.
+network plays alone. ``attacks=True`` (``ppo_v1:attacks``) also keeps it from an attack that
+loses the attacker for nothing by the numbers on the board (``agents.sensible.no_losing_attacks``,
+the audit's R3).
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ class SetPolicyAgent(EngineAgent):
     name = "ppo_v1"
 
     def __init__(self, weights: str | Path | dict[str, np.ndarray], seed: int | None = None,
-                 sample: bool = False, guard: bool = True, stall: int | None = None) -> None:
+                 sample: bool = False, guard: bool = True, stall: int | None = None,
+                 attacks: bool = False) -> None:
         from .set_policy import NumpySetPolicy, load_weights
 
         if isinstance(weights, (str, Path)):
@@ -51,6 +54,7 @@ class SetPolicyAgent(EngineAgent):
         self.policy = NumpySetPolicy(weights, deterministic=not sample, seed=seed)
         self.sample = sample
         self.guard = guard
+        self.attacks = attacks  # also no attack that loses the attacker for nothing (sensible.no_losing_attacks)
         self.stall = (STALL_TURN if guard else 0) if stall is None else stall
         self.heuristic = HeuristicAgent(seed)
         self._parts: dict[Any, Any] = {}  # RuleConfig -> (encoder, its arrays, legal actions)
@@ -87,9 +91,11 @@ class SetPolicyAgent(EngineAgent):
                 self.memory.own_action(own)
                 return own
         if self.guard:  # the sensible actions only (agents/sensible.py), as the search agents choose
-            from .sensible import keeps_deck, sensible
+            from .sensible import keeps_deck, no_losing_attacks, sensible
 
             actions = keeps_deck(view, sensible(view, actions))
+            if self.attacks:
+                actions = no_losing_attacks(view, actions)
         legal.set(view.player, actions, object())  # the env's own index of each action (v1/spaces.py)
         enc.encode(view, self.memory, self.slate, legal.pairs, legal.token)
         index, _ = self.policy.predict(self.slate.arrays)

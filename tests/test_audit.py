@@ -226,3 +226,38 @@ def test_r7_drawing_the_last_card_of_the_deck() -> None:
     assert _rules(game, "ap host") == []
     two = _position("r7_draw_last_card.toml", lambda d: d["setup"]["A"].update(deck=2))
     assert _rules(two, "ap draw") == []
+
+
+def test_r3_the_attack_filter_removes_exactly_the_attacks_the_audit_flags() -> None:
+    """``agents.sensible.no_losing_attacks`` (ppo_v1's ``:attacks`` guard), reading the chooser's
+    view, leaves out exactly the actions that R3 flags on the game state, at every choice of
+    random games and in the R3 positions."""
+    from agents import RandomAgent, decide
+    from agents.sensible import no_losing_attacks
+    from hostwcg_env.analysis.audit import classify_attack
+    from hostwcg_env.cards import default_ruleset
+    from hostwcg_env.env import shipped_decks
+
+    def check(game: Game) -> int:
+        d = game.decision
+        assert d is not None
+        flagged = {a for a in d.actions if (f := classify_attack(game, a)) is not None and f.rule == "R3"}
+        kept = no_losing_attacks(game.view(d.player), d.actions)
+        assert set(d.actions) - set(kept) == flagged, (game.state.turn, d.kind, flagged, kept)
+        return len(flagged)
+
+    game = _position("r3_losing_attack.toml")
+    assert check(game) == 1 and Action.parse("attack f0") not in no_losing_attacks(game.view(0), game.decision.actions)
+    assert check(_position("r3_losing_target.toml")) == 1
+    decks = shipped_decks()
+    seen = 0
+    for seed in range(6):
+        g = default_ruleset().new_game(decks[seed % len(decks)], decks[(3 * seed + 1) % len(decks)], seed=seed)
+        agents = [RandomAgent(2 * seed), RandomAgent(2 * seed + 1)]
+        while not g.is_over and g.state.turn < 40:
+            d = g.decision
+            assert d is not None
+            if len(d.actions) > 1:
+                seen += check(g)
+            g.apply(d.actions[0] if len(d.actions) == 1 else decide(agents[d.player], g))
+    assert seen > 0  # random play makes losing attacks, so the comparison is not empty
