@@ -114,6 +114,23 @@ def _activation_aimed(view: PlayerView, a: Action) -> bool:
     return not ab.targets or has_side_target(view.state, view.player, ab, o.id)
 
 
+def fight(view: PlayerView, att: Obj, blk: Obj) -> tuple[bool, bool]:
+    """(the attacker destroys the attacked Entity, the attacker survives) by the numbers on the
+    board: each deals its power (26.2.1), First Strike first (25.4.1.2), an Entity that cannot
+    block deals none (25.3.3.1)."""
+    kills = view.power(att) + blk.damage >= view.health(blk)
+    if view.has_keyword(blk, "cannot_block"):
+        return kills, True
+    att_fs = view.has_keyword(att, "first_strike")
+    blk_fs = view.has_keyword(blk, "first_strike")
+    if att_fs and not blk_fs and kills:
+        return True, True
+    survives = view.power(blk) + att.damage < view.health(att)
+    if blk_fs and not att_fs and not survives:
+        return False, False
+    return kills, survives
+
+
 def _entities(view: PlayerView, p: int) -> list[Obj]:
     """The Entities in p's frontrow, slot order (a frontrow card is always face up)."""
     return [o for o in view.row(p, "front") if isinstance(o, Obj)]
@@ -269,20 +286,6 @@ class HeuristicAgent(EngineAgent):
             sel.type == "host" for ab in c.abilities for _n, sel in ab.targets)
 
     # ------------------------------------------------------------ battle
-    def _fight(self, view: PlayerView, att: Obj, blk: Obj) -> tuple[bool, bool]:
-        """(attacker kills the blocker, attacker survives)."""
-        kills = view.power(att) + blk.damage >= view.health(blk)
-        if view.has_keyword(blk, "cannot_block"):
-            return kills, True
-        att_fs = view.has_keyword(att, "first_strike")
-        blk_fs = view.has_keyword(blk, "first_strike")
-        if att_fs and not blk_fs and kills:
-            return True, True
-        survives = view.power(blk) + att.damage < view.health(att)
-        if blk_fs and not att_fs and not survives:
-            return False, False
-        return kills, survives
-
     def _best_attack(self, view: PlayerView, attacks: list[Action]) -> Action | None:
         me = view.player
         opp = _entities(view, view.opponent)
@@ -295,7 +298,7 @@ class HeuristicAgent(EngineAgent):
             assert isinstance(att, Obj)
             score = 1.0 if host_open else -1.0
             for blk in opp:
-                kills, survives = self._fight(view, att, blk)
+                kills, survives = fight(view, att, blk)
                 if kills and survives:
                     score = max(score, 2 + card_value(blk.card))
                 elif kills and card_value(blk.card) > card_value(att.card):
@@ -323,7 +326,7 @@ class HeuristicAgent(EngineAgent):
                 if o.zone == "host":
                     score = 1.5
                 elif att is not None:
-                    kills, survives = self._fight(view, att, o)
+                    kills, survives = fight(view, att, o)
                     score = (2 + card_value(o.card)) if kills and survives else (
                         card_value(o.card) - card_value(att.card) if kills else -view.power(o))
                 else:

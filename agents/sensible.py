@@ -30,7 +30,7 @@ from hostwcg_env.engine.state import GameState, Obj
 from hostwcg_env.engine.targeting import candidates
 from hostwcg_env.engine.view import PlayerView
 
-from .heuristic import HARMFUL, resolve, source_of
+from .heuristic import HARMFUL, fight, resolve, source_of
 
 
 def direction(card: CardDef, ability: int | None) -> int:
@@ -115,20 +115,12 @@ def keeps_deck(view: PlayerView, actions: tuple[Action, ...]) -> tuple[Action, .
 
 def losing_fight(view: PlayerView, att: Obj, target: Obj) -> bool:
     """Whether an attack of ``att`` on ``target`` loses the attacker for nothing by the numbers
-    on the board: each deals its power (26.2.1), First Strike first (25.4.1.2), an Entity that
-    cannot block deals none (25.3.3.1); the target destroys the attacker and survives. An attack
-    on a Host (1 damage that always lands, 25.4.2.5) never loses."""
+    on the board (``agents.heuristic.fight``): the target destroys the attacker and survives. An
+    attack on a Host (1 damage that always lands, 25.4.2.5) never loses."""
     if target.zone != "front":
         return False
-    att_kills = view.power(att) + target.damage >= view.health(target)
-    blk_kills = (not view.has_keyword(target, "cannot_block")
-                 and view.power(target) + att.damage >= view.health(att))
-    att_fs, blk_fs = view.has_keyword(att, "first_strike"), view.has_keyword(target, "first_strike")
-    if att_fs and not blk_fs and att_kills:
-        return False
-    if blk_fs and not att_fs and blk_kills:
-        return True
-    return blk_kills and not att_kills
+    kills, survives = fight(view, att, target)
+    return not kills and not survives
 
 
 def no_losing_attacks(view: PlayerView, actions: tuple[Action, ...]) -> tuple[Action, ...]:
