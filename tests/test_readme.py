@@ -65,8 +65,9 @@ def test_the_ladder_is_what_hostwcg_ladder_says_of_the_kept_games() -> None:
     kept results files (the games are kept and replay: agents/ladder_results/README.md)."""
     m = re.search(r"`hostwcg ladder ((?:agents/ladder_results/[\w.*\[\]]+ ?)+)`", README)
     assert m, "the README names the ladder command"
-    files = [str(f.relative_to(ROOT)) for pattern in m.group(1).split() for f in sorted(ROOT.glob(pattern))]
-    assert len(files) >= len(m.group(1).split()), "every file or pattern the command names is kept"
+    kept = {pattern: sorted(ROOT.glob(pattern)) for pattern in m.group(1).split()}
+    assert [p for p, found in kept.items() if not found] == [], "every file or pattern the command names is kept"
+    files = [str(f.relative_to(ROOT)) for found in kept.values() for f in found]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     run = subprocess.run([sys.executable, "-m", "hostwcg_env", "ladder", *files], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=600)
