@@ -37,7 +37,9 @@ def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
     targets guarded as ``ppo``'s, the heuristic's attacks made from turn 50 and never the last
     card of its deck drawn; ``:raw`` the network alone, ``:sample`` sampling its actions
     (``ppo_v1:raw``, ``ppo_v1:PATH.npz:raw:sample``); ``:attacks`` adds to the guard: no attack
-    that loses the attacker for nothing (``agents.sensible.no_losing_attacks``).
+    that loses the attacker for nothing (``agents.sensible.no_losing_attacks``); ``:look``
+    (``:look=MARGIN``) checks the network's choice with the lookahead's one-ply search and keeps
+    it unless another action scores better by more than MARGIN (0): ``agents/set_search.py``.
 
     ``ismcts:300`` searches 300 iterations a decision; ``ismcts:0.5s`` as many as fit in half a
     second (the search stops at the first iteration that ends past the limit). It chooses among
@@ -88,13 +90,26 @@ def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
 
         parts = arg.split(":") if arg else []
         flags = set()
-        while parts and parts[-1] in ("raw", "sample", "attacks"):
-            flags.add(parts.pop())
+        margin: float | None = None
+        while parts and (parts[-1] in ("raw", "sample", "attacks", "look") or parts[-1].startswith("look=")):
+            flag, _, value = parts.pop().partition("=")
+            flags.add(flag)
+            if flag == "look":
+                try:
+                    margin = float(value) if value else 0.0
+                except ValueError:
+                    raise ValueError(f"ppo_v1:{arg}: look=MARGIN takes a number, not {value!r}") from None
         path = ":".join(parts)
         if path.endswith(":") or (path and not path.endswith(".npz")):
-            raise ValueError(f"ppo_v1:{arg}: write ppo_v1[:PATH.npz][:raw][:sample][:attacks]")
+            raise ValueError(f"ppo_v1:{arg}: write ppo_v1[:PATH.npz][:raw][:sample][:attacks][:look[=MARGIN]]")
         if {"raw", "attacks"} <= flags:
             raise ValueError(f"ppo_v1:{arg}: 'attacks' is part of the guard that 'raw' leaves out")
+        if margin is not None:
+            if flags & {"raw", "sample"}:
+                raise ValueError(f"ppo_v1:{arg}: 'look' checks the guarded greedy network, not 'raw' or 'sample'")
+            from .set_search import SearchedSetAgent
+
+            return SearchedSetAgent(path or DEFAULT_V1, seed=seed, margin=margin, attacks="attacks" in flags)
         return SetPolicyAgent(path or DEFAULT_V1, seed=seed, sample="sample" in flags, guard="raw" not in flags,
                               attacks="attacks" in flags)
     raise ValueError(f"unknown agent {name!r} (known: {', '.join(AGENT_NAMES)})")

@@ -70,6 +70,15 @@ class SetPolicyAgent(EngineAgent):
         self.slate = None
 
     def choose(self, view: PlayerView, actions: tuple[Action, ...]) -> Action:
+        chosen, _options = self.propose(view, actions)
+        self.record(chosen)
+        return chosen
+
+    def propose(self, view: PlayerView, actions: tuple[Action, ...]) -> tuple[Action, tuple[Action, ...]]:
+        """The agent's choice and the actions it chose among (the guarded ones; only the choice
+        itself when it was made without the network: a stalled board's attack). It reads the
+        view into the memory but does not record the choice: ``record`` the action played
+        (``choose`` does both; ``agents/set_search.py`` may play another)."""
         from hostwcg_env.env.v1.encoder import Encoder
         from hostwcg_env.env.v1.layout import obs_layout
         from hostwcg_env.env.v1.memory import Memory
@@ -88,8 +97,7 @@ class SetPolicyAgent(EngineAgent):
         if self.stall and view.turn >= self.stall and view.turn_player == view.player:
             own = self.heuristic.choose(view, actions)
             if own.kind is Kind.ATTACK:  # a stalled board: the heuristic's attack (agents/heuristic.py)
-                self.memory.own_action(own)
-                return own
+                return own, (own,)
         if self.guard:  # the sensible actions only (agents/sensible.py), as the search agents choose
             from .sensible import keeps_deck, no_losing_attacks, sensible
 
@@ -102,8 +110,11 @@ class SetPolicyAgent(EngineAgent):
         chosen = legal.decode(int(index[0]))
         if chosen is None:  # cannot happen: only legal indices are scored
             raise ValueError(f"ppo_v1 chose index {int(index[0])}, not one of the legal actions")
-        self.memory.own_action(chosen)
-        return chosen
+        return chosen, actions
 
+    def record(self, action: Action) -> None:
+        """The action this agent played at the choice ``propose`` last read (its memory keeps
+        what its own choices show it, ``Memory.own_action``)."""
+        self.memory.own_action(action)
 
 __all__ = ["DEFAULT_V1", "SetPolicyAgent"]

@@ -1,0 +1,55 @@
+"""``ppo_v1:look``: the hostwcg_v1 network's choice, checked by the lookahead's one-ply search.
+
+At each choice ``SearchedSetAgent`` asks the set policy (``agents/set_agent.py``, its guard
+included) for its action, then scores every action the network chose among as the lookahead
+does (``agents/lookahead.py``): in ``worlds`` sampled worlds consistent with its own
+PlayerView (``determinize``), each action followed by the heuristic for both players to the
+end of the turn, the position scored by ``agents.lookahead.evaluate``. It keeps the network's
+action unless another scored better by more than ``margin`` (``LookaheadAgent.prefer``): the
+lookahead refines the heuristic's choice the same way, with the network in the heuristic's
+place. Setup choices (first player, mulligans, trigger order) and a stalled board's attacks
+are the network's (or the guard's) without a search, as they are the heuristic's in the
+lookahead. The network's memory records the action played, not the one it proposed.
+
+Cost: the network's choice (about 0.6 ms) and the lookahead's (about 1 ms with one world). The
+agent is deterministic for its seed. ``docs/agents.md`` ("The network with a one-ply check")
+gives what it measured.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hostwcg_env.engine import Action
+from hostwcg_env.engine.view import PlayerView
+
+from .lookahead import HEURISTIC_KINDS, LookaheadAgent
+from .set_agent import SetPolicyAgent
+
+
+class SearchedSetAgent(LookaheadAgent):
+    name = "ppo_v1:look"
+
+    def __init__(self, weights: str | Path | dict[str, np.ndarray], seed: int | None = None,
+                 margin: float = 0.0, worlds: int = 1, attacks: bool = False, **kw: Any) -> None:
+        self.net = SetPolicyAgent(weights, seed=seed, attacks=attacks)
+        super().__init__(worlds=worlds, seed=seed, margin=margin, **kw)
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.net.reset(seed)
+
+    def choose(self, view: PlayerView, actions: tuple[Action, ...]) -> Action:
+        own, options = self.net.propose(view, actions)
+        chosen = own
+        d = view.decision()
+        if len(options) > 1 and d is not None and d.kind not in HEURISTIC_KINDS:
+            chosen = self.pick(view, options, own)
+        self.net.record(chosen)
+        return chosen
+
+
+__all__ = ["SearchedSetAgent"]
