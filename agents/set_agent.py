@@ -60,6 +60,7 @@ class SetPolicyAgent(EngineAgent):
         self._parts: dict[Any, Any] = {}  # RuleConfig -> (encoder, its arrays, legal actions)
         self.memory: Any = None
         self.slate: Any = None
+        self.ranked: tuple[Action, ...] = ()  # the last choice's actions by the network, most probable first
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -106,11 +107,17 @@ class SetPolicyAgent(EngineAgent):
                 actions = no_losing_attacks(view, actions)
         legal.set(view.player, actions, object())  # the env's own index of each action (v1/spaces.py)
         enc.encode(view, self.memory, self.slate, legal.pairs, legal.token)
-        index, _ = self.policy.predict(self.slate.arrays)
-        chosen = legal.decode(int(index[0]))
-        if chosen is None:  # cannot happen: only legal indices are scored
-            raise ValueError(f"ppo_v1 chose index {int(index[0])}, not one of the legal actions")
-        return chosen, actions
+        if self.sample:
+            index, _ = self.policy.predict(self.slate.arrays)
+            chosen = legal.decode(int(index[0]))
+            if chosen is None:  # cannot happen: only legal indices are scored
+                raise ValueError(f"ppo_v1 chose index {int(index[0])}, not one of the legal actions")
+            self.ranked = (chosen,)
+            return chosen, actions
+        logits = self.policy.forward(self.slate.arrays)[0].reshape(-1)
+        # the legal actions, most probable first (ties: the lower index, as ``predict``'s argmax)
+        self.ranked = tuple(a for _, a in sorted(legal.pairs, key=lambda p: (-logits[p[0]], p[0])))
+        return self.ranked[0], actions
 
     def record(self, action: Action) -> None:
         """The action this agent played at the choice ``propose`` last read (its memory keeps

@@ -34,7 +34,10 @@ class SearchedSetAgent(LookaheadAgent):
     name = "ppo_v1:look"
 
     def __init__(self, weights: str | Path | dict[str, np.ndarray], seed: int | None = None,
-                 margin: float = 0.0, worlds: int = 1, attacks: bool = False, **kw: Any) -> None:
+                 margin: float = 0.0, worlds: int = 1, attacks: bool = False, top: int = 0, **kw: Any) -> None:
+        if top < 0:
+            raise ValueError(f"ppo_v1:look: top must be a number of actions (0: all), not {top}")
+        self.top = top
         self.net = SetPolicyAgent(weights, seed=seed, attacks=attacks)
         super().__init__(worlds=worlds, seed=seed, margin=margin, **kw)
 
@@ -47,6 +50,8 @@ class SearchedSetAgent(LookaheadAgent):
         chosen = own
         d = view.decision()
         if len(options) > 1 and d is not None and d.kind not in HEURISTIC_KINDS:
+            if self.top:  # only the network's most probable actions race (its own is the first)
+                options = self.net.ranked[: self.top]
             chosen = self.pick(view, options, own)
         self.net.record(chosen)
         return chosen

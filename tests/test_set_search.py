@@ -25,7 +25,11 @@ def test_the_spec_builds_it_and_says_what_is_wrong() -> None:
     assert isinstance(a, SearchedSetAgent) and a.margin == 0.0 and a.worlds == 1
     assert make_agent(f"ppo_v1:{DEFAULT_V1}:look=0.05", seed=1).margin == 0.05
     assert make_agent("ppo_v1:attacks:look", seed=1).net.attacks
-    with pytest.raises(ValueError, match="look=MARGIN takes a number"):
+    b = make_agent("ppo_v1:look=0.05:worlds=2:turns=2", seed=1)
+    assert (b.margin, b.worlds, b.turns) == (0.05, 2, 2)
+    with pytest.raises(ValueError, match="set the 'look' check"):
+        make_agent("ppo_v1:worlds=2")
+    with pytest.raises(ValueError, match="look= takes a number"):
         make_agent("ppo_v1:look=much")
     with pytest.raises(ValueError, match="not 'raw' or 'sample'"):
         make_agent("ppo_v1:raw:look")
