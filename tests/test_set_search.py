@@ -44,13 +44,14 @@ def test_a_margin_nothing_beats_plays_exactly_as_the_network() -> None:
     assert [r["winner"] for r in looked.records] == [r["winner"] for r in plain.records]
 
 
-@pytest.mark.parametrize("seed", [5, 6])
-def test_it_plays_the_best_scoring_option_and_remembers_it(seed: int) -> None:
+@pytest.mark.parametrize(("seed", "top"), [(5, 0), (6, 0), (7, 2)])
+def test_it_plays_the_best_scoring_option_and_remembers_it(seed: int, top: int) -> None:
     """Seat A is the agent with its scores replaced by a known order (the last option best),
     seat B plays at random in hostwcg_v1. At each choice the agent plays the last of the
-    network's guarded options unless the network's own action is that one; what its network
-    reads next (cards, zones, history) is still exactly the env's observation of its seat."""
-    agent = SearchedSetAgent(DEFAULT_V1, seed=seed)
+    network's guarded options (with ``top``, of its ``top`` most probable ones, the network's
+    own first) unless the network's own action is that one; what its network reads next
+    (cards, zones, history) is still exactly the env's observation of its seat."""
+    agent = SearchedSetAgent(DEFAULT_V1, seed=seed, top=top)
     proposals: list[tuple[object, tuple[object, ...]]] = []
     propose = agent.net.propose
 
@@ -72,6 +73,9 @@ def test_it_plays_the_best_scoring_option_and_remembers_it(seed: int) -> None:
             d = g.decision
             chosen = agent.choose(g.view(d.player), d.actions)
             own, options = proposals[-1]
+            if top and len(options) > 1:
+                assert agent.net.ranked[0] == own and set(agent.net.ranked) == set(options)
+                options = agent.net.ranked[:top]
             searched = len(options) > 1 and d.kind.name not in ("FIRST_PLAYER", "MULLIGAN", "PLACE_TRIGGERS")
             assert chosen == (options[-1] if searched else own)
             overridden += int(chosen != own)
