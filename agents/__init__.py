@@ -38,10 +38,10 @@ def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
     card of its deck drawn; ``:raw`` the network alone, ``:sample`` sampling its actions
     (``ppo_v1:raw``, ``ppo_v1:PATH.npz:raw:sample``); ``:attacks`` adds to the guard: no attack
     that loses the attacker for nothing (``agents.sensible.no_losing_attacks``); ``:look``
-    (``:look=MARGIN``) checks the network's choice with the lookahead's one-ply search and keeps
-    it unless another action scores better by more than MARGIN (0), in ``:worlds=N`` sampled
-    worlds (1) rolled out to the end of the turn (``:turns=2``: of the next), among the network's
-    ``:top=K`` most probable actions (0: all): ``agents/set_search.py``.
+    (``:look=MARGIN``) checks the network's choice with the lookahead's search and keeps it
+    unless another action scores better by more than MARGIN (0.05): its ``:top=K`` most
+    probable actions (4; 0: all) in ``:worlds=N`` sampled worlds (1), rolled out to the end of
+    the next turn (``:turns=1``: of this one): ``agents/set_search.py``.
 
     ``ismcts:300`` searches 300 iterations a decision; ``ismcts:0.5s`` as many as fit in half a
     second (the search stops at the first iteration that ends past the limit). It chooses among
@@ -92,32 +92,31 @@ def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
 
         parts = arg.split(":") if arg else []
         flags = set()
-        margin: float | None = None
-        search: dict[str, int] = {}  # the one-ply check's worlds and turns (agents/set_search.py)
+        search: dict[str, Any] = {}  # the one-ply check's options (agents/set_search.py)
         while parts and (parts[-1] in ("raw", "sample", "attacks", "look")
                          or parts[-1].partition("=")[0] in ("look", "worlds", "turns", "top")):
             flag, _, value = parts.pop().partition("=")
             flags.add(flag)
             try:
-                if flag == "look":
-                    margin = float(value) if value else 0.0
+                if flag == "look" and value:
+                    search["margin"] = float(value)
                 elif flag in ("worlds", "turns", "top"):
                     search[flag] = int(value)
             except ValueError:
                 raise ValueError(f"ppo_v1:{arg}: {flag}= takes a number, not {value!r}") from None
-        if search and margin is None:
+        if search.keys() - {"margin"} and "look" not in flags:
             raise ValueError(f"ppo_v1:{arg}: worlds=, turns= and top= set the 'look' check: add :look")
         path = ":".join(parts)
         if path.endswith(":") or (path and not path.endswith(".npz")):
             raise ValueError(f"ppo_v1:{arg}: write ppo_v1[:PATH.npz][:raw][:sample][:attacks][:look[=MARGIN]]")
         if {"raw", "attacks"} <= flags:
             raise ValueError(f"ppo_v1:{arg}: 'attacks' is part of the guard that 'raw' leaves out")
-        if margin is not None:
+        if "look" in flags:
             if flags & {"raw", "sample"}:
                 raise ValueError(f"ppo_v1:{arg}: 'look' checks the guarded greedy network, not 'raw' or 'sample'")
             from .set_search import SearchedSetAgent
 
-            return SearchedSetAgent(path or DEFAULT_V1, seed=seed, margin=margin, attacks="attacks" in flags, **search)
+            return SearchedSetAgent(path or DEFAULT_V1, seed=seed, attacks="attacks" in flags, **search)
         return SetPolicyAgent(path or DEFAULT_V1, seed=seed, sample="sample" in flags, guard="raw" not in flags,
                               attacks="attacks" in flags)
     raise ValueError(f"unknown agent {name!r} (known: {', '.join(AGENT_NAMES)})")

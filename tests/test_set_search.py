@@ -22,11 +22,11 @@ STATE_KEYS = ("cards", "card_id", "card_zone", "history")
 
 def test_the_spec_builds_it_and_says_what_is_wrong() -> None:
     a = make_agent("ppo_v1:look", seed=1)
-    assert isinstance(a, SearchedSetAgent) and a.margin == 0.0 and a.worlds == 1
+    assert isinstance(a, SearchedSetAgent) and (a.margin, a.worlds, a.turns, a.top) == (0.05, 1, 2, 4)
     assert make_agent(f"ppo_v1:{DEFAULT_V1}:look=0.05", seed=1).margin == 0.05
     assert make_agent("ppo_v1:attacks:look", seed=1).net.attacks
-    b = make_agent("ppo_v1:look=0.05:worlds=2:turns=2", seed=1)
-    assert (b.margin, b.worlds, b.turns) == (0.05, 2, 2)
+    b = make_agent("ppo_v1:look=0:worlds=2:turns=1:top=0", seed=1)
+    assert (b.margin, b.worlds, b.turns, b.top) == (0.0, 2, 1, 0)
     with pytest.raises(ValueError, match="set the 'look' check"):
         make_agent("ppo_v1:worlds=2")
     with pytest.raises(ValueError, match="look= takes a number"):
@@ -51,7 +51,7 @@ def test_it_plays_the_best_scoring_option_and_remembers_it(seed: int, top: int) 
     network's guarded options (with ``top``, of its ``top`` most probable ones, the network's
     own first) unless the network's own action is that one; what its network reads next
     (cards, zones, history) is still exactly the env's observation of its seat."""
-    agent = SearchedSetAgent(DEFAULT_V1, seed=seed, top=top)
+    agent = SearchedSetAgent(DEFAULT_V1, seed=seed, top=top, turns=1)
     proposals: list[tuple[object, tuple[object, ...]]] = []
     propose = agent.net.propose
 
