@@ -86,7 +86,8 @@ def test_ismcts_never_reads_hidden_state(kw: dict) -> None:
     assert checked >= 3
 
 
-@pytest.mark.parametrize("name", ["random", "heuristic", "lookahead", "pimc:4", "turnsearch:8", "ismcts:8", "ppo"])
+@pytest.mark.parametrize("name", ["random", "heuristic", "lookahead", "pimc:4", "turnsearch:8", "ismcts:8", "ppo",
+                                  "ppo_v1", "ppo_v1:look"])
 def test_every_agents_choice_ignores_the_opponents_hidden_cards(name: str) -> None:
     """Agents get only their PlayerView: from many states of random games, the deciding
     agent (a fresh one, same seed) makes the same choice when the opponent's hidden cards
