@@ -236,7 +236,9 @@ def dagger(weights_path: str, out: str, games: int, teacher: str = "lookahead",
     for k, name in enumerate(o for o in opponents.split(",") if o):
         pool.append(NumpySetPolicy(w, deterministic=greedy, seed=seed + 17 + k) if name == "self"
                     else "random" if name == "random" else make_agent(name, seed=seed + 31 * (k + 1)))
-    label = make_agent(teacher, seed=seed + 1)
+    # one teacher a game slot, reset with each new game: a teacher that keeps a memory of the
+    # game (``ppo_v1:look``, the v1 network's own memory) must see one game's choices in order
+    labels = [make_agent(teacher, seed=seed + 1 + i) for i in range(envs)]
     vec = VectorEnv(envs, opponent=pool, seed=seed, copy_obs=False, **deck_kwargs(decks))
     builders = [V1Demos(vec.games[0]) for _ in range(envs)]
     obs = vec.reset()
@@ -250,7 +252,7 @@ def dagger(weights_path: str, out: str, games: int, teacher: str = "lookahead",
             e = vec.games[i]
             g = e.game
             d = g.decision
-            a = label.choose(g.view(d.player), offered(d.actions))
+            a = labels[i].choose(g.view(d.player), offered(d.actions))
             idx = encode(e.layout, g.state, d.player, a)
             builders[i].add({k: v[i] for k, v in obs.items()}, idx, d.player)
             agree += int(actions[i] == idx)
@@ -260,6 +262,7 @@ def dagger(weights_path: str, out: str, games: int, teacher: str = "lookahead",
             win = infos[i].get("winner")
             builders[i].end_game(None if win is None else AGENTS.index(win), gamma)
             finished += 1
+            labels[i].reset(seed + 1 + i + envs * finished)
     for b in builders:  # the rows of the games still under way (the last ones) are dropped
         b.truncate(sum(1 for gi in b.games if gi < b.n_games))
     data = merge([b.arrays() for b in builders])
