@@ -262,7 +262,7 @@ def dagger(weights_path: str, out: str, games: int, teacher: str = "lookahead",
             win = infos[i].get("winner")
             builders[i].end_game(None if win is None else AGENTS.index(win), gamma)
             finished += 1
-            labels[i].reset(seed + 1 + i + envs * finished)
+            labels[i].reset(int(seed + 1 + i + envs * finished))
     for b in builders:  # the rows of the games still under way (the last ones) are dropped
         b.truncate(sum(1 for gi in b.games if gi < b.n_games))
     data = merge([b.arrays() for b in builders])
