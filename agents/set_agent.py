@@ -124,4 +124,5 @@ class SetPolicyAgent(EngineAgent):
         what its own choices show it, ``Memory.own_action``)."""
         self.memory.own_action(action)
 
+
 __all__ = ["DEFAULT_V1", "SetPolicyAgent"]
