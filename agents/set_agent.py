@@ -60,7 +60,7 @@ class SetPolicyAgent(EngineAgent):
         self._parts: dict[Any, Any] = {}  # RuleConfig -> (encoder, its arrays, legal actions)
         self.memory: Any = None
         self.slate: Any = None
-        self.ranked: tuple[Action, ...] = ()  # the last choice's actions by the network, most probable first
+        self.ranked: tuple[Action, ...] = ()  # the last choice's actions, the network's most probable first
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -98,6 +98,7 @@ class SetPolicyAgent(EngineAgent):
         if self.stall and view.turn >= self.stall and view.turn_player == view.player:
             own = self.heuristic.choose(view, actions)
             if own.kind is Kind.ATTACK:  # a stalled board: the heuristic's attack (agents/heuristic.py)
+                self.ranked = (own,)
                 return own, (own,)
         if self.guard:  # the sensible actions only (agents/sensible.py), as the search agents choose
             from .sensible import keeps_deck, no_losing_attacks, sensible

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from agents import make_agent
+from agents.lookahead import HEURISTIC_KINDS
 from agents.set_agent import DEFAULT_V1, SetPolicyAgent
 from agents.set_search import SearchedSetAgent
 from hostwcg_env import hostwcg_v1
@@ -76,7 +77,7 @@ def test_it_plays_the_best_scoring_option_and_remembers_it(seed: int, top: int) 
             if top and len(options) > 1:
                 assert agent.net.ranked[0] == own and set(agent.net.ranked) == set(options)
                 options = agent.net.ranked[:top]
-            searched = len(options) > 1 and d.kind.name not in ("FIRST_PLAYER", "MULLIGAN", "PLACE_TRIGGERS")
+            searched = len(options) > 1 and d.kind not in HEURISTIC_KINDS
             assert chosen == (options[-1] if searched else own)
             overridden += int(chosen != own)
             want = env.observe(who)
