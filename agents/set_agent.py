@@ -71,9 +71,14 @@ class SetPolicyAgent(EngineAgent):
         self.slate = None
 
     def choose(self, view: PlayerView, actions: tuple[Action, ...]) -> Action:
-        chosen, _options = self.propose(view, actions)
+        chosen = self.label(view, actions)
         self.record(chosen)
         return chosen
+
+    def label(self, view: PlayerView, actions: tuple[Action, ...]) -> Action:
+        """The agent's choice, not recorded as played: a labeller (``scripts/distill_v1.py
+        dagger``) then ``record``s the action another player made in its place."""
+        return self.propose(view, actions)[0]
 
     def propose(self, view: PlayerView, actions: tuple[Action, ...]) -> tuple[Action, tuple[Action, ...]]:
         """The agent's choice and the actions it chose among (the guarded ones; only the choice

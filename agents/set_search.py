@@ -49,6 +49,17 @@ class SearchedSetAgent(LookaheadAgent):
         self.net.reset(seed)
 
     def choose(self, view: PlayerView, actions: tuple[Action, ...]) -> Action:
+        chosen = self.label(view, actions)
+        self.record(chosen)
+        return chosen
+
+    def record(self, action: Action) -> None:
+        """The action played at the choice ``label`` last read (the network's memory,
+        ``SetPolicyAgent.record``)."""
+        self.net.record(action)
+
+    def label(self, view: PlayerView, actions: tuple[Action, ...]) -> Action:
+        """The checked choice, not recorded as played (``SetPolicyAgent.label``)."""
         own, options = self.net.propose(view, actions)
         chosen = own
         d = view.decision()
@@ -56,7 +67,6 @@ class SearchedSetAgent(LookaheadAgent):
             if self.top:  # only the network's most probable actions race (its own is the first)
                 options = self.net.ranked[: self.top]
             chosen = self.pick(view, options, own)
-        self.net.record(chosen)
         return chosen
 
 

@@ -252,7 +252,14 @@ def dagger(weights_path: str, out: str, games: int, teacher: str = "lookahead",
             e = vec.games[i]
             g = e.game
             d = g.decision
-            a = labels[i].choose(g.view(d.player), offered(d.actions))
+            acts = offered(d.actions)
+            teacher_i = labels[i]
+            if hasattr(teacher_i, "label"):  # a teacher with a memory is told the student's action
+                a = teacher_i.label(g.view(d.player), acts)
+                played = next(b for b in acts if encode(e.layout, g.state, d.player, b) == actions[i])
+                teacher_i.record(played)
+            else:
+                a = teacher_i.choose(g.view(d.player), acts)
             idx = encode(e.layout, g.state, d.player, a)
             builders[i].add({k: v[i] for k, v in obs.items()}, idx, d.player)
             agree += int(actions[i] == idx)

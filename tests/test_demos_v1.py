@@ -146,3 +146,36 @@ def test_distill_extract_train_eval(tmp_path: Path) -> None:
     assert len(labelled["actions"]) == rows["rows"]
     mask = dense(labelled, np.arange(rows["rows"]))["action_mask"]
     assert mask[np.arange(rows["rows"]), labelled["actions"]].all()  # each label one of the legal actions
+
+
+def test_dagger_tells_a_teacher_with_a_memory_the_students_action(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A teacher that remembers the game (``ppo_v1``, ``ppo_v1:look``: ``label`` then ``record``)
+    labels each choice without playing it and is then told the action the student played, so
+    its memory (the order it put looked-at cards back, 41.2) follows the game that is played."""
+    import agents
+    from agents.heuristic import HeuristicAgent
+    from agents.set_agent import DEFAULT_V1
+
+    told: list[tuple[Action, Action, tuple[Action, ...]]] = []
+
+    class Spy(HeuristicAgent):
+        def label(self, view: Any, actions: tuple[Action, ...]) -> Action:
+            self.offered = actions
+            self.labelled = self.choose(view, actions)
+            return self.labelled
+
+        def record(self, action: Action) -> None:
+            told.append((self.labelled, action, self.offered))
+
+    monkeypatch.setattr(agents, "make_agent", lambda name, seed=None: Spy(seed=seed))
+    dv = _load("distill_v1")
+    facts = dv.dagger(str(DEFAULT_V1), str(tmp_path / "dg.npz"), games=2, teacher="spy",
+                      opponents="random", envs=2, seed=4)
+    assert len(told) >= facts["rows"] > 0
+    assert all(played in offered for _, played, offered in told)
+    # the student (the shipped network, sampling) and the heuristic disagree at times: those
+    # choices are told the student's action, not the label
+    disagree = sum(label != played for label, played, _ in told)
+    assert 0 < disagree < len(told)
+    assert abs((1 - disagree / len(told)) - facts["agreement"]) < 1e-9
