@@ -220,8 +220,10 @@ def dagger(weights_path: str, out: str, games: int, teacher: str = "lookahead",
     plays ``games`` games in one seat against ``opponents`` (agent names, ``self`` for the
     student itself, drawn per game), and ``teacher`` labels every choice of the student from
     the student's own view; the student's action is played, so the rows cover the states the
-    student reaches by itself. ``decks`` as ``train_v1.py --decks`` (``ladder``: the stand-in
-    test decks too)."""
+    student reaches by itself. A teacher that remembers the game (``ppo_v1``, ``ppo_v1:look``)
+    ``label``s each choice without playing it and is then told (``record``) the student's
+    action, so its memory follows the game played. ``decks`` as ``train_v1.py --decks``
+    (``ladder``: the stand-in test decks too)."""
     from agents import make_agent
     from agents.demos_v1 import V1Demos, merge
     from agents.set_policy import NumpySetPolicy, load_weights
