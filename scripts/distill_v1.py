@@ -258,8 +258,8 @@ def dagger(weights_path: str, out: str, games: int, teacher: str = "lookahead",
             teacher_i = labels[i]
             if hasattr(teacher_i, "label"):  # a teacher with a memory is told the student's action
                 a = teacher_i.label(g.view(d.player), acts)
-                played = next(b for b in acts if encode(e.layout, g.state, d.player, b) == actions[i])
-                teacher_i.record(played)
+                e.legal.refresh(g)  # the env's own index -> action map of this decision (v1/spaces.py)
+                teacher_i.record(e.legal.decode(int(actions[i])))
             else:
                 a = teacher_i.choose(g.view(d.player), acts)
             idx = encode(e.layout, g.state, d.player, a)
