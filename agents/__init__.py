@@ -37,7 +37,9 @@ def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
     targets guarded as ``ppo``'s, the heuristic's attacks made from turn 50 and never the last
     card of its deck drawn; ``:raw`` the network alone, ``:sample`` sampling its actions
     (``ppo_v1:raw``, ``ppo_v1:PATH.npz:raw:sample``); ``:attacks`` adds to the guard: no attack
-    that loses the attacker for nothing (``agents.sensible.no_losing_attacks``); ``:look``
+    that loses the attacker for nothing (``agents.sensible.no_losing_attacks``); weights that
+    carry a learned check (``scripts/learned_check.py``) play its pick among the network's top
+    actions, ``:plain`` the network's own (``NumpySetPolicy.check_choice``); ``:look``
     (``:look=MARGIN``) checks the network's choice with the lookahead's search and keeps it
     unless another action scores better by more than MARGIN (0.05): its ``:top=K`` most
     probable actions (4; 0: all) in ``:worlds=N`` sampled worlds (1), rolled out to the end of
@@ -93,7 +95,7 @@ def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
         parts = arg.split(":") if arg else []
         flags = set()
         search: dict[str, Any] = {}  # the one-ply check's options (agents/set_search.py)
-        while parts and (parts[-1] in ("raw", "sample", "attacks", "look")
+        while parts and (parts[-1] in ("raw", "sample", "attacks", "look", "plain")
                          or parts[-1].partition("=")[0] in ("look", "worlds", "turns", "top")):
             flag, _, value = parts.pop().partition("=")
             flags.add(flag)
@@ -108,7 +110,7 @@ def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
             raise ValueError(f"ppo_v1:{arg}: worlds=, turns= and top= set the 'look' check: add :look")
         path = ":".join(parts)
         if path.endswith(":") or (path and not path.endswith(".npz")):
-            raise ValueError(f"ppo_v1:{arg}: write ppo_v1[:PATH.npz][:raw][:sample][:attacks][:look[=MARGIN]]")
+            raise ValueError(f"ppo_v1:{arg}: write ppo_v1[:PATH.npz][:raw][:sample][:attacks][:plain][:look[=MARGIN]]")
         if {"raw", "attacks"} <= flags:
             raise ValueError(f"ppo_v1:{arg}: 'attacks' is part of the guard that 'raw' leaves out")
         if "look" in flags:
@@ -116,9 +118,10 @@ def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
                 raise ValueError(f"ppo_v1:{arg}: 'look' checks the guarded greedy network, not 'raw' or 'sample'")
             from .set_search import SearchedSetAgent
 
-            return SearchedSetAgent(path or DEFAULT_V1, seed=seed, attacks="attacks" in flags, **search)
+            return SearchedSetAgent(path or DEFAULT_V1, seed=seed, attacks="attacks" in flags,
+                                    check="plain" not in flags, **search)
         return SetPolicyAgent(path or DEFAULT_V1, seed=seed, sample="sample" in flags, guard="raw" not in flags,
-                              attacks="attacks" in flags)
+                              attacks="attacks" in flags, check="plain" not in flags)
     raise ValueError(f"unknown agent {name!r} (known: {', '.join(AGENT_NAMES)})")
 
 

@@ -19,6 +19,14 @@ empty deck loses at once, 1.1.2: ``agents.sensible.keeps_deck``), and from turn 
 network plays alone. ``attacks=True`` (``ppo_v1:attacks``) also keeps it from an attack that
 loses the attacker for nothing by the numbers on the board (``agents.sensible.no_losing_attacks``,
 the audit's R3).
+
+Weights that carry a learned check (``check.*``, ``scripts/learned_check.py``) add one step:
+among the network's ``check.top`` most probable (guarded) actions, a head on the network's
+own vectors picks the one the lookahead's rollouts would score best, and the agent plays it
+when it scores more than ``check.margin`` over the network's own (``NumpySetPolicy.check_choice``;
+numpy alone, no engine). ``check=False`` (``ppo_v1:PATH:plain``) plays the network's own
+choice. Inside the env (``predict``, the vector env's batched opponent) the network plays
+without its check.
 """
 
 from __future__ import annotations
@@ -28,13 +36,15 @@ from typing import Any
 
 import numpy as np
 
-from hostwcg_env.engine import Action, Kind
+from hostwcg_env.engine import Action, DecisionKind, Kind
 from hostwcg_env.engine.view import PlayerView
 
 from .base import EngineAgent
 from .heuristic import STALL_TURN, HeuristicAgent
 
 DEFAULT_V1 = Path(__file__).resolve().parent / "checkpoints" / "ppo_hostwcg_v1.npz"
+# setup choices the learned check leaves to the network (as the lookahead leaves them to the heuristic)
+SETUP_KINDS = frozenset({DecisionKind.FIRST_PLAYER, DecisionKind.MULLIGAN, DecisionKind.PLACE_TRIGGERS})
 
 
 class SetPolicyAgent(EngineAgent):
@@ -42,7 +52,7 @@ class SetPolicyAgent(EngineAgent):
 
     def __init__(self, weights: str | Path | dict[str, np.ndarray], seed: int | None = None,
                  sample: bool = False, guard: bool = True, stall: int | None = None,
-                 attacks: bool = False) -> None:
+                 attacks: bool = False, check: bool = True) -> None:
         from .set_policy import NumpySetPolicy, load_weights
 
         if isinstance(weights, (str, Path)):
@@ -53,6 +63,7 @@ class SetPolicyAgent(EngineAgent):
             weights = load_weights(path)
         self.policy = NumpySetPolicy(weights, deterministic=not sample, seed=seed)
         self.sample = sample
+        self.check = check  # the weights' learned check, where they carry one (NumpySetPolicy.check_choice)
         self.guard = guard
         self.attacks = attacks  # also no attack that loses the attacker for nothing (sensible.no_losing_attacks)
         self.stall = (STALL_TURN if guard else 0) if stall is None else stall
@@ -122,7 +133,14 @@ class SetPolicyAgent(EngineAgent):
             return chosen, actions
         logits = self.policy.forward(self.slate.arrays)[0].reshape(-1)
         # the legal actions, most probable first (ties: the lower index, as ``predict``'s argmax)
-        self.ranked = tuple(a for _, a in sorted(legal.pairs, key=lambda p: (-logits[p[0]], p[0])))
+        order = sorted(legal.pairs, key=lambda p: (-logits[p[0]], p[0]))
+        ranked = [a for _, a in order]
+        d = view.decision()
+        if self.check and self.policy.has_check and len(order) > 1 and d is not None and d.kind not in SETUP_KINDS:
+            k = self.policy.check_choice(self.slate.arrays, logits, np.array([i for i, _ in order]))
+            if k:  # the learned check's pick goes first
+                ranked.insert(0, ranked.pop(k))
+        self.ranked = tuple(ranked)
         return self.ranked[0], actions
 
     def record(self, action: Action) -> None:

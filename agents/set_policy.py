@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+CHECK_LOGIT_SCALE = 5.0  # the learned check reads an action's logit below the network's best over this
+
 
 def _relu(x: np.ndarray) -> np.ndarray:
     return np.maximum(x, 0, out=x)
@@ -35,6 +37,8 @@ class NumpySetPolicy:
         self.emb = w["enc.card_emb.weight"].shape[1]
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
+        sub = {k[len("check."):]: v for k, v in w.items() if k.startswith("check.") and k.count(".") > 1}
+        self._check = NumpySetPolicy(sub) if sub else None  # the learned check's network (check_choice)
 
     def _lin(self, name: str, x: np.ndarray) -> np.ndarray:
         return x @ self.wt[f"enc.{name}"] + self.w[f"enc.{name}.bias"]
@@ -45,6 +49,13 @@ class NumpySetPolicy:
     def forward(self, obs: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """(logits (B, N), values (B,)) of a batch of observations (or one, without the batch axis).
         Only the legal actions (``action_mask``) are scored; the others' logits are 0."""
+        logits, values, _ = self.forward_parts(obs)
+        return logits, values
+
+    def forward_parts(self, obs: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...]]:
+        """``forward``'s (logits, values) and the vectors its heads read: (the state vector
+        (B, d), and for each legal action, its game ``ab``, its index ``an`` and its action
+        vector (L, d)); the learned check (``check_choice``) scores actions from them."""
         single = obs["cards"].ndim == 2
         if single:
             obs = {k: v[None] for k, v in obs.items()}
@@ -91,7 +102,42 @@ class NumpySetPolicy:
         logits = np.zeros((b, obs["action_mask"].shape[1]), dtype=np.float32)
         logits[ab, an] = (av * q[ab]).sum(-1) / math.sqrt(self.dim) + self._lin("pref", av)[:, 0]
         values = (s @ self.wt["value"] + self.w["value.bias"])[:, 0]
-        return logits, values
+        return logits, values, (s, ab, an, av)
+
+    @property
+    def has_check(self) -> bool:
+        """Whether the weights carry a learned check (``check.*``, ``scripts/learned_check.py``)."""
+        return self._check is not None
+
+    def check_choice(self, obs: dict[str, np.ndarray], logits: np.ndarray, ranked: np.ndarray) -> int:
+        """The learned check's pick among the network's most probable legal actions in one
+        observation ``obs`` (no batch axis): ``logits`` (N,) the network's, ``ranked`` the legal
+        indices, most probable first (two or more). The check is a second set network of the
+        same shape (``check.enc.*``, started from this one's weights) with an MLP head
+        (``check.head.*``) that scores each of the first ``check.top`` actions from its action
+        vector, the state vector, its logit below the first's (over ``CHECK_LOGIT_SCALE``) and
+        its rank. It was fitted to the lookahead's evaluation of each action after a rollout to
+        the end of the next turn, centred within the choice (``scripts/learned_check.py``).
+        Returns the position in ``ranked`` of the best-scored action if it scores more than
+        ``check.margin`` over the first, else 0."""
+        q = self.check_scores(obs, logits, ranked)
+        best = int(q.argmax())
+        return best if q[best] > q[0] + float(self.w["check.margin"].reshape(-1)[0]) else 0
+
+    def check_scores(self, obs: dict[str, np.ndarray], logits: np.ndarray, ranked: np.ndarray) -> np.ndarray:
+        """The learned check's scores of the first ``check.top`` of ``ranked`` (``check_choice``)."""
+        c = self._check
+        assert c is not None, "these weights carry no learned check"
+        top = int(self.w["check.top"].reshape(-1)[0])
+        idx = np.asarray(ranked[:top], dtype=np.int64)
+        _logits, _values, (s, _ab, an, av) = c.forward_parts(obs)
+        n = len(idx)
+        x = np.concatenate([av[np.searchsorted(an, idx)], np.repeat(s[:1], n, axis=0),
+                            ((logits[idx] - logits[idx[0]]) / CHECK_LOGIT_SCALE)[:, None].astype(np.float32),
+                            np.eye(top, dtype=np.float32)[:n]], axis=1)
+        h = _relu(x @ c.wt["head.0"] + c.w["head.0.bias"])
+        h = _relu(h @ c.wt["head.2"] + c.w["head.2.bias"])
+        return (h @ c.wt["head.4"] + c.w["head.4.bias"])[:, 0]
 
     def predict(self, obs: dict[str, np.ndarray], action_masks: np.ndarray | None = None,
                 deterministic: bool | None = None, **kwargs: Any) -> tuple[np.ndarray, None]:

@@ -68,6 +68,13 @@ class SetEncoder(BaseFeaturesExtractor):
         self.pref = nn.Linear(dim, 1)
 
     def forward(self, obs: dict[str, th.Tensor]) -> th.Tensor:
+        logits, s, _ab, _an, _av = self.parts(obs)
+        return th.cat([logits, s], dim=-1)
+
+    def parts(self, obs: dict[str, th.Tensor]) -> tuple[th.Tensor, ...]:
+        """(logits (B, N), state (B, d), and for each legal action its game ``ab``, index ``an``
+        and action vector (M, d)): what ``forward`` joins, and what the learned check reads
+        (``scripts/learned_check.py``)."""
         relu = th.relu
         cid = obs["card_id"].long()
         zone = obs["card_zone"].long()
@@ -110,7 +117,7 @@ class SetEncoder(BaseFeaturesExtractor):
         q = self.query(s)
         legal = (av * q[ab]).sum(-1) / math.sqrt(self.dim) + self.pref(av).squeeze(-1)
         logits = s.new_zeros(b, self.n_actions).index_put((ab, an), legal)
-        return th.cat([logits, s], dim=-1)
+        return logits, s, ab, an, av
 
 
 def _bag(table: th.Tensor, ids: th.Tensor, weights: th.Tensor) -> th.Tensor:

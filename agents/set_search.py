@@ -37,11 +37,11 @@ class SearchedSetAgent(LookaheadAgent):
 
     def __init__(self, weights: str | Path | dict[str, np.ndarray], seed: int | None = None,
                  margin: float = 0.05, worlds: int = 1, turns: int = 2, top: int = 4, attacks: bool = False,
-                 **kw: Any) -> None:
+                 check: bool = True, **kw: Any) -> None:
         if top < 0:
             raise ValueError(f"ppo_v1:look: top must be a number of actions (0: all), not {top}")
         self.top = top
-        self.net = SetPolicyAgent(weights, seed=seed, attacks=attacks)
+        self.net = SetPolicyAgent(weights, seed=seed, attacks=attacks, check=check)
         super().__init__(worlds=worlds, seed=seed, margin=margin, turns=turns, **kw)
 
     def reset(self, seed: int | None = None) -> None:

@@ -1,0 +1,319 @@
+#!/usr/bin/env python
+"""Teach the hostwcg_v1 network its own check: a network fitted to the lookahead's scores.
+
+    # 1. rows: the network plays the heuristic; at each of its choices the check
+    #    (ppo_v1:look) scores the network's 4 most probable actions (5 x 1,000 games)
+    for c in $(seq 0 4); do
+      python scripts/learned_check.py rows agents/checkpoints/ppo_hostwcg_v1.npz \\
+          --seed $((130000000 + 1000 * c)) --games 1000 --out runs/check/rows/c$c.npz --workers 2
+    done
+    # 2. the head, fitted on those rows; the network's weights with the head beside them
+    python scripts/learned_check.py train agents/checkpoints/ppo_hostwcg_v1.npz 'runs/check/rows/c*.npz' \\
+        --margin 0.02 --out runs/check/net_check.npz
+    # 3. play it: ppo_v1:runs/check/net_check.npz (ppo_v1:PATH:plain leaves the check out)
+
+Why: ``ppo_v1:look`` (``agents/set_search.py``) wins about 8 points more against the heuristic
+than the network alone by racing the network's most probable actions through the engine; a
+network that must choose without the engine can still learn what those races say. ``rows``
+plays ``--games`` seat-swapped games on the ladder's decks (``hostwcg_env.analysis.ladder.schedule``)
+between ``--opponent`` and the network (guarded, as ``ppo_v1`` plays); at every choice the
+check would race (two or more sensible actions, not a setup choice) it records the network's
+observation (``agents.demos_v1`` rows), its ``--top`` most probable actions and their logits,
+and the lookahead's evaluation of each after a rollout to the end of the next turn in
+``--worlds`` sampled worlds (``LookaheadAgent.scores``). Every other game plays the check's
+choice, the rest the network's, so the rows cover the states both reach. ``train`` fits a
+second set network (``SetEncoder.parts``, started from the policy's weights) and an MLP head
+(``CheckNet``) to those evaluations, centred within each choice (squared error; whole games
+held out give its error and how often its pick matches the check's), and writes the policy's
+weights with the check's (``check.*``), its ``--margin`` and ``--top``. The agent then plays
+the check's pick among the network's top actions when it scores more than the margin over the
+network's own (``NumpySetPolicy.check_choice``): no engine, numpy alone.
+``docs/agents.md`` ("Where the check's gain comes from, and a learned check") has the
+measurements: in pilots it did not beat the network alone.
+"""
+
+from __future__ import annotations
+
+import os
+
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import argparse  # noqa: E402
+import glob  # noqa: E402
+import json  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+from agents.set_policy import CHECK_LOGIT_SCALE  # noqa: E402
+
+
+def _recorder(weights: str, seed: int, worlds: int, top: int, play_check: bool) -> Any:
+    from agents.set_agent import SETUP_KINDS
+    from agents.set_search import SearchedSetAgent
+
+    class Recorder(SearchedSetAgent):
+        """``ppo_v1:look`` that records, at each choice it checks, what ``train`` fits: the
+        network's observation, its ``top`` most probable actions, their logits and scores."""
+
+        demos: Any
+        extra: list[tuple[np.ndarray, np.ndarray, np.ndarray]]
+
+        def label(self, view: Any, actions: Any) -> Any:
+            from types import SimpleNamespace
+
+            from agents.demos_v1 import V1Demos
+
+            own, options = self.net.propose(view, actions)
+            d = view.decision()
+            if len(options) < 2 or d is None or d.kind in SETUP_KINDS or len(self.net.ranked) < 2:
+                return own
+            opts = self.net.ranked[: self.top]
+            scores = self.scores(view, opts)
+            enc, slate, legal = self.net._parts[view.config]
+            if self.demos is None:
+                self.demos = V1Demos(SimpleNamespace(obs_layout=enc.lay, encoder=enc))
+            index = {a: i for i, a in legal.pairs}
+            n = len(opts)
+            idx = np.full(self.top, -1, np.int16)
+            idx[:n] = [index[a] for a in opts]
+            logits = self.net.policy.forward(slate.arrays)[0].reshape(-1)
+            sc = np.full(self.top, np.nan, np.float32)
+            sc[:n] = scores
+            lg = np.full(self.top, np.nan, np.float32)
+            lg[:n] = logits[idx[:n]]
+            self.demos.add(slate.arrays, int(idx[0]), view.player)
+            self.extra.append((idx, sc, lg))
+            return self.prefer(opts, scores, own, range(n)) if self.play_check else own
+
+    r = Recorder(weights, seed=seed, worlds=worlds, turns=2, top=top, margin=0.05, check=False)
+    r.demos = None
+    r.extra = []
+    r.play_check = play_check
+    return r
+
+
+def _rows_of_game(args: tuple[Any, ...]) -> tuple[dict[str, np.ndarray], float] | None:
+    from agents import make_agent
+    from hostwcg_env.analysis.runner import play
+
+    spec, k, weights, worlds, top = args
+    me = spec.agents.index("X")
+    r = _recorder(weights, spec.agent_seeds[me], worlds, top, play_check=k % 2 == 0)
+    players = [r if n == "X" else make_agent(n, seed=s) for n, s in zip(spec.agents, spec.agent_seeds, strict=True)]
+    winner = play(spec, players=players).record["winner"]
+    if r.demos is None:
+        return None
+    r.demos.end_game(winner, 0.995)
+    data = r.demos.arrays()
+    cols = list(zip(*r.extra, strict=True))
+    data.update(top_idx=np.stack(cols[0]), scores=np.stack(cols[1]), logits=np.stack(cols[2]))
+    return data, 0.5 if winner is None else float(winner == me)
+
+
+def rows(weights: str, out: str, games: int, seed: int, opponent: str = "heuristic", worlds: int = 1,
+         top: int = 4, workers: int = 1) -> dict[str, Any]:
+    from agents.demos_v1 import merge
+    from hostwcg_env.analysis.ladder import schedule
+
+    t0 = time.time()
+    specs = schedule([opponent, "X"], games, seed)
+    jobs = [(s, i, weights, worlds, top) for i, s in enumerate(specs)]
+    if workers > 1:
+        import multiprocessing as mp
+
+        with mp.get_context("fork").Pool(workers) as pool:
+            res = [x for x in pool.imap(_rows_of_game, jobs, chunksize=2) if x is not None]
+    else:
+        res = [x for x in map(_rows_of_game, jobs) if x is not None]
+    data = merge([r[0] for r in res])
+    for k in ("top_idx", "scores", "logits"):
+        data[k] = np.concatenate([r[0][k] for r in res])
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    np.savez(out, **data)
+    facts = {"weights": weights, "opponent": opponent, "seed": seed, "games": len(res),
+             "rows": len(data["actions"]), "worlds": worlds, "top": top,
+             "score": float(np.mean([r[1] for r in res])), "seconds": round(time.time() - t0, 1)}
+    print(json.dumps(facts), flush=True)
+    return facts
+
+
+def pick(q: np.ndarray, valid: np.ndarray, margin: float) -> np.ndarray:
+    """Each choice's pick: the best-scored action if it scores more than ``margin`` over the first."""
+    s = np.where(valid, q, -np.inf)
+    best = s.argmax(1)
+    return np.where(s[np.arange(len(s)), best] > s[:, 0] + margin, best, 0)
+
+
+class CheckNet:
+    """The learned check in torch: a set network (``SetEncoder``, started from the policy's
+    weights) and an MLP head over [action vector, state vector, logit below the first's, rank]."""
+
+    def __init__(self, weights: dict[str, np.ndarray], top: int, hidden: int) -> None:
+        import torch as th
+
+        from agents.set_policy_torch import SetEncoder
+        from hostwcg_env.engine import RuleConfig
+        from hostwcg_env.env.v1.layout import obs_layout
+        from hostwcg_env.env.v1.spaces import observation_space
+
+        dim, emb = weights["enc.row2.weight"].shape[0], weights["enc.card_emb.weight"].shape[1]
+        self.enc = SetEncoder(observation_space(obs_layout(RuleConfig())), dim=dim, emb=emb)
+        self.enc.load_state_dict({k[4:]: th.as_tensor(v) for k, v in weights.items() if k.startswith("enc.")})
+        self.head = th.nn.Sequential(th.nn.Linear(2 * dim + 1 + top, hidden), th.nn.ReLU(),
+                                     th.nn.Linear(hidden, hidden // 2), th.nn.ReLU(), th.nn.Linear(hidden // 2, 1))
+        self.top = top
+
+    def parameters(self) -> list[Any]:
+        return [*self.enc.parameters(), *self.head.parameters()]
+
+    def scores(self, obs: dict[str, Any], idx: Any, rel: Any) -> Any:
+        """(B, top) scores of the actions ``idx`` (B, top; -1 none) with logits ``rel`` below the first's."""
+        import torch as th
+
+        _logits, s, ab, an, av = self.enc.parts(obs)
+        b = s.shape[0]
+        where = th.zeros((b, obs["action_mask"].shape[1]), dtype=th.long)
+        where[ab, an] = th.arange(len(ab))
+        at = where[th.arange(b)[:, None], idx.clamp(min=0)]  # (B, top) -> rows of av
+        x = th.cat([av[at], s[:, None, :].expand(-1, self.top, -1), rel[..., None],
+                    th.eye(self.top).expand(b, -1, -1)], dim=-1)
+        return self.head(x).squeeze(-1)
+
+
+def train(weights: str, paths: list[str], out: str, margin: float, hidden: int = 256, epochs: int = 4,
+          lr: float = 5e-4, batch_size: int = 512, holdout: float = 0.05, seed: int = 0,
+          max_minutes: float | None = None) -> dict[str, Any]:
+    import torch as th
+
+    from agents.demos_v1 import batch, merge
+    from agents.set_policy import load_weights
+
+    t0 = time.time()
+    th.manual_seed(seed)
+    th.set_num_threads(max(1, os.cpu_count() or 1))
+    files = sorted(f for p in paths for f in glob.glob(p))
+    if not files:
+        raise SystemExit(f"error: no rows file matches {paths}")
+    parts = []
+    for f in files:
+        with np.load(f) as z:
+            parts.append({k: z[k] for k in z.files})
+    data = merge(parts)
+    for k in ("top_idx", "scores", "logits"):
+        data[k] = np.concatenate([p[k] for p in parts])
+    w = {k: v for k, v in load_weights(weights).items() if not k.startswith("check.")}
+    top = data["scores"].shape[1]
+    valid = ~np.isnan(data["scores"])
+    sc = np.nan_to_num(data["scores"], nan=0.0)
+    y = ((sc - (sc * valid).sum(1, keepdims=True) / valid.sum(1, keepdims=True)) * valid).astype(np.float32)
+    rel = (np.nan_to_num(data["logits"] - data["logits"][:, :1], nan=0.0) / CHECK_LOGIT_SCALE).astype(np.float32)
+    rng = np.random.default_rng(seed)
+    n_games = int(data["n_games"])
+    held = rng.choice(n_games, size=max(1, int(n_games * holdout)), replace=False)
+    test = np.isin(data["games"], held)
+    tr, te = np.flatnonzero(~test), np.flatnonzero(test)
+    net = CheckNet(w, top, hidden)
+    opt = th.optim.Adam(net.parameters(), lr=lr)
+    total = epochs * (len(tr) // batch_size + 1)
+    sched = th.optim.lr_scheduler.LambdaLR(opt, lambda k: max(0.05, 1.0 - k / total))
+
+    def run(rows: np.ndarray) -> tuple[Any, Any]:
+        obs = {k: th.as_tensor(v) for k, v in batch(data, rows).items()}
+        obs["cards"] = obs["cards"].float()
+        obs["globals"] = obs["globals"].float()
+        v = th.as_tensor(valid[rows].astype(np.float32))
+        q = net.scores(obs, th.as_tensor(data["top_idx"][rows].astype(np.int64)), th.as_tensor(rel[rows]))
+        return (q - (q * v).sum(1, keepdim=True) / v.sum(1, keepdim=True)) * v, v
+
+    def held_out() -> dict[str, float]:
+        with th.no_grad():
+            q = np.concatenate([run(te[k : k + 2048])[0].numpy() for k in range(0, len(te), 2048)])
+        v = valid[te]
+        truth, mine = pick(data["scores"][te], v, 0.05), pick(q, v, margin)
+        return {"mse": float(((q - y[te]) ** 2 * v).sum() / v.sum()),
+                "mse_of_zero": float((y[te] ** 2 * v).sum() / v.sum()),
+                "switches": float((mine != 0).mean()), "check_switches": float((truth != 0).mean()),
+                "agrees_with_check": float((mine == truth).mean())}
+
+    log = []
+    stopped = False
+    for epoch in range(epochs):
+        order = rng.permutation(tr)
+        for k in range(0, len(order), batch_size):
+            b = order[k : k + batch_size]
+            q, v = run(b)
+            loss = ((q - th.as_tensor(y[b])) ** 2 * v).sum() / v.sum()
+            opt.zero_grad()
+            loss.backward()
+            th.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+            opt.step()
+            sched.step()
+            if max_minutes is not None and time.time() - t0 > 60 * max_minutes:
+                stopped = True
+                break
+        row = {"epoch": epoch + 1, **held_out(), "seconds": round(time.time() - t0, 1)}
+        log.append(row)
+        print(json.dumps(row), flush=True)
+        if stopped:
+            break
+    for k, v in net.enc.state_dict().items():
+        w[f"check.enc.{k}"] = v.detach().numpy().astype(np.float32)
+    w["check.value.weight"], w["check.value.bias"] = w["value.weight"], w["value.bias"]
+    for i, layer in enumerate(net.head):
+        if isinstance(layer, th.nn.Linear):
+            w[f"check.head.{i}.weight"] = layer.weight.detach().numpy().astype(np.float32)
+            w[f"check.head.{i}.bias"] = layer.bias.detach().numpy().astype(np.float32)
+    w["check.margin"] = np.array([margin], np.float32)
+    w["check.top"] = np.array([top], np.float32)
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    np.savez(out, **w)
+    facts = {"weights": weights, "rows": files, "choices": int(len(y)), "train": int(len(tr)), "held_out": int(len(te)),
+             "top": top, "hidden": hidden, "epochs": log, "lr": lr, "batch_size": batch_size, "margin": margin,
+             "seed": seed, "seconds": round(time.time() - t0, 1), "stopped_early": stopped}
+    Path(out).with_suffix(".json").write_text(json.dumps(facts, indent=1) + "\n")
+    return facts
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("rows", help="the check's scores of the network's top actions in its games")
+    r.add_argument("weights", help="the network's numpy weights (.npz)")
+    r.add_argument("--out", required=True)
+    r.add_argument("--games", type=int, default=1000)
+    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--opponent", default="heuristic")
+    r.add_argument("--worlds", type=int, default=1)
+    r.add_argument("--top", type=int, default=4)
+    r.add_argument("--workers", type=int, default=1)
+    t = sub.add_parser("train", help="fit the head; the network's weights with it")
+    t.add_argument("weights", help="the network's numpy weights (.npz) the rows were made with")
+    t.add_argument("rows", nargs="+", help="rows files (glob patterns allowed)")
+    t.add_argument("--out", required=True)
+    t.add_argument("--margin", type=float, required=True)
+    t.add_argument("--hidden", type=int, default=256)
+    t.add_argument("--epochs", type=int, default=4)
+    t.add_argument("--lr", type=float, default=5e-4)
+    t.add_argument("--batch-size", type=int, default=512)
+    t.add_argument("--max-minutes", type=float, default=None)
+    t.add_argument("--holdout", type=float, default=0.05)
+    t.add_argument("--seed", type=int, default=0)
+    a = p.parse_args(argv)
+    if a.cmd == "rows":
+        rows(a.weights, a.out, a.games, a.seed, a.opponent, a.worlds, a.top, a.workers)
+    else:
+        train(a.weights, a.rows, a.out, a.margin, a.hidden, a.epochs, a.lr, a.batch_size, a.holdout, a.seed,
+              a.max_minutes)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
