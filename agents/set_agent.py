@@ -21,8 +21,9 @@ loses the attacker for nothing by the numbers on the board (``agents.sensible.no
 the audit's R3).
 
 Weights that carry a learned check (``check.*``, ``scripts/learned_check.py``) add one step:
-among the network's ``check.top`` most probable (guarded) actions, a head on the network's
-own vectors picks the one the lookahead's rollouts would score best, and the agent plays it
+among the network's ``check.top`` most probable (guarded) actions (not at a setup choice,
+``agents.lookahead.HEURISTIC_KINDS``), a second set network with its own head picks the one the
+lookahead's rollouts would score best, and the agent plays it
 when it scores more than ``check.margin`` over the network's own (``NumpySetPolicy.check_choice``;
 numpy alone, no engine). ``check=False`` (``ppo_v1:PATH:plain``) plays the network's own
 choice. Inside the env (``predict``, the vector env's batched opponent) the network plays
@@ -36,15 +37,14 @@ from typing import Any
 
 import numpy as np
 
-from hostwcg_env.engine import Action, DecisionKind, Kind
+from hostwcg_env.engine import Action, Kind
 from hostwcg_env.engine.view import PlayerView
 
 from .base import EngineAgent
 from .heuristic import STALL_TURN, HeuristicAgent
+from .lookahead import HEURISTIC_KINDS
 
 DEFAULT_V1 = Path(__file__).resolve().parent / "checkpoints" / "ppo_hostwcg_v1.npz"
-# setup choices the learned check leaves to the network (as the lookahead leaves them to the heuristic)
-SETUP_KINDS = frozenset({DecisionKind.FIRST_PLAYER, DecisionKind.MULLIGAN, DecisionKind.PLACE_TRIGGERS})
 
 
 class SetPolicyAgent(EngineAgent):
@@ -72,6 +72,7 @@ class SetPolicyAgent(EngineAgent):
         self.memory: Any = None
         self.slate: Any = None
         self.ranked: tuple[Action, ...] = ()  # the last choice's actions, the network's most probable first
+        self.logits: np.ndarray | None = None  # the last choice's logits (the greedy path's)
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -131,12 +132,12 @@ class SetPolicyAgent(EngineAgent):
                 raise ValueError(f"ppo_v1 chose index {int(index[0])}, not one of the legal actions")
             self.ranked = (chosen,)
             return chosen, actions
-        logits = self.policy.forward(self.slate.arrays)[0].reshape(-1)
+        logits = self.logits = self.policy.forward(self.slate.arrays)[0].reshape(-1)
         # the legal actions, most probable first (ties: the lower index, as ``predict``'s argmax)
         order = sorted(legal.pairs, key=lambda p: (-logits[p[0]], p[0]))
         ranked = [a for _, a in order]
         d = view.decision()
-        if self.check and self.policy.has_check and len(order) > 1 and d is not None and d.kind not in SETUP_KINDS:
+        if self.check and self.policy.has_check and len(order) > 1 and d is not None and d.kind not in HEURISTIC_KINDS:
             k = self.policy.check_choice(self.slate.arrays, logits, np.array([i for i, _ in order]))
             if k:  # the learned check's pick goes first
                 ranked.insert(0, ranked.pop(k))

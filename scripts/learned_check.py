@@ -56,7 +56,10 @@ from agents.set_policy import CHECK_LOGIT_SCALE  # noqa: E402
 
 
 def _recorder(weights: str, seed: int, worlds: int, top: int, play_check: bool) -> Any:
-    from agents.set_agent import SETUP_KINDS
+    from types import SimpleNamespace
+
+    from agents.demos_v1 import V1Demos
+    from agents.lookahead import HEURISTIC_KINDS
     from agents.set_search import SearchedSetAgent
 
     class Recorder(SearchedSetAgent):
@@ -67,13 +70,9 @@ def _recorder(weights: str, seed: int, worlds: int, top: int, play_check: bool) 
         extra: list[tuple[np.ndarray, np.ndarray, np.ndarray]]
 
         def label(self, view: Any, actions: Any) -> Any:
-            from types import SimpleNamespace
-
-            from agents.demos_v1 import V1Demos
-
             own, options = self.net.propose(view, actions)
             d = view.decision()
-            if len(options) < 2 or d is None or d.kind in SETUP_KINDS or len(self.net.ranked) < 2:
+            if len(options) < 2 or d is None or d.kind in HEURISTIC_KINDS or len(self.net.ranked) < 2:
                 return own
             opts = self.net.ranked[: self.top]
             scores = self.scores(view, opts)
@@ -84,7 +83,8 @@ def _recorder(weights: str, seed: int, worlds: int, top: int, play_check: bool) 
             n = len(opts)
             idx = np.full(self.top, -1, np.int16)
             idx[:n] = [index[a] for a in opts]
-            logits = self.net.policy.forward(slate.arrays)[0].reshape(-1)
+            logits = self.net.logits  # the network's, from its proposal above
+            assert logits is not None
             sc = np.full(self.top, np.nan, np.float32)
             sc[:n] = scores
             lg = np.full(self.top, np.nan, np.float32)
@@ -118,9 +118,18 @@ def _rows_of_game(args: tuple[Any, ...]) -> tuple[dict[str, np.ndarray], float] 
     return data, 0.5 if winner is None else float(winner == me)
 
 
+def _merge(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """One set of rows of several (``agents.demos_v1.merge``, with the check's own arrays)."""
+    from agents.demos_v1 import merge
+
+    data = merge(parts)
+    for k in ("top_idx", "scores", "logits"):
+        data[k] = np.concatenate([p[k] for p in parts])
+    return data
+
+
 def rows(weights: str, out: str, games: int, seed: int, opponent: str = "heuristic", worlds: int = 1,
          top: int = 4, workers: int = 1) -> dict[str, Any]:
-    from agents.demos_v1 import merge
     from hostwcg_env.analysis.ladder import schedule
 
     t0 = time.time()
@@ -133,9 +142,7 @@ def rows(weights: str, out: str, games: int, seed: int, opponent: str = "heurist
             res = [x for x in pool.imap(_rows_of_game, jobs, chunksize=2) if x is not None]
     else:
         res = [x for x in map(_rows_of_game, jobs) if x is not None]
-    data = merge([r[0] for r in res])
-    for k in ("top_idx", "scores", "logits"):
-        data[k] = np.concatenate([r[0][k] for r in res])
+    data = _merge([r[0] for r in res])
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     np.savez(out, **data)
     facts = {"weights": weights, "opponent": opponent, "seed": seed, "games": len(res),
@@ -193,7 +200,7 @@ def train(weights: str, paths: list[str], out: str, margin: float, hidden: int =
           max_minutes: float | None = None) -> dict[str, Any]:
     import torch as th
 
-    from agents.demos_v1 import batch, merge
+    from agents.demos_v1 import batch
     from agents.set_policy import load_weights
 
     t0 = time.time()
@@ -206,9 +213,7 @@ def train(weights: str, paths: list[str], out: str, margin: float, hidden: int =
     for f in files:
         with np.load(f) as z:
             parts.append({k: z[k] for k in z.files})
-    data = merge(parts)
-    for k in ("top_idx", "scores", "logits"):
-        data[k] = np.concatenate([p[k] for p in parts])
+    data = _merge(parts)
     w = {k: v for k, v in load_weights(weights).items() if not k.startswith("check.")}
     top = data["scores"].shape[1]
     valid = ~np.isnan(data["scores"])

@@ -1,5 +1,5 @@
-"""The learned check (``NumpySetPolicy.check_choice``, ``scripts/learned_check.py``): a head on
-the v1 network's own vectors that picks among its most probable actions, numpy alone."""
+"""The learned check (``NumpySetPolicy.check_choice``, ``scripts/learned_check.py``): a second
+set network with its own head that picks among the v1 network's most probable actions, numpy alone."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from agents import make_agent
-from agents.set_agent import DEFAULT_V1, SETUP_KINDS, SetPolicyAgent
+from agents.lookahead import HEURISTIC_KINDS
+from agents.set_agent import DEFAULT_V1, SetPolicyAgent
 from agents.set_policy import NumpySetPolicy, load_weights
 from hostwcg_env.analysis.ladder import schedule
 from hostwcg_env.analysis.runner import play
@@ -55,7 +56,7 @@ class _Pair:
         chosen = self.agent.choose(view, actions)
         self.plain.record(chosen)
         d = view.decision()
-        checked = len(self.plain.ranked) > 1 and d is not None and d.kind not in SETUP_KINDS
+        checked = len(self.plain.ranked) > 1 and d is not None and d.kind not in HEURISTIC_KINDS
         self.seen.append((self.plain.ranked, chosen, checked))
         return chosen
 
