@@ -2,8 +2,8 @@
 
 ``NumpySetPolicy(weights)`` runs the same forward pass as the torch ``SetEncoder`` (card
 encoder shared by every row, mean pools per zone, history, state MLP, pointer-style action
-head, linear value): ``forward(obs)`` gives the action logits and the values of a batch of
-v1 observations, ``predict(obs, action_masks=..., deterministic=...)`` the actions (as an SB3
+head with its optional action MLP, linear value): ``forward(obs)`` gives the action logits and
+the values of a batch of v1 observations, ``predict(obs, action_masks=..., deterministic=...)`` the actions (as an SB3
 model: it can be the batched opponent of ``hostwcg_v1.vector_env``). The weights are the dict
 ``set_policy_torch.export_weights(model)`` makes (``np.savez`` / ``np.load`` keep it).
 """
@@ -35,6 +35,7 @@ class NumpySetPolicy:
         self.dim = w["enc.row2.weight"].shape[0]
         self.n_zones = w["enc.zone_emb.weight"].shape[0] - 1
         self.emb = w["enc.card_emb.weight"].shape[1]
+        self.head = w["enc.head1.weight"].shape[0] if "enc.head1.weight" in w else 0
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
         sub = {k[len("check."):]: v for k, v in w.items() if k.startswith("check.") and k.count(".") > 1}
@@ -100,7 +101,11 @@ class NumpySetPolicy:
         av = _relu(self._lin("act1", np.concatenate([a, hs, ht], axis=-1)))
         q = self._lin("query", s)
         logits = np.zeros((b, obs["action_mask"].shape[1]), dtype=np.float32)
-        logits[ab, an] = (av * q[ab]).sum(-1) / math.sqrt(self.dim) + self._lin("pref", av)[:, 0]
+        legal = (av * q[ab]).sum(-1) / math.sqrt(self.dim) + self._lin("pref", av)[:, 0]
+        if self.head:  # the action MLP (``head`` > 0 in the torch SetEncoder)
+            sa = s[ab]
+            legal = legal + self._lin("head2", _relu(self._lin("head1", np.concatenate([av, sa, av * sa], axis=-1))))[:, 0]
+        logits[ab, an] = legal
         values = (s @ self.wt["value"] + self.w["value.bias"])[:, 0]
         return logits, values, (s, ab, an, av)
 

@@ -12,7 +12,9 @@ The network (``agents/set_policy.py`` runs the same forward pass with numpy alon
 * **pointer-style action head**: each action index is described by its kind, argument and
   card embeddings and by the card vectors of its source and target rows (``action_*`` arrays);
   one ReLU layer makes an action vector, whose logit is its dot product with a query made from
-  the state plus a state-free preference. Illegal actions are masked by MaskablePPO.
+  the state plus a state-free preference; with ``head`` > 0, plus a ReLU MLP of ``head`` units
+  on [action vector, state, their product] (started at zero output, so a network widened with it
+  plays as before: ``import_weights``). Illegal actions are masked by MaskablePPO.
 * **value**: a linear read of the state.
 
 Only what matters is computed: the card encoder runs on the rows in use (a row of zone 0 is
@@ -45,7 +47,7 @@ from hostwcg_env.env.v1.layout import ACTION_KINDS, HISTORY_KINDS, ZONE_SPECS, C
 class SetEncoder(BaseFeaturesExtractor):
     """Observation -> [action logits (N), state (dim)] (see the module docstring)."""
 
-    def __init__(self, observation_space: spaces.Dict, dim: int = 64, emb: int = 32) -> None:
+    def __init__(self, observation_space: spaces.Dict, dim: int = 64, emb: int = 32, head: int = 0) -> None:
         mask_space, arg_space = observation_space["action_mask"], observation_space["action_arg"]
         assert isinstance(mask_space, spaces.Box) and isinstance(arg_space, spaces.Box)
         n_actions = int(mask_space.shape[0])
@@ -66,6 +68,12 @@ class SetEncoder(BaseFeaturesExtractor):
         self.act1 = nn.Linear(emb + 2 * dim, dim)
         self.query = nn.Linear(dim, dim)
         self.pref = nn.Linear(dim, 1)
+        self.head = head
+        if head:  # the action MLP: [action vector, state, product] -> one logit, zero at the start
+            self.head1 = nn.Linear(3 * dim, head)
+            self.head2 = nn.Linear(head, 1)
+            nn.init.zeros_(self.head2.weight)
+            nn.init.zeros_(self.head2.bias)
 
     def forward(self, obs: dict[str, th.Tensor]) -> th.Tensor:
         logits, s, _ab, _an, _av = self.parts(obs)
@@ -116,6 +124,9 @@ class SetEncoder(BaseFeaturesExtractor):
         av = relu(self.act1(th.cat([a, hs, ht], dim=-1)))  # (M, d)
         q = self.query(s)
         legal = (av * q[ab]).sum(-1) / math.sqrt(self.dim) + self.pref(av).squeeze(-1)
+        if self.head:
+            sa = s[ab]
+            legal = legal + self.head2(relu(self.head1(th.cat([av, sa, av * sa], dim=-1)))).squeeze(-1)
         logits = s.new_zeros(b, self.n_actions).index_put((ab, an), legal)
         return logits, s, ab, an, av
 
@@ -153,14 +164,16 @@ class _Split(nn.Module):
 
 class SetPolicy(MaskableActorCriticPolicy):
     """MaskablePPO policy over hostwcg_v1 observations: ``SetEncoder`` + pointer head.
-    ``policy_kwargs``: ``dim`` (state and card vectors, 64), ``emb`` (embeddings, 32)."""
+    ``policy_kwargs``: ``dim`` (state and card vectors, 64), ``emb`` (embeddings, 32), ``head``
+    (units of the action MLP, 0: none)."""
 
     def __init__(self, observation_space: spaces.Dict, action_space: spaces.Space, lr_schedule: Any,
-                 dim: int = 64, emb: int = 32, **kwargs: Any) -> None:
+                 dim: int = 64, emb: int = 32, head: int = 0, **kwargs: Any) -> None:
         kwargs.setdefault("features_extractor_class", SetEncoder)
-        kwargs["features_extractor_kwargs"] = {"dim": dim, "emb": emb, **kwargs.get("features_extractor_kwargs", {})}
+        kwargs["features_extractor_kwargs"] = {"dim": dim, "emb": emb, "head": head,
+                                               **kwargs.get("features_extractor_kwargs", {})}
         kwargs.setdefault("net_arch", [])
-        self._dim, self._emb = dim, emb
+        self._dim, self._emb, self._head = dim, emb, head
         super().__init__(observation_space, action_space, lr_schedule, **kwargs)
 
     def _build_mlp_extractor(self) -> None:
@@ -171,12 +184,16 @@ class SetPolicy(MaskableActorCriticPolicy):
     def _build(self, lr_schedule: Any) -> None:
         super()._build(lr_schedule)
         self.action_net = nn.Identity()  # the logits come from the pointer head
+        fe = self.features_extractor
+        if isinstance(fe, SetEncoder) and fe.head:  # after SB3's orthogonal init: the MLP starts at zero output
+            nn.init.zeros_(fe.head2.weight)
+            nn.init.zeros_(fe.head2.bias)
         self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1),  # type: ignore[call-arg]
                                               **self.optimizer_kwargs)
 
     def _get_constructor_parameters(self) -> dict[str, Any]:
         data = super()._get_constructor_parameters()
-        data.update(dim=self._dim, emb=self._emb)
+        data.update(dim=self._dim, emb=self._emb, head=self._head)
         return data
 
 
@@ -190,4 +207,22 @@ def export_weights(model: Any) -> dict[str, np.ndarray]:
     return out
 
 
-__all__ = ["SetEncoder", "SetPolicy", "export_weights"]
+def import_weights(model: Any, weights: dict[str, np.ndarray]) -> None:
+    """Load numpy weights (``export_weights``'s, as saved) into a MaskablePPO(SetPolicy) model of
+    the same ``dim`` and ``emb``. Weights without the action MLP leave a model's ``head`` layers as
+    they are (zero output at the start), so the model plays as the weights did; any other
+    missing or unexpected name is an error."""
+    policy = model.policy if hasattr(model, "policy") else model
+    fe = policy.features_extractor
+    enc = {k[4:]: th.as_tensor(v) for k, v in weights.items() if k.startswith("enc.")}
+    missing, unexpected = fe.load_state_dict(enc, strict=False)
+    missing = [k for k in missing if not k.startswith("head")]
+    others = sorted(k for k in weights if not k.startswith(("enc.", "value.", "check.")))
+    if missing or unexpected or others:
+        raise ValueError(f"weights do not fit this SetPolicy (dim {fe.dim}, emb {fe.emb}, head {fe.head}): "
+                         f"missing {missing}, unexpected {sorted(unexpected) + others}")
+    policy.value_net.load_state_dict({"weight": th.as_tensor(weights["value.weight"]),
+                                      "bias": th.as_tensor(weights["value.bias"])})
+
+
+__all__ = ["SetEncoder", "SetPolicy", "export_weights", "import_weights"]

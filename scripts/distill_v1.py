@@ -21,7 +21,8 @@ every action (``hostwcg balance --agent lookahead`` keeps them), so replaying th
 * ``train``: cross-entropy of the masked logits against the recorded action plus
   ``--value-coef`` times the squared error of the value against the discounted result; whole
   games held out (``--holdout``) give the accuracy after each epoch; ``--init`` continues from a
-  .zip. The output is an ordinary ``MaskablePPO.load``-able .zip (``agents.set_policy_torch.SetPolicy``),
+  .zip or from numpy weights (.npz), ``--head H`` adds the action MLP of H units to weights that
+  lack it (at zero output, so the network starts as it was). The output is an ordinary ``MaskablePPO.load``-able .zip (``agents.set_policy_torch.SetPolicy``),
   with its facts in a .json beside it and, with ``--export``, the numpy weights
   (``agents.set_policy.NumpySetPolicy``).
 * ``eval``: the numpy policy, greedy, in ``--games`` games (seats alternating) against each agent.
@@ -107,31 +108,43 @@ def load(paths: list[str]) -> dict[str, np.ndarray]:
     return parts[0] if len(parts) == 1 else merge(parts)
 
 
-def build_model(dim: int, emb: int, seed: int, init: str | None = None) -> Any:
+def build_model(dim: int, emb: int, seed: int, init: str | None = None, head: int = 0) -> Any:
+    """A MaskablePPO(SetPolicy) model: new, or continued from ``init``, a saved model (.zip, with
+    its optimizer) or numpy weights (.npz, whose ``dim`` and ``emb`` it takes). ``head`` > 0 adds
+    the action MLP to numpy weights that lack it (started at zero output: it plays as they did)."""
     import torch
     from sb3_contrib import MaskablePPO
 
-    from agents.set_policy_torch import SetPolicy
+    from agents.set_policy import load_weights
+    from agents.set_policy_torch import SetPolicy, import_weights
     from hostwcg_env.env.v1.vector import VectorEnv
 
     torch.set_num_threads(1)
     vec = VectorEnv(1, seed=seed)
-    if init:
+    if init and not init.endswith(".npz"):
         return MaskablePPO.load(init, env=vec, device="cpu")
-    return MaskablePPO(SetPolicy, vec, n_steps=32, batch_size=1024, seed=seed, device="cpu",
-                       policy_kwargs={"dim": dim, "emb": emb})
+    weights = load_weights(init) if init else None
+    if weights is not None:
+        dim, emb = weights["enc.row2.weight"].shape[0], weights["enc.card_emb.weight"].shape[1]
+        head = weights["enc.head1.weight"].shape[0] if "enc.head1.weight" in weights else head
+    model = MaskablePPO(SetPolicy, vec, n_steps=32, batch_size=1024, seed=seed, device="cpu",
+                        policy_kwargs={"dim": dim, "emb": emb, "head": head})
+    if weights is not None:
+        import_weights(model, weights)
+    return model
 
 
 def train(data: dict[str, np.ndarray], out: str, epochs: int = 4, batch_size: int = 512, lr: float = 1e-3,
           value_coef: float = 0.5, holdout: float = 0.05, dim: int = 64, emb: int = 32, seed: int = 0,
-          init: str | None = None, export: str | None = None, max_minutes: float | None = None) -> dict[str, Any]:
+          init: str | None = None, export: str | None = None, max_minutes: float | None = None,
+          head: int = 0) -> dict[str, Any]:
     import torch as th
 
     from agents.demos_v1 import batch
     from agents.set_policy_torch import export_weights
 
     t0 = time.time()
-    model = build_model(dim, emb, seed, init)
+    model = build_model(dim, emb, seed, init, head)
     policy = model.policy
     policy.train()
     fe = policy.features_extractor
@@ -205,7 +218,8 @@ def train(data: dict[str, np.ndarray], out: str, epochs: int = 4, batch_size: in
     model.save(out)
     facts = {"rows": int(len(actions)), "games": n_games, "train_rows": int(len(train_rows)),
              "holdout_rows": int(len(test_rows)), "epochs": log, "lr": lr, "batch_size": batch_size,
-             "value_coef": value_coef, "dim": dim, "emb": emb, "seed": seed, "init": init,
+             "value_coef": value_coef, "dim": policy.features_extractor.dim, "emb": policy.features_extractor.emb,
+             "head": policy.features_extractor.head, "seed": seed, "init": init,
              "seconds": round(time.time() - t0, 1), "stopped_early": stopped}
     if export:
         np.savez(export, **export_weights(model))
@@ -321,7 +335,10 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--dim", type=int, default=64)
     t.add_argument("--emb", type=int, default=32)
     t.add_argument("--seed", type=int, default=0)
-    t.add_argument("--init", default=None)
+    t.add_argument("--init", default=None, metavar="MODEL.zip|WEIGHTS.npz",
+                   help="continue from a saved model (.zip) or numpy weights (.npz, their dim and emb)")
+    t.add_argument("--head", type=int, default=0,
+                   help="units of the action MLP (0: none); added at zero output to --init weights that lack it")
     t.add_argument("--export", default=None, metavar="PATH.npz")
     t.add_argument("--max-minutes", type=float, default=None)
     g = sub.add_parser("dagger", help="the student plays, the teacher labels its choices")
@@ -346,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
         extract(a.records, a.agent, a.games, a.out, a.workers, a.gamma)
     elif a.cmd == "train":
         train(load(a.data), a.out, a.epochs, a.batch_size, a.lr, a.value_coef, a.holdout, a.dim, a.emb,
-              a.seed, a.init, a.export, a.max_minutes)
+              a.seed, a.init, a.export, a.max_minutes, a.head)
     elif a.cmd == "dagger":
         dagger(a.weights, a.out, a.games, a.teacher, a.opponents, a.envs, a.seed, a.greedy, decks=a.decks)
     else:

@@ -29,9 +29,15 @@ def _observations(n: int = 6, steps: int = 40) -> dict[str, np.ndarray]:
     return {k: np.concatenate([o[k] for o in out]) for k in out[0]}
 
 
-def _model(v, seed: int = 0) -> MaskablePPO:  # type: ignore[no-untyped-def]
+def _model(v, seed: int = 0, head: int = 0) -> MaskablePPO:  # type: ignore[no-untyped-def]
     return MaskablePPO(SetPolicy, v, n_steps=32, batch_size=64, n_epochs=2, seed=seed, device="cpu",
-                       policy_kwargs={"dim": 32, "emb": 16})
+                       policy_kwargs={"dim": 32, "emb": 16, "head": head})
+
+
+def _torch_logits(model: MaskablePPO, obs: dict[str, np.ndarray]) -> np.ndarray:
+    with th.no_grad():
+        t_obs, _ = model.policy.obs_to_tensor(obs)
+        return model.policy.extract_features(t_obs)[:, : model.policy.features_extractor.n_actions].numpy()
 
 
 def test_numpy_inference_matches_torch() -> None:
@@ -64,6 +70,51 @@ def test_numpy_inference_matches_torch() -> None:
         t_acts, _ = model.policy.predict(obs, action_masks=obs["action_mask"].astype(bool), deterministic=True)
     assert np.array_equal(acts, t_acts)
     assert obs["action_mask"][np.arange(len(acts)), acts].all()
+
+
+def test_the_action_mlp_matches_in_numpy_and_torch() -> None:
+    v = hostwcg_v1.vector_env(2, seed=0)
+    model = _model(v, head=8)
+    th.manual_seed(1)
+    for p in model.policy.parameters():
+        p.data.normal_(0, 0.3)
+    obs = _observations()
+    weights = export_weights(model)
+    assert weights["enc.head1.weight"].shape == (8, 3 * 32) and weights["enc.head2.weight"].shape == (1, 8)
+    t_logits = _torch_logits(model, obs)
+    fe = model.policy.features_extractor
+    fe.head2.weight.data.zero_()
+    fe.head2.bias.data.zero_()
+    legal = obs["action_mask"].astype(bool)
+    assert np.abs(t_logits - _torch_logits(model, obs))[legal].max() > 0.1, "the MLP adds to the logits"
+    np.testing.assert_allclose(NumpySetPolicy(weights).forward(obs)[0], t_logits, rtol=1e-4, atol=1e-4)
+
+
+def test_widening_with_the_action_mlp_starts_from_the_same_network() -> None:
+    """``import_weights`` puts numpy weights without the MLP into a model with it: the MLP starts
+    at zero output, so the widened network (torch, and its numpy export) gives the same logits."""
+    from agents.set_policy_torch import import_weights
+
+    v = hostwcg_v1.vector_env(2, seed=0)
+    narrow = _model(v)
+    th.manual_seed(2)
+    for p in narrow.policy.parameters():
+        p.data.normal_(0, 0.3)
+    weights = export_weights(narrow)
+    obs = _observations()
+    before = NumpySetPolicy(weights).forward(obs)
+    wide = _model(v, seed=3, head=8)
+    import_weights(wide, weights)
+    np.testing.assert_allclose(_torch_logits(wide, obs), before[0], rtol=1e-4, atol=1e-4)
+    after = NumpySetPolicy(export_weights(wide)).forward(obs)
+    np.testing.assert_allclose(after[0], before[0], rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(after[1], before[1], rtol=1e-4, atol=1e-4)
+    assert np.abs(export_weights(wide)["enc.head1.weight"]).max() > 0  # the MLP's first layer can learn
+    other = MaskablePPO(SetPolicy, v, n_steps=32, batch_size=64, device="cpu", policy_kwargs={"dim": 16, "emb": 16})
+    with pytest.raises((ValueError, RuntimeError), match="dim 16|size mismatch"):
+        import_weights(other, weights)
+    with pytest.raises(ValueError, match="unexpected.*bogus"):
+        import_weights(wide, {**weights, "bogus.weight": np.zeros(1, np.float32)})
 
 
 def test_sampled_actions_are_legal() -> None:
