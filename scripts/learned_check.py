@@ -172,7 +172,8 @@ class CheckNet:
         from hostwcg_env.env.v1.spaces import observation_space
 
         dim, emb = weights["enc.row2.weight"].shape[0], weights["enc.card_emb.weight"].shape[1]
-        self.enc = SetEncoder(observation_space(obs_layout(RuleConfig())), dim=dim, emb=emb)
+        head = weights["enc.head1.weight"].shape[0] if "enc.head1.weight" in weights else 0
+        self.enc = SetEncoder(observation_space(obs_layout(RuleConfig())), dim=dim, emb=emb, head=head)
         self.enc.load_state_dict({k[4:]: th.as_tensor(v) for k, v in weights.items() if k.startswith("enc.")})
         self.head = th.nn.Sequential(th.nn.Linear(2 * dim + 1 + top, hidden), th.nn.ReLU(),
                                      th.nn.Linear(hidden, hidden // 2), th.nn.ReLU(), th.nn.Linear(hidden // 2, 1))
