@@ -22,7 +22,8 @@ every action (``hostwcg balance --agent lookahead`` keeps them), so replaying th
   ``--value-coef`` times the squared error of the value against the discounted result; whole
   games held out (``--holdout``) give the accuracy after each epoch; ``--init`` continues from a
   .zip or from numpy weights (.npz), ``--head H`` adds the action MLP of H units to weights that
-  lack it (at zero output, so the network starts as it was). The output is an ordinary ``MaskablePPO.load``-able .zip (``agents.set_policy_torch.SetPolicy``),
+  lack it (at zero output, so the network starts as it was), ``--only-head`` trains that MLP
+  alone. The output is an ordinary ``MaskablePPO.load``-able .zip (``agents.set_policy_torch.SetPolicy``),
   with its facts in a .json beside it and, with ``--export``, the numpy weights
   (``agents.set_policy.NumpySetPolicy``).
 * ``eval``: the numpy policy, greedy, in ``--games`` games (seats alternating) against each agent.
@@ -137,7 +138,7 @@ def build_model(dim: int, emb: int, seed: int, init: str | None = None, head: in
 def train(data: dict[str, np.ndarray], out: str, epochs: int = 4, batch_size: int = 512, lr: float = 1e-3,
           value_coef: float = 0.5, holdout: float = 0.05, dim: int = 64, emb: int = 32, seed: int = 0,
           init: str | None = None, export: str | None = None, max_minutes: float | None = None,
-          head: int = 0) -> dict[str, Any]:
+          head: int = 0, only_head: bool = False) -> dict[str, Any]:
     import torch as th
 
     from agents.demos_v1 import batch
@@ -149,7 +150,12 @@ def train(data: dict[str, np.ndarray], out: str, epochs: int = 4, batch_size: in
     policy.train()
     fe = policy.features_extractor
     n_act = fe.n_actions
-    opt = th.optim.Adam(policy.parameters(), lr=lr)
+    if only_head:  # the rest of the network stays as it was: only the action MLP learns
+        if not fe.head:
+            raise ValueError("--only-head needs the action MLP (--head H, or weights that have it)")
+        for name, p in policy.named_parameters():
+            p.requires_grad_(name.startswith(("features_extractor.head1.", "features_extractor.head2.")))
+    opt = th.optim.Adam([p for p in policy.parameters() if p.requires_grad], lr=lr)
     rng = np.random.default_rng(seed)
     games = data["games"]
     n_games = int(data["n_games"])
@@ -219,7 +225,7 @@ def train(data: dict[str, np.ndarray], out: str, epochs: int = 4, batch_size: in
     facts = {"rows": int(len(actions)), "games": n_games, "train_rows": int(len(train_rows)),
              "holdout_rows": int(len(test_rows)), "epochs": log, "lr": lr, "batch_size": batch_size,
              "value_coef": value_coef, "dim": policy.features_extractor.dim, "emb": policy.features_extractor.emb,
-             "head": policy.features_extractor.head, "seed": seed, "init": init,
+             "head": policy.features_extractor.head, "only_head": only_head, "seed": seed, "init": init,
              "seconds": round(time.time() - t0, 1), "stopped_early": stopped}
     if export:
         np.savez(export, **export_weights(model))
@@ -339,6 +345,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="continue from a saved model (.zip) or numpy weights (.npz, their dim and emb)")
     t.add_argument("--head", type=int, default=0,
                    help="units of the action MLP (0: none); added at zero output to --init weights that lack it")
+    t.add_argument("--only-head", action="store_true", help="train the action MLP alone, the rest frozen")
     t.add_argument("--export", default=None, metavar="PATH.npz")
     t.add_argument("--max-minutes", type=float, default=None)
     g = sub.add_parser("dagger", help="the student plays, the teacher labels its choices")
@@ -363,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
         extract(a.records, a.agent, a.games, a.out, a.workers, a.gamma)
     elif a.cmd == "train":
         train(load(a.data), a.out, a.epochs, a.batch_size, a.lr, a.value_coef, a.holdout, a.dim, a.emb,
-              a.seed, a.init, a.export, a.max_minutes, a.head)
+              a.seed, a.init, a.export, a.max_minutes, a.head, a.only_head)
     elif a.cmd == "dagger":
         dagger(a.weights, a.out, a.games, a.teacher, a.opponents, a.envs, a.seed, a.greedy, decks=a.decks)
     else:

@@ -146,6 +146,16 @@ def test_distill_extract_train_eval(tmp_path: Path) -> None:
     assert len(labelled["actions"]) == rows["rows"]
     mask = dense(labelled, np.arange(rows["rows"]))["action_mask"]
     assert mask[np.arange(rows["rows"]), labelled["actions"]].all()  # each label one of the legal actions
+    # widening: numpy weights into a model with the action MLP; with --only-head the rest stays
+    wide = dv.train(labelled, str(tmp_path / "wide.zip"), epochs=1, batch_size=64, holdout=0.0, lr=1e-2,
+                    init=str(tmp_path / "bc.npz"), export=str(tmp_path / "wide.npz"), head=8, only_head=True)
+    assert (wide["dim"], wide["emb"], wide["head"], wide["only_head"]) == (64, 32, 8, True)
+    before, after = load_weights(tmp_path / "bc.npz"), load_weights(tmp_path / "wide.npz")
+    assert sorted(set(after) - set(before)) == ["enc.head1.bias", "enc.head1.weight", "enc.head2.bias", "enc.head2.weight"]
+    assert all(np.array_equal(before[k], after[k]) for k in before)
+    assert np.abs(after["enc.head2.weight"]).max() > 0  # the MLP learned
+    with pytest.raises(ValueError, match="--only-head needs the action MLP"):
+        dv.train(labelled, str(tmp_path / "x.zip"), epochs=1, init=str(tmp_path / "bc.npz"), only_head=True)
 
 
 def test_dagger_tells_a_teacher_with_a_memory_the_students_action(tmp_path: Path,
