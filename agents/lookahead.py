@@ -37,7 +37,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from hostwcg_env.engine import Action, Game
-from hostwcg_env.engine.actions import PASS, DecisionKind, Kind
+from hostwcg_env.engine.actions import PASS, Decision, DecisionKind, Kind
 from hostwcg_env.engine.carddef import CardDef
 from hostwcg_env.engine.primitives import Damage, Modify
 from hostwcg_env.engine.state import GameState
@@ -51,6 +51,13 @@ from .sensible import sensible
 
 # Decisions the search leaves to the heuristic: setup, and ordering simultaneous triggers.
 HEURISTIC_KINDS = frozenset({DecisionKind.FIRST_PLAYER, DecisionKind.MULLIGAN, DecisionKind.PLACE_TRIGGERS})
+
+
+def searched(decision: Decision | None, n_options: int) -> bool:
+    """Whether a check races the options of ``decision``: two or more, and not a decision left
+    to the heuristic (``HEURISTIC_KINDS``). One test for every check (``agents/set_search.py``,
+    ``agents/set_agent.py``, ``scripts/learned_check.py``)."""
+    return n_options > 1 and decision is not None and decision.kind not in HEURISTIC_KINDS
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ from hostwcg_env.engine.view import PlayerView
 
 from .base import EngineAgent
 from .heuristic import STALL_TURN, HeuristicAgent
-from .lookahead import HEURISTIC_KINDS
+from .lookahead import searched
 
 DEFAULT_V1 = Path(__file__).resolve().parent / "checkpoints" / "ppo_hostwcg_v1.npz"
 
@@ -137,7 +137,7 @@ class SetPolicyAgent(EngineAgent):
         order = sorted(legal.pairs, key=lambda p: (-logits[p[0]], p[0]))
         ranked = [a for _, a in order]
         d = view.decision()
-        if self.check and self.policy.has_check and len(order) > 1 and d is not None and d.kind not in HEURISTIC_KINDS:
+        if self.check and self.policy.has_check and searched(d, len(order)):
             k = self.policy.check_choice(self.slate.arrays, logits, np.array([i for i, _ in order]))
             if k:  # the learned check's pick goes first
                 ranked.insert(0, ranked.pop(k))

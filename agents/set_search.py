@@ -28,7 +28,7 @@ import numpy as np
 from hostwcg_env.engine import Action
 from hostwcg_env.engine.view import PlayerView
 
-from .lookahead import HEURISTIC_KINDS, LookaheadAgent
+from .lookahead import LookaheadAgent, searched
 from .set_agent import SetPolicyAgent
 
 
@@ -63,7 +63,7 @@ class SearchedSetAgent(LookaheadAgent):
         own, options = self.net.propose(view, actions)
         chosen = own
         d = view.decision()
-        if len(options) > 1 and d is not None and d.kind not in HEURISTIC_KINDS:
+        if searched(d, len(options)):
             if self.top:  # only the network's most probable actions race (its own is the first)
                 options = self.net.ranked[: self.top]
             chosen = self.pick(view, options, own)

@@ -59,7 +59,7 @@ def _recorder(weights: str, seed: int, worlds: int, top: int, play_check: bool) 
     from types import SimpleNamespace
 
     from agents.demos_v1 import V1Demos
-    from agents.lookahead import HEURISTIC_KINDS
+    from agents.lookahead import searched
     from agents.set_search import SearchedSetAgent
 
     class Recorder(SearchedSetAgent):
@@ -72,7 +72,7 @@ def _recorder(weights: str, seed: int, worlds: int, top: int, play_check: bool) 
         def label(self, view: Any, actions: Any) -> Any:
             own, options = self.net.propose(view, actions)
             d = view.decision()
-            if len(options) < 2 or d is None or d.kind in HEURISTIC_KINDS or len(self.net.ranked) < 2:
+            if not searched(d, len(options)) or len(self.net.ranked) < 2:
                 return own
             opts = self.net.ranked[: self.top]
             scores = self.scores(view, opts)
