@@ -3,9 +3,10 @@
 ``NumpySetPolicy(weights)`` runs the same forward pass as the torch ``SetEncoder`` (card
 encoder shared by every row, mean pools per zone, history, state MLP, pointer-style action
 head with its optional action MLP, linear value): ``forward(obs)`` gives the action logits and
-the values of a batch of v1 observations, ``predict(obs, action_masks=..., deterministic=...)`` the actions (as an SB3
-model: it can be the batched opponent of ``hostwcg_v1.vector_env``). The weights are the dict
-``set_policy_torch.export_weights(model)`` makes (``np.savez`` / ``np.load`` keep it).
+the values of a batch of v1 observations, ``predict(obs, action_masks=..., deterministic=...)``
+the actions (as an SB3 model: it can be the batched opponent of ``hostwcg_v1.vector_env``). The
+weights are the dict ``set_policy_torch.export_weights(model)`` makes (``np.savez`` /
+``np.load`` keep it).
 """
 
 from __future__ import annotations
