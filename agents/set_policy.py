@@ -33,10 +33,8 @@ class NumpySetPolicy:
         # each layer's weight transposed once, contiguous: x @ W.T on a strided view is twice as slow
         self.wt = {k[: -len(".weight")]: np.ascontiguousarray(v.T) for k, v in w.items()
                    if k.endswith(".weight") and f"{k[: -len('.weight')]}.bias" in w}
-        self.dim = w["enc.row2.weight"].shape[0]
+        self.dim, self.emb, self.head = sizes(w)
         self.n_zones = w["enc.zone_emb.weight"].shape[0] - 1
-        self.emb = w["enc.card_emb.weight"].shape[1]
-        self.head = w["enc.head1.weight"].shape[0] if "enc.head1.weight" in w else 0
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
         sub = {k[len("check."):]: v for k, v in w.items() if k.startswith("check.") and k.count(".") > 1}
@@ -168,6 +166,13 @@ class NumpySetPolicy:
         return actions, None
 
 
+def sizes(weights: dict[str, np.ndarray]) -> tuple[int, int, int]:
+    """The ``dim``, ``emb`` and ``head`` (units of the action MLP, 0: none) of a set policy's
+    weights: the sizes a torch ``SetEncoder`` needs to take them."""
+    head = weights["enc.head1.weight"].shape[0] if "enc.head1.weight" in weights else 0
+    return weights["enc.row2.weight"].shape[0], weights["enc.card_emb.weight"].shape[1], head
+
+
 def load_weights(path: str | Path) -> dict[str, np.ndarray]:
     """The arrays of a set policy's numpy weights file (``export_weights`` saved with
     ``np.savez``): what ``NumpySetPolicy`` takes."""
@@ -180,4 +185,4 @@ def _gather_rows(h_all: np.ndarray, where: np.ndarray, games: np.ndarray, rows: 
     return h_all[where[games, np.maximum(rows, 0)]] * (rows >= 0).astype(np.float32)[:, None]
 
 
-__all__ = ["NumpySetPolicy", "load_weights"]
+__all__ = ["NumpySetPolicy", "load_weights", "sizes"]

@@ -116,7 +116,7 @@ def build_model(dim: int, emb: int, seed: int, init: str | None = None, head: in
     import torch
     from sb3_contrib import MaskablePPO
 
-    from agents.set_policy import load_weights
+    from agents.set_policy import load_weights, sizes
     from agents.set_policy_torch import SetPolicy, import_weights
     from hostwcg_env.env.v1.vector import VectorEnv
 
@@ -126,8 +126,8 @@ def build_model(dim: int, emb: int, seed: int, init: str | None = None, head: in
         return MaskablePPO.load(init, env=vec, device="cpu")
     weights = load_weights(init) if init else None
     if weights is not None:
-        dim, emb = weights["enc.row2.weight"].shape[0], weights["enc.card_emb.weight"].shape[1]
-        head = weights["enc.head1.weight"].shape[0] if "enc.head1.weight" in weights else head
+        dim, emb, own_head = sizes(weights)
+        head = own_head or head
     model = MaskablePPO(SetPolicy, vec, n_steps=32, batch_size=1024, seed=seed, device="cpu",
                         policy_kwargs={"dim": dim, "emb": emb, "head": head})
     if weights is not None:
@@ -224,8 +224,7 @@ def train(data: dict[str, np.ndarray], out: str, epochs: int = 4, batch_size: in
     model.save(out)
     facts = {"rows": int(len(actions)), "games": n_games, "train_rows": int(len(train_rows)),
              "holdout_rows": int(len(test_rows)), "epochs": log, "lr": lr, "batch_size": batch_size,
-             "value_coef": value_coef, "dim": policy.features_extractor.dim, "emb": policy.features_extractor.emb,
-             "head": policy.features_extractor.head, "only_head": only_head, "seed": seed, "init": init,
+             "value_coef": value_coef, "dim": fe.dim, "emb": fe.emb, "head": fe.head, "only_head": only_head, "seed": seed, "init": init,
              "seconds": round(time.time() - t0, 1), "stopped_early": stopped}
     if export:
         np.savez(export, **export_weights(model))

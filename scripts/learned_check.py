@@ -166,13 +166,13 @@ class CheckNet:
     def __init__(self, weights: dict[str, np.ndarray], top: int, hidden: int) -> None:
         import torch as th
 
+        from agents.set_policy import sizes
         from agents.set_policy_torch import SetEncoder
         from hostwcg_env.engine import RuleConfig
         from hostwcg_env.env.v1.layout import obs_layout
         from hostwcg_env.env.v1.spaces import observation_space
 
-        dim, emb = weights["enc.row2.weight"].shape[0], weights["enc.card_emb.weight"].shape[1]
-        head = weights["enc.head1.weight"].shape[0] if "enc.head1.weight" in weights else 0
+        dim, emb, head = sizes(weights)
         self.enc = SetEncoder(observation_space(obs_layout(RuleConfig())), dim=dim, emb=emb, head=head)
         self.enc.load_state_dict({k[4:]: th.as_tensor(v) for k, v in weights.items() if k.startswith("enc.")})
         self.head = th.nn.Sequential(th.nn.Linear(2 * dim + 1 + top, hidden), th.nn.ReLU(),
