@@ -30,6 +30,18 @@ the check's pick among the network's top actions when it scores more than the ma
 network's own (``NumpySetPolicy.check_choice``): no engine, numpy alone.
 ``docs/agents.md`` ("Where the check's gain comes from, and a learned check") has the
 measurements: in pilots it did not beat the network alone.
+
+``improve`` teaches the policy itself instead, by soft expert iteration: each choice's target
+is the network's own distribution with each scored action's logit raised by ``--beta`` times
+how much its score beats the first's (``soft_targets``), so the network keeps its preferences
+and moves towards an action by how much better the check found it, and a small gap in a noisy
+one-world score moves it little. It trains from the weights the rows were made with
+(cross-entropy to the targets, squared error of the value to the game's result), writes the
+model (``--out``, a MaskablePPO .zip) and numpy weights (``--export``); the next round makes
+its rows with those weights:
+
+    python scripts/learned_check.py improve agents/checkpoints/ppo_hostwcg_v1.npz \
+        'runs/check/rows/c*.npz' --beta 30 --out runs/ei/r1.zip --export runs/ei/r1.npz
 """
 
 from __future__ import annotations
@@ -288,6 +300,141 @@ def train(weights: str, paths: list[str], out: str, margin: float, hidden: int =
     return facts
 
 
+def soft_targets(old_logits: np.ndarray, top_idx: np.ndarray, scores: np.ndarray, beta: float) -> np.ndarray:
+    """Each choice's target distribution over the action indices (N, A): the softmax of the
+    network's logits ``old_logits`` (-inf at the illegal indices), each scored action's
+    (``top_idx``, -1 none; ``scores``, NaN none) raised by ``beta`` times its score less the
+    first's. Actions not scored keep their logits; with every score equal, the target is the
+    network's own distribution."""
+    z = np.asarray(old_logits, dtype=np.float64).copy()
+    n, top = top_idx.shape
+    valid = (top_idx >= 0) & ~np.isnan(scores)
+    gap = np.where(valid, np.nan_to_num(scores) - np.nan_to_num(scores[:, :1]), 0.0)
+    rows = np.repeat(np.arange(n), top).reshape(n, top)
+    z[rows[valid], top_idx[valid].astype(np.int64)] += beta * gap[valid]
+    z -= z.max(axis=1, keepdims=True)
+    p = np.exp(z)
+    return (p / p.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def improve(weights: str, paths: list[str], out: str, beta: float = 30.0, epochs: int = 2, lr: float = 3e-4,
+            batch_size: int = 512, value_coef: float = 0.5, holdout: float = 0.03, seed: int = 0,
+            export: str | None = None, max_minutes: float | None = None) -> dict[str, Any]:
+    """One round of soft expert iteration (module docstring): the network of ``weights``, trained
+    on the rows ``paths`` (made with those weights) to ``soft_targets``; whole games held out
+    give the cross-entropy and how often its choice is the check's pick (margin 0.05, as
+    ``ppo_v1:look``) or, where the check keeps the network's choice, still that choice."""
+    import torch as th
+
+    from agents.demos_v1 import batch
+    from agents.set_policy import NumpySetPolicy, load_weights, sizes
+    from agents.set_policy_torch import export_weights
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from distill_v1 import build_model
+
+    t0 = time.time()
+    th.manual_seed(seed)
+    th.set_num_threads(max(1, os.cpu_count() or 1))
+    files = sorted(f for p in paths for f in glob.glob(p))
+    if not files:
+        raise SystemExit(f"error: no rows file matches {paths}")
+    parts = []
+    for f in files:
+        with np.load(f) as z:
+            parts.append({k: z[k] for k in z.files})
+    data = _merge(parts)
+    del parts
+    w = {k: v for k, v in load_weights(weights).items() if not k.startswith("check.")}
+    policy_np = NumpySetPolicy(w)
+    n = len(data["actions"])
+    old = []
+    for k in range(0, n, 4096):
+        obs = batch(data, np.arange(k, min(n, k + 4096)))
+        lg, _ = policy_np.forward(obs)
+        old.append(np.where(obs["action_mask"] > 0, lg, -np.inf).astype(np.float32))
+    old_logits = np.concatenate(old)
+    del old
+    top_idx = data["top_idx"].astype(np.int64)
+    if not (old_logits.argmax(1) == top_idx[:, 0]).mean() > 0.99:
+        raise SystemExit(f"error: the rows {paths} were not made with {weights}: its first choice is not "
+                         f"theirs (the rows of `learned_check.py rows WEIGHTS`)")
+    target = soft_targets(old_logits, top_idx, data["scores"], beta)
+    picks = top_idx[np.arange(n), pick(data["scores"], ~np.isnan(data["scores"]), 0.05)]
+    values = data["value_targets"].astype(np.float32)
+    rng = np.random.default_rng(seed)
+    n_games = int(data["n_games"])
+    held = rng.choice(n_games, size=max(1, int(n_games * holdout)), replace=False) if holdout > 0 else []
+    test = np.isin(data["games"], held)
+    tr, te = np.flatnonzero(~test), np.flatnonzero(test)
+    dim, emb, head = sizes(w)
+    model = build_model(dim, emb, seed, weights, head)
+    policy = model.policy
+    policy.train()
+    fe = policy.features_extractor
+    n_act = fe.n_actions
+    opt = th.optim.Adam(policy.parameters(), lr=lr)
+    total = epochs * (len(tr) // batch_size + 1)
+    sched = th.optim.lr_scheduler.LambdaLR(opt, lambda k: max(0.05, 1.0 - k / total))
+
+    def run(r: np.ndarray) -> tuple[Any, Any]:
+        obs = {k: th.as_tensor(v) for k, v in batch(data, r).items()}
+        obs["cards"] = obs["cards"].float()
+        obs["globals"] = obs["globals"].float()
+        feats = fe(obs)
+        logits = feats[:, :n_act].masked_fill(obs["action_mask"] == 0, -1e9)
+        return logits, policy.value_net(feats[:, n_act:]).squeeze(-1)
+
+    def held_out() -> dict[str, float]:
+        policy.eval()
+        ce, mine = 0.0, []
+        with th.no_grad():
+            for k in range(0, len(te), 2048):
+                r = te[k : k + 2048]
+                logits, _ = run(r)
+                ce += float(-(th.as_tensor(target[r]) * th.log_softmax(logits, 1)).sum())
+                mine.append(logits.argmax(1).numpy())
+        policy.train()
+        got = np.concatenate(mine) if mine else np.zeros(0, np.int64)
+        over = picks[te] != top_idx[te, 0]
+        return {"cross_entropy": ce / max(1, len(te)),
+                "check_picks_taken": float((got[over] == picks[te][over]).mean()) if over.any() else 0.0,
+                "kept": float((got[~over] == top_idx[te, 0][~over]).mean()) if (~over).any() else 0.0}
+
+    log = [{"epoch": 0, **held_out()}]
+    print(json.dumps(log[0]), flush=True)
+    stopped = False
+    for epoch in range(epochs):
+        order = rng.permutation(tr)
+        for k in range(0, len(order), batch_size):
+            r = order[k : k + batch_size]
+            logits, value = run(r)
+            loss = -(th.as_tensor(target[r]) * th.log_softmax(logits, 1)).sum(1).mean() + \
+                value_coef * th.nn.functional.mse_loss(value, th.as_tensor(values[r]))
+            opt.zero_grad()
+            loss.backward()
+            th.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
+            opt.step()
+            sched.step()
+            if max_minutes is not None and time.time() - t0 > 60 * max_minutes:
+                stopped = True
+                break
+        row = {"epoch": epoch + 1, **held_out(), "seconds": round(time.time() - t0, 1)}
+        log.append(row)
+        print(json.dumps(row), flush=True)
+        if stopped:
+            break
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    model.save(out)
+    if export:
+        np.savez(export, **export_weights(model))
+    facts = {"weights": weights, "rows": files, "choices": n, "train": int(len(tr)), "held_out": int(len(te)),
+             "beta": beta, "epochs": log, "lr": lr, "batch_size": batch_size, "value_coef": value_coef,
+             "seed": seed, "seconds": round(time.time() - t0, 1), "stopped_early": stopped}
+    Path(out).with_suffix(".json").write_text(json.dumps(facts, indent=1) + "\n")
+    return facts
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[1], formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -312,9 +459,25 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--max-minutes", type=float, default=None)
     t.add_argument("--holdout", type=float, default=0.05)
     t.add_argument("--seed", type=int, default=0)
+    i = sub.add_parser("improve", help="soft expert iteration: the policy trained towards the check's scores")
+    i.add_argument("weights", help="the network's numpy weights (.npz) the rows were made with")
+    i.add_argument("rows", nargs="+", help="rows files (glob patterns allowed)")
+    i.add_argument("--out", required=True, help="the model (.zip)")
+    i.add_argument("--export", default=None, metavar="PATH.npz", help="its numpy weights")
+    i.add_argument("--beta", type=float, default=30.0)
+    i.add_argument("--epochs", type=int, default=2)
+    i.add_argument("--lr", type=float, default=3e-4)
+    i.add_argument("--batch-size", type=int, default=512)
+    i.add_argument("--value-coef", type=float, default=0.5)
+    i.add_argument("--holdout", type=float, default=0.03)
+    i.add_argument("--seed", type=int, default=0)
+    i.add_argument("--max-minutes", type=float, default=None)
     a = p.parse_args(argv)
     if a.cmd == "rows":
         rows(a.weights, a.out, a.games, a.seed, a.opponent, a.worlds, a.top, a.workers)
+    elif a.cmd == "improve":
+        improve(a.weights, a.rows, a.out, a.beta, a.epochs, a.lr, a.batch_size, a.value_coef, a.holdout, a.seed,
+                a.export, a.max_minutes)
     else:
         train(a.weights, a.rows, a.out, a.margin, a.hidden, a.epochs, a.lr, a.batch_size, a.holdout, a.seed,
               a.max_minutes)

@@ -148,3 +148,63 @@ def test_the_script_makes_rows_and_fits_a_head_that_plays(tmp_path: Path) -> Non
     assert agent.policy.has_check
     players = [agent if n == "X" else make_agent(n, seed=s) for n, s in zip(spec.agents, spec.agent_seeds, strict=True)]
     assert play(spec, players=players).record["winner"] in (0, 1, None)
+
+
+def test_soft_targets_raise_each_scored_action_by_beta_times_its_gain() -> None:
+    """``soft_targets``: the network's softmax with each scored action's logit raised by beta
+    times its score less the first's; illegal actions stay at 0, unscored ones keep their logit."""
+    pytest.importorskip("torch")
+    from scripts_loader import load_script
+
+    lc = load_script("learned_check")
+    inf = np.inf
+    old = np.array([[2.0, 1.0, 0.0, -inf, -1.0],
+                    [0.5, 0.0, -inf, -inf, -inf]], np.float32)
+    idx = np.array([[0, 1, 2, -1], [0, 1, -1, -1]])
+    scores = np.array([[0.5, 0.6, 0.4, np.nan], [0.5, 0.5, np.nan, np.nan]], np.float32)
+    got = lc.soft_targets(old, idx, scores, beta=10.0)
+    want0 = np.exp(np.array([2.0, 1.0 + 1.0, 0.0 - 1.0, -inf, -1.0]) - 2.0)
+    np.testing.assert_allclose(got[0], want0 / want0.sum(), rtol=1e-5)
+    want1 = np.exp(np.array([0.5, 0.0]))
+    np.testing.assert_allclose(got[1, :2], want1 / want1.sum(), rtol=1e-5)  # equal scores: its own
+    assert got[0, 3] == 0.0 and (got[1, 2:] == 0.0).all()
+    np.testing.assert_allclose(got.sum(axis=1), 1.0, rtol=1e-6)
+    np.testing.assert_allclose(lc.soft_targets(old, idx, scores, beta=0.0)[0], np.exp(old[0] - 2.0) / np.exp(old[0] - 2.0).sum(),
+                               rtol=1e-5)
+
+
+def test_improve_moves_the_network_towards_the_checks_picks(tmp_path: Path) -> None:
+    """``learned_check.py improve`` trains the network of the rows towards the soft targets: where
+    the target's most probable action is not the network's, the trained network takes it more
+    often; its numpy weights play by name; rows of another network are refused."""
+    pytest.importorskip("torch")
+    from scripts_loader import load_script
+
+    from agents.demos_v1 import batch
+
+    lc = load_script("learned_check")
+    rows_path = tmp_path / "rows" / "c0.npz"
+    facts = lc.rows(str(DEFAULT_V1), str(rows_path), games=2, seed=78)
+    with np.load(rows_path) as z:
+        data = {k: z[k] for k in z.files}
+    every = np.arange(facts["rows"])
+    before = NumpySetPolicy(load_weights(DEFAULT_V1)).forward(batch(data, every))[0]
+    before = np.where(batch(data, every)["action_mask"] > 0, before, -np.inf)
+    target = lc.soft_targets(before, data["top_idx"].astype(np.int64), data["scores"], 100.0).argmax(1)
+    moved = target != before.argmax(1)
+    assert moved.sum() >= 3  # the check found a better action in some choices
+    out = tmp_path / "r1.zip"
+    lc.improve(str(DEFAULT_V1), [str(rows_path)], str(out), beta=100.0, epochs=4, lr=1e-3, holdout=0.0,
+               export=str(tmp_path / "r1.npz"))
+    after = NumpySetPolicy(load_weights(tmp_path / "r1.npz")).forward(batch(data, every))[0]
+    after = np.where(batch(data, every)["action_mask"] > 0, after, -np.inf).argmax(1)
+    assert (after[moved] == target[moved]).mean() > 0.5
+    assert (after[~moved] == target[~moved]).mean() > 0.8
+    assert out.with_suffix(".json").exists() and out.exists()
+    assert make_agent(f"ppo_v1:{tmp_path / 'r1.npz'}").policy is not None
+    other = dict(load_weights(DEFAULT_V1))
+    other["enc.query.weight"] = -other["enc.query.weight"]
+    other["enc.pref.weight"] = -other["enc.pref.weight"]
+    np.savez(tmp_path / "other.npz", **other)
+    with pytest.raises(SystemExit, match="were not made with"):
+        lc.improve(str(tmp_path / "other.npz"), [str(rows_path)], str(tmp_path / "r2.zip"), epochs=1)
