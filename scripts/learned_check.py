@@ -140,6 +140,18 @@ def _merge(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     return data
 
 
+def load_rows(paths: list[str]) -> tuple[list[str], dict[str, np.ndarray]]:
+    """The rows files matching ``paths`` (glob patterns), sorted, and their rows as one set."""
+    files = sorted(f for p in paths for f in glob.glob(p))
+    if not files:
+        raise SystemExit(f"error: no rows file matches {paths}")
+    parts = []
+    for f in files:
+        with np.load(f) as z:
+            parts.append({k: z[k] for k in z.files})
+    return files, _merge(parts)
+
+
 def rows(weights: str, out: str, games: int, seed: int, opponent: str = "heuristic", worlds: int = 1,
          top: int = 4, workers: int = 1) -> dict[str, Any]:
     from hostwcg_env.analysis.ladder import schedule
@@ -162,6 +174,50 @@ def rows(weights: str, out: str, games: int, seed: int, opponent: str = "heurist
              "score": float(np.mean([r[1] for r in res])), "seconds": round(time.time() - t0, 1)}
     print(json.dumps(facts), flush=True)
     return facts
+
+
+def _tensors(data: dict[str, np.ndarray], rows: np.ndarray) -> dict[str, Any]:
+    """The observations of ``rows`` as torch tensors, the float arrays as float32."""
+    import torch as th
+
+    from agents.demos_v1 import batch
+
+    obs = {k: th.as_tensor(v) for k, v in batch(data, rows).items()}
+    obs["cards"] = obs["cards"].float()
+    obs["globals"] = obs["globals"].float()
+    return obs
+
+
+def _epochs(epochs: int, rng: np.random.Generator, rows: np.ndarray, batch_size: int, loss_of: Any,
+            params: list[Any], lr: float, held_out: Any, t0: float, max_minutes: float | None,
+            log: list[dict[str, Any]]) -> bool:
+    """Minibatch epochs over ``rows`` (shuffled by ``rng``): ``loss_of(batch)`` minimised by Adam
+    at ``lr``, decaying linearly to a twentieth, with gradients clipped at norm 1; after each
+    epoch its ``held_out()`` figures are logged and printed. True when ``max_minutes`` (from
+    ``t0``) stopped it early."""
+    import torch as th
+
+    opt = th.optim.Adam(params, lr=lr)
+    total = epochs * (len(rows) // batch_size + 1)
+    sched = th.optim.lr_scheduler.LambdaLR(opt, lambda k: max(0.05, 1.0 - k / total))
+    stopped = False
+    for epoch in range(epochs):
+        order = rng.permutation(rows)
+        for k in range(0, len(order), batch_size):
+            loss = loss_of(order[k : k + batch_size])
+            opt.zero_grad()
+            loss.backward()
+            th.nn.utils.clip_grad_norm_(params, 1.0)
+            opt.step()
+            sched.step()
+            if max_minutes is not None and time.time() - t0 > 60 * max_minutes:
+                stopped = True
+                break
+        log.append({"epoch": epoch + 1, **held_out(), "seconds": round(time.time() - t0, 1)})
+        print(json.dumps(log[-1]), flush=True)
+        if stopped:
+            break
+    return stopped
 
 
 def pick(q: np.ndarray, valid: np.ndarray, margin: float) -> np.ndarray:
@@ -213,20 +269,12 @@ def train(weights: str, paths: list[str], out: str, margin: float, hidden: int =
           max_minutes: float | None = None) -> dict[str, Any]:
     import torch as th
 
-    from agents.demos_v1 import batch
     from agents.set_policy import load_weights
 
     t0 = time.time()
     th.manual_seed(seed)
     th.set_num_threads(max(1, os.cpu_count() or 1))
-    files = sorted(f for p in paths for f in glob.glob(p))
-    if not files:
-        raise SystemExit(f"error: no rows file matches {paths}")
-    parts = []
-    for f in files:
-        with np.load(f) as z:
-            parts.append({k: z[k] for k in z.files})
-    data = _merge(parts)
+    files, data = load_rows(paths)
     w = {k: v for k, v in load_weights(weights).items() if not k.startswith("check.")}
     top = data["scores"].shape[1]
     valid = ~np.isnan(data["scores"])
@@ -239,14 +287,9 @@ def train(weights: str, paths: list[str], out: str, margin: float, hidden: int =
     test = np.isin(data["games"], held)
     tr, te = np.flatnonzero(~test), np.flatnonzero(test)
     net = CheckNet(w, top, hidden)
-    opt = th.optim.Adam(net.parameters(), lr=lr)
-    total = epochs * (len(tr) // batch_size + 1)
-    sched = th.optim.lr_scheduler.LambdaLR(opt, lambda k: max(0.05, 1.0 - k / total))
 
     def run(rows: np.ndarray) -> tuple[Any, Any]:
-        obs = {k: th.as_tensor(v) for k, v in batch(data, rows).items()}
-        obs["cards"] = obs["cards"].float()
-        obs["globals"] = obs["globals"].float()
+        obs = _tensors(data, rows)
         v = th.as_tensor(valid[rows].astype(np.float32))
         q = net.scores(obs, th.as_tensor(data["top_idx"][rows].astype(np.int64)), th.as_tensor(rel[rows]))
         return (q - (q * v).sum(1, keepdim=True) / v.sum(1, keepdim=True)) * v, v
@@ -261,27 +304,12 @@ def train(weights: str, paths: list[str], out: str, margin: float, hidden: int =
                 "switches": float((mine != 0).mean()), "check_switches": float((truth != 0).mean()),
                 "agrees_with_check": float((mine == truth).mean())}
 
-    log = []
-    stopped = False
-    for epoch in range(epochs):
-        order = rng.permutation(tr)
-        for k in range(0, len(order), batch_size):
-            b = order[k : k + batch_size]
-            q, v = run(b)
-            loss = ((q - th.as_tensor(y[b])) ** 2 * v).sum() / v.sum()
-            opt.zero_grad()
-            loss.backward()
-            th.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
-            opt.step()
-            sched.step()
-            if max_minutes is not None and time.time() - t0 > 60 * max_minutes:
-                stopped = True
-                break
-        row = {"epoch": epoch + 1, **held_out(), "seconds": round(time.time() - t0, 1)}
-        log.append(row)
-        print(json.dumps(row), flush=True)
-        if stopped:
-            break
+    def loss_of(b: np.ndarray) -> Any:
+        q, v = run(b)
+        return ((q - th.as_tensor(y[b])) ** 2 * v).sum() / v.sum()
+
+    log: list[dict[str, Any]] = []
+    stopped = _epochs(epochs, rng, tr, batch_size, loss_of, net.parameters(), lr, held_out, t0, max_minutes, log)
     for k, v in net.enc.state_dict().items():
         w[f"check.enc.{k}"] = v.detach().numpy().astype(np.float32)
     w["check.value.weight"], w["check.value.bias"] = w["value.weight"], w["value.bias"]
@@ -336,15 +364,7 @@ def improve(weights: str, paths: list[str], out: str, beta: float = 30.0, epochs
     t0 = time.time()
     th.manual_seed(seed)
     th.set_num_threads(max(1, os.cpu_count() or 1))
-    files = sorted(f for p in paths for f in glob.glob(p))
-    if not files:
-        raise SystemExit(f"error: no rows file matches {paths}")
-    parts = []
-    for f in files:
-        with np.load(f) as z:
-            parts.append({k: z[k] for k in z.files})
-    data = _merge(parts)
-    del parts
+    files, data = load_rows(paths)
     w = {k: v for k, v in load_weights(weights).items() if not k.startswith("check.")}
     policy_np = NumpySetPolicy(w)
     n = len(data["actions"])
@@ -373,14 +393,9 @@ def improve(weights: str, paths: list[str], out: str, beta: float = 30.0, epochs
     policy.train()
     fe = policy.features_extractor
     n_act = fe.n_actions
-    opt = th.optim.Adam(policy.parameters(), lr=lr)
-    total = epochs * (len(tr) // batch_size + 1)
-    sched = th.optim.lr_scheduler.LambdaLR(opt, lambda k: max(0.05, 1.0 - k / total))
 
     def run(r: np.ndarray) -> tuple[Any, Any]:
-        obs = {k: th.as_tensor(v) for k, v in batch(data, r).items()}
-        obs["cards"] = obs["cards"].float()
-        obs["globals"] = obs["globals"].float()
+        obs = _tensors(data, r)
         feats = fe(obs)
         logits = feats[:, :n_act].masked_fill(obs["action_mask"] == 0, -1e9)
         return logits, policy.value_net(feats[:, n_act:]).squeeze(-1)
@@ -401,29 +416,15 @@ def improve(weights: str, paths: list[str], out: str, beta: float = 30.0, epochs
                 "check_picks_taken": float((got[over] == picks[te][over]).mean()) if over.any() else 0.0,
                 "kept": float((got[~over] == top_idx[te, 0][~over]).mean()) if (~over).any() else 0.0}
 
+    def loss_of(r: np.ndarray) -> Any:
+        logits, value = run(r)
+        return -(th.as_tensor(target[r]) * th.log_softmax(logits, 1)).sum(1).mean() + \
+            value_coef * th.nn.functional.mse_loss(value, th.as_tensor(values[r]))
+
     log = [{"epoch": 0, **held_out()}]
     print(json.dumps(log[0]), flush=True)
-    stopped = False
-    for epoch in range(epochs):
-        order = rng.permutation(tr)
-        for k in range(0, len(order), batch_size):
-            r = order[k : k + batch_size]
-            logits, value = run(r)
-            loss = -(th.as_tensor(target[r]) * th.log_softmax(logits, 1)).sum(1).mean() + \
-                value_coef * th.nn.functional.mse_loss(value, th.as_tensor(values[r]))
-            opt.zero_grad()
-            loss.backward()
-            th.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
-            opt.step()
-            sched.step()
-            if max_minutes is not None and time.time() - t0 > 60 * max_minutes:
-                stopped = True
-                break
-        row = {"epoch": epoch + 1, **held_out(), "seconds": round(time.time() - t0, 1)}
-        log.append(row)
-        print(json.dumps(row), flush=True)
-        if stopped:
-            break
+    stopped = _epochs(epochs, rng, tr, batch_size, loss_of, list(policy.parameters()), lr, held_out, t0, max_minutes,
+                      log)
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     model.save(out)
     if export:
