@@ -135,13 +135,33 @@ def build_model(dim: int, emb: int, seed: int, init: str | None = None, head: in
     return model
 
 
+def obs_tensors(data: dict[str, np.ndarray], rows: np.ndarray) -> dict[str, Any]:
+    """The observations of demonstration ``rows`` as torch tensors, the float arrays as float32."""
+    import torch as th
+
+    from agents.demos_v1 import batch
+
+    obs = {k: th.as_tensor(v) for k, v in batch(data, rows).items()}
+    obs["cards"] = obs["cards"].float()
+    obs["globals"] = obs["globals"].float()
+    return obs
+
+
+def policy_outputs(policy: Any, data: dict[str, np.ndarray], rows: np.ndarray) -> tuple[Any, Any]:
+    """A MaskablePPO(SetPolicy)'s logits on ``rows`` (-1e9 at the illegal actions) and values."""
+    fe = policy.features_extractor
+    obs = obs_tensors(data, rows)
+    feats = fe(obs)
+    logits = feats[:, : fe.n_actions].masked_fill(obs["action_mask"] == 0, -1e9)
+    return logits, policy.value_net(feats[:, fe.n_actions :]).squeeze(-1)
+
+
 def train(data: dict[str, np.ndarray], out: str, epochs: int = 4, batch_size: int = 512, lr: float = 1e-3,
           value_coef: float = 0.5, holdout: float = 0.05, dim: int = 64, emb: int = 32, seed: int = 0,
           init: str | None = None, export: str | None = None, max_minutes: float | None = None,
           head: int = 0, only_head: bool = False) -> dict[str, Any]:
     import torch as th
 
-    from agents.demos_v1 import batch
     from agents.set_policy_torch import export_weights
 
     t0 = time.time()
@@ -149,7 +169,6 @@ def train(data: dict[str, np.ndarray], out: str, epochs: int = 4, batch_size: in
     policy = model.policy
     policy.train()
     fe = policy.features_extractor
-    n_act = fe.n_actions
     if only_head:  # the rest of the network stays as it was: only the action MLP learns
         if not fe.head:
             raise ValueError("--only-head needs the action MLP (--head H, or weights that have it)")
@@ -168,15 +187,6 @@ def train(data: dict[str, np.ndarray], out: str, epochs: int = 4, batch_size: in
     total_batches = epochs * int(np.ceil(len(train_rows) / batch_size))
     sched = th.optim.lr_scheduler.LambdaLR(opt, lambda k: max(0.05, 1.0 - k / max(1, total_batches)))
 
-    def run(rows: np.ndarray) -> tuple[Any, Any]:
-        obs = {k: th.as_tensor(v) for k, v in batch(data, rows).items()}
-        obs["cards"] = obs["cards"].float()
-        obs["globals"] = obs["globals"].float()
-        feats = fe(obs)
-        logits, state = feats[:, :n_act], feats[:, n_act:]
-        logits = logits.masked_fill(obs["action_mask"] == 0, -1e9)
-        return logits, policy.value_net(state).squeeze(-1)
-
     def evaluate(rows: np.ndarray) -> dict[str, float]:
         policy.eval()
         hits = n = 0
@@ -184,7 +194,7 @@ def train(data: dict[str, np.ndarray], out: str, epochs: int = 4, batch_size: in
         with th.no_grad():
             for k in range(0, len(rows), 2048):
                 r = rows[k : k + 2048]
-                logits, values = run(r)
+                logits, values = policy_outputs(policy, data, r)
                 hits += int((logits.argmax(1).numpy() == actions[r]).sum())
                 vloss += float(((values - th.as_tensor(targets[r])) ** 2).sum())
                 n += len(r)
@@ -199,7 +209,7 @@ def train(data: dict[str, np.ndarray], out: str, epochs: int = 4, batch_size: in
         seen = 0
         for k in range(0, len(order), batch_size):
             r = order[k : k + batch_size]
-            logits, values = run(r)
+            logits, values = policy_outputs(policy, data, r)
             ce = th.nn.functional.cross_entropy(logits, th.as_tensor(actions[r]))
             vl = th.nn.functional.mse_loss(values, th.as_tensor(targets[r]))
             loss = ce + value_coef * vl

@@ -61,6 +61,7 @@ from typing import Any  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))  # distill_v1's model and tensors
 
 import numpy as np  # noqa: E402
 
@@ -176,18 +177,6 @@ def rows(weights: str, out: str, games: int, seed: int, opponent: str = "heurist
     return facts
 
 
-def _tensors(data: dict[str, np.ndarray], rows: np.ndarray) -> dict[str, Any]:
-    """The observations of ``rows`` as torch tensors, the float arrays as float32."""
-    import torch as th
-
-    from agents.demos_v1 import batch
-
-    obs = {k: th.as_tensor(v) for k, v in batch(data, rows).items()}
-    obs["cards"] = obs["cards"].float()
-    obs["globals"] = obs["globals"].float()
-    return obs
-
-
 def _epochs(epochs: int, rng: np.random.Generator, rows: np.ndarray, batch_size: int, loss_of: Any,
             params: list[Any], lr: float, held_out: Any, t0: float, max_minutes: float | None,
             log: list[dict[str, Any]]) -> bool:
@@ -268,6 +257,7 @@ def train(weights: str, paths: list[str], out: str, margin: float, hidden: int =
           lr: float = 5e-4, batch_size: int = 512, holdout: float = 0.05, seed: int = 0,
           max_minutes: float | None = None) -> dict[str, Any]:
     import torch as th
+    from distill_v1 import obs_tensors
 
     from agents.set_policy import load_weights
 
@@ -289,7 +279,7 @@ def train(weights: str, paths: list[str], out: str, margin: float, hidden: int =
     net = CheckNet(w, top, hidden)
 
     def run(rows: np.ndarray) -> tuple[Any, Any]:
-        obs = _tensors(data, rows)
+        obs = obs_tensors(data, rows)
         v = th.as_tensor(valid[rows].astype(np.float32))
         q = net.scores(obs, th.as_tensor(data["top_idx"][rows].astype(np.int64)), th.as_tensor(rel[rows]))
         return (q - (q * v).sum(1, keepdim=True) / v.sum(1, keepdim=True)) * v, v
@@ -353,13 +343,11 @@ def improve(weights: str, paths: list[str], out: str, beta: float = 30.0, epochs
     give the cross-entropy and how often its choice is the check's pick (margin 0.05, as
     ``ppo_v1:look``) or, where the check keeps the network's choice, still that choice."""
     import torch as th
+    from distill_v1 import build_model, policy_outputs
 
     from agents.demos_v1 import batch
     from agents.set_policy import NumpySetPolicy, load_weights, sizes
     from agents.set_policy_torch import export_weights
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from distill_v1 import build_model
 
     t0 = time.time()
     th.manual_seed(seed)
@@ -391,14 +379,6 @@ def improve(weights: str, paths: list[str], out: str, beta: float = 30.0, epochs
     model = build_model(dim, emb, seed, weights, head)
     policy = model.policy
     policy.train()
-    fe = policy.features_extractor
-    n_act = fe.n_actions
-
-    def run(r: np.ndarray) -> tuple[Any, Any]:
-        obs = _tensors(data, r)
-        feats = fe(obs)
-        logits = feats[:, :n_act].masked_fill(obs["action_mask"] == 0, -1e9)
-        return logits, policy.value_net(feats[:, n_act:]).squeeze(-1)
 
     def held_out() -> dict[str, float]:
         policy.eval()
@@ -406,7 +386,7 @@ def improve(weights: str, paths: list[str], out: str, beta: float = 30.0, epochs
         with th.no_grad():
             for k in range(0, len(te), 2048):
                 r = te[k : k + 2048]
-                logits, _ = run(r)
+                logits, _ = policy_outputs(policy, data, r)
                 ce += float(-(th.as_tensor(target[r]) * th.log_softmax(logits, 1)).sum())
                 mine.append(logits.argmax(1).numpy())
         policy.train()
@@ -417,7 +397,7 @@ def improve(weights: str, paths: list[str], out: str, beta: float = 30.0, epochs
                 "kept": float((got[~over] == top_idx[te, 0][~over]).mean()) if (~over).any() else 0.0}
 
     def loss_of(r: np.ndarray) -> Any:
-        logits, value = run(r)
+        logits, value = policy_outputs(policy, data, r)
         return -(th.as_tensor(target[r]) * th.log_softmax(logits, 1)).sum(1).mean() + \
             value_coef * th.nn.functional.mse_loss(value, th.as_tensor(values[r]))
 
