@@ -6,7 +6,7 @@
         --merge runs/bc/demos.npz --init runs/bc/bc.zip --out runs/bc/bc_dagger1.zip
     python scripts/train_ppo.py --init runs/bc/bc.zip --lr 5e-5 --clip 0.1 --ent-coef 0.001 \\
         --opponents heuristic,heuristic,heuristic,random --out runs/ppo_ft
-    python scripts/pretrain_bc.py --ladder agents/ladder_results/history/ismcts045_vs_heuristic.jsonl \\
+    python scripts/pretrain_bc.py --ladder agents/ladder_results/history/ismcts045_vs_heuristic.jsonl.gz \\
         --ladder-agent ismcts:0.45s --data runs/bc/ismcts.npz --init agents/checkpoints/ppo_hostwcg_v0.npz \\
         --out runs/bc/distilled.zip
 

@@ -149,7 +149,7 @@ def test_every_layout_upgrades_to_this_one() -> None:
 
 
 EXPECTED_KEPT: dict = {  # hostwcg ladder FILE before the runner (commit e49eca6): wins, timing
-    "ismcts045_vs_heuristic.jsonl": ([("ismcts:0.45s", "heuristic", 1000, 689.0)],
+    "ismcts045_vs_heuristic.jsonl.gz": ([("ismcts:0.45s", "heuristic", 1000, 689.0)],
                                      {"ismcts:0.45s": (107248, 0.451771304), "heuristic": (146816, 1.5154e-05)}),
     "random_vs_heuristic.jsonl.gz": ([("heuristic", "random", 1000, 955.5)],
                                      {"heuristic": (74093, 1.0917e-05), "random": (39635, 9.23e-07)}),
@@ -160,11 +160,24 @@ EXPECTED_KEPT: dict = {  # hostwcg ladder FILE before the runner (commit e49eca6
 
 @pytest.mark.parametrize("name", list(EXPECTED_KEPT))
 def test_kept_ladder_files_load_with_the_same_numbers(name: str) -> None:
-    """The kept results files (the older ladder layouts, plain and gzip, with and without
+    """The kept results files (the older ladder layouts, gzip-compressed, with and without
     actions) give the numbers they gave before the one record format (the whole set is
     compared in agents/ladder_results/README.md)."""
     rows, timing = EXPECTED_KEPT[name]
     result = LadderResult.from_results([KEPT / name])
+    _check_ladder(result, rows, timing)
+
+
+def test_kept_ladder_file_loads_the_same_uncompressed(tmp_path: Path) -> None:
+    """The older layout read from a plain (not gzip) file, as it was written, gives the same
+    numbers: the ISMCTS file was kept plain until 2026-11-27."""
+    name = "ismcts045_vs_heuristic.jsonl.gz"
+    plain = tmp_path / name.removesuffix(".gz")
+    plain.write_bytes(gzip.decompress((KEPT / name).read_bytes()))
+    _check_ladder(LadderResult.from_results([plain]), *EXPECTED_KEPT[name])
+
+
+def _check_ladder(result: LadderResult, rows: list, timing: dict) -> None:
     assert [(r["agent"], r["opponent"], r["games"], r["wins"]) for r in result.rows()] == rows
     got = result.timing()
     for agent, (n, mean) in timing.items():
@@ -175,7 +188,7 @@ def test_kept_ladder_lines_of_an_older_epoch_are_refused_saying_why() -> None:
     """A kept ISMCTS game with its actions (the ladder's older layout, engine epoch 1) was asked
     other decisions than this engine asks, so it does not replay: the replay says so, naming
     both epochs and the code that played it, instead of diverging somewhere in the middle."""
-    rec = next(r for r in iter_records(KEPT / "ismcts045_vs_heuristic.jsonl") if r["actions"])
+    rec = next(r for r in iter_records(KEPT / "ismcts045_vs_heuristic.jsonl.gz") if r["actions"])
     assert rec["epoch"] == 1
     with pytest.raises(ReplayError, match=rf"decision epoch 1 \(code {rec['version']}\); this engine is of epoch {ENGINE_EPOCH}"):
         replay(rec)
