@@ -17,8 +17,9 @@
 
 A deck is a short name (``karsh``), an id (``karsh_ember_tide``) or a ``.toml`` file
 (docs/cards.md "Naming a deck"); an agent is ``random``, ``heuristic``, ``lookahead[:W][:K=V...]``,
-``ismcts[:N|:Ss]``, ``ppo`` (the shipped policy) or ``ppo:PATH`` (a trained ``.zip`` or an exported
-``.npz``).
+``pimc[:W]``, ``turnsearch[:N]``, ``ismcts[:N|:Ss]``, ``ppo`` (the shipped v0 policy) or ``ppo:PATH``
+(a trained ``.zip`` or an exported ``.npz``), ``ppo_v1`` (the shipped v1 network) or ``ppo_v1:look``
+(that network checked by rollouts), ``ppo_v1:PATH.npz[:look]`` (``agents.make_agent``).
 
 Exit status: 0 ok, 1 when something checked is wrong, 2 on a usage error. A bad value or file
 is refused with one line on stderr that names it (``hostwcg_env/cli_input.py`` checks them);
@@ -256,19 +257,21 @@ def build_parser() -> argparse.ArgumentParser:
                       help=f"the game's seed, and the decks' when --decks does not name them: {SEED_HELP}")
     demo.add_argument("--decks", nargs="+", type=deck_name, metavar="DECK", help=DECKS_HELP)
     demo.add_argument("--quiet", action="store_true", help="print only the result")
-    demo.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    demo.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                      help="colour the board: auto (when writing to a terminal, the default), always or never")
     demo.add_argument("--agents", type=agent_list(1, 2), metavar="A,B",
                       help="agents for seats A and B: random, heuristic, lookahead[:W], pimc[:W], turnsearch[:N], "
-                           "ismcts[:N|:Ss], ppo, ppo:raw, ppo:PATH "
-                           "(a trained .zip or .npz); one name is seat A's, B is random (default random,random)")
+                           "ismcts[:N|:Ss], ppo, ppo:raw, ppo:PATH (a trained .zip or .npz), ppo_v1, ppo_v1:look, "
+                           "ppo_v1:PATH.npz; one name is seat A's, B is random (default random,random)")
     demo.set_defaults(func=cmd_demo)
 
     ev = sub.add_parser("evaluate", help="round-robin ladder between agents (win rates, ratings)")
     ev.add_argument("--agents", type=agent_list(2, None), default="random,heuristic",
                     help="comma-separated agents: random, heuristic, lookahead[:W], pimc[:W], turnsearch[:N], "
-                         "ismcts[:N|:Ss], ppo, ppo:raw, ppo:PATH (docs/agents.md)")
+                         "ismcts[:N|:Ss], ppo, ppo:raw, ppo:PATH, ppo_v1, ppo_v1:look, ppo_v1:PATH.npz (docs/agents.md)")
     ev.add_argument("--games", type=at_least(1), default=100, help="games per pair (seats swapped on paired seeds)")
-    ev.add_argument("--workers", type=at_least(1), default=1)
+    ev.add_argument("--workers", type=at_least(1), default=1,
+                    help="processes playing games side by side (default 1; each plays whole games)")
     ev.add_argument("--seed", type=at_least(0), default=0, help=SEED_HELP)
     ev.add_argument("--csv", type=out_file, metavar="FILE", help="also write the pairwise table as CSV")
     ev.add_argument("--results", metavar="FILE.jsonl",
@@ -304,13 +307,14 @@ def build_parser() -> argparse.ArgumentParser:
                     "stats, and the legal actions numbered. Answer with a number or an action; 'help' lists "
                     "the commands (hand, board, show CARD, log, concede).")
     pl.add_argument("--vs", type=agent_spec, default="heuristic",
-                    help="your opponent: random, heuristic (default), lookahead, ismcts[:N|:Ss], ppo, ppo:PATH (a trained "
-                         ".zip or .npz)")
+                    help="your opponent: random, heuristic (default), lookahead, pimc, ismcts[:N|:Ss], ppo, ppo:PATH "
+                         "(a trained .zip or .npz), ppo_v1, ppo_v1:look (the strongest), ppo_v1:PATH.npz")
     pl.add_argument("--seat", choices=("A", "B"), default="A", help="your seat (default A)")
     pl.add_argument("--seed", type=at_least(0), default=0,
                     help=f"the game's seed, and the decks' when --decks does not name them: {SEED_HELP}")
     pl.add_argument("--decks", nargs="+", type=deck_name, metavar="DECK", help=DECKS_HELP)
-    pl.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    pl.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                      help="colour the board: auto (when writing to a terminal, the default), always or never")
     pl.set_defaults(func=cmd_play)
     return p
 
@@ -459,7 +463,8 @@ def add_balance_parsers(sub: Any) -> None:
                     help="whose view to show (default spectator: everything)")
     rp.add_argument("--step", action="store_true", help="step through the decisions (Enter, t, c, b, q)")
     rp.add_argument("--all", action="store_true", help="check that every record in FILE replays exactly")
-    rp.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    rp.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                      help="colour the board: auto (when writing to a terminal, the default), always or never")
     rp.set_defaults(func=cmd_replay)
 
 

@@ -207,8 +207,9 @@ class LadderResult:
         for a, (n, mean, worst) in self.timing().items():
             lines.append(f"| {a} | {n} | {1000 * mean:.2f} | {1000 * worst:.2f} |")
         games = len(self.records)
+        took = f"{self.seconds:.1f}" if self.seconds < 10 else f"{self.seconds:.0f}"
         played = (f"{games} games ({self.resumed} from the results file, {games - self.resumed} played "
-                  f"in {self.seconds:.0f} s)" if self.resumed else f"{games} games in {self.seconds:.0f} s")
+                  f"in {took} s)" if self.resumed else f"{games} games in {took} s")
         if self.source:
             played = f"{games:,} games from {self.source}"
         lines += ["", f"{played}; draws count as half a win; "
