@@ -8,7 +8,7 @@
     hostwcg deck check DECK...           check deck lists (3.1, A10): names or files
     hostwcg demo [--agents A,B] [--seed N] [--decks DECK [DECK]] [--quiet]
     hostwcg play [--vs AGENT] [--seat A|B] [--seed N] [--decks DECK [DECK]]
-    hostwcg evaluate --agents A,B,... [--games N] [--workers N] [--results FILE]
+    hostwcg evaluate --agents A,B,... [--games N] [--workers N] [--results FILE] [--decks DECK...]
     hostwcg ladder FILE...               the ladder of results files, playing nothing
     hostwcg balance [run|compare|report] [--decks ...] [--games N] [--agents A,B] [--rule F=V]
                     [--compare F=V] [--sequential] [--out DIR] [--workers N] [--backend ray]
@@ -273,6 +273,10 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--workers", type=at_least(1), default=1,
                     help="processes playing games side by side (default 1; each plays whole games)")
     ev.add_argument("--seed", type=at_least(0), default=0, help=SEED_HELP)
+    ev.add_argument("--decks", nargs="+", metavar="DECK",
+                    help="the decks each game's two seats draw from: deck ids (brae_deep_roots), short names "
+                         "(brae) or .toml files, or 'preconstructed' for the eight preconstructed decks "
+                         "(default: the ladder's ten, every shipped deck file with the two stand-in test decks)")
     ev.add_argument("--csv", type=out_file, metavar="FILE", help="also write the pairwise table as CSV")
     ev.add_argument("--results", metavar="FILE.jsonl",
                     help="append every finished game here and skip the games already in it (resume, merge)")
@@ -334,8 +338,13 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
             return 2
         shard = (int(k), int(n))
     try:
+        decks = None
+        if args.decks:
+            from hostwcg_env.analysis.simulate import resolve_decks
+
+            decks = resolve_decks(None if args.decks == ["preconstructed"] else args.decks)
         result = run_ladder(names, args.games, workers=args.workers, seed=args.seed, quiet=args.quiet,
-                            results=args.results, shard=shard)
+                            results=args.results, shard=shard, decks=decks)
     except ValueError as e:
         print(f"evaluate: {e}", file=sys.stderr)
         return 2

@@ -330,6 +330,36 @@ def test_ladder_command_reports_games_already_played_from_results_files(
     assert "missing.jsonl: no such results file" in capsys.readouterr().err
 
 
+def test_evaluate_draws_from_the_decks_asked_for(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """hostwcg evaluate --decks: every game's two decks come from those named; 'preconstructed'
+    is the eight preconstructed decks (never a stand-in test deck), the default the ladder's ten
+    (both test decks drawn in a long enough schedule); an unknown name is refused, naming it."""
+    from hostwcg_env.analysis.ladder import load_results
+    from hostwcg_env.analysis.simulate import resolve_decks
+
+    def ids(specs: list) -> set[str]:
+        return {d for sp in specs for d in (sp.deck_a.id, sp.deck_b.id)}
+
+    assert ids(schedule(["random", "heuristic"], 400, 7)) == {d.id for d in shipped_deck_refs()}
+    eight = resolve_decks(None)
+    assert len(eight) == 8 and ids(schedule(["random", "heuristic"], 400, 7, eight)) == {d.id for d in eight}
+    res = tmp_path / "r.jsonl"
+    assert main(["evaluate", "--agents", "random,heuristic", "--games", "4", "--quiet", "--decks", "brae", "karsh",
+                 "--results", str(res)]) == 0
+    recs = load_results(res)[0]
+    assert len(recs) == 4 and {d["id"] for r in recs for d in r["decks"]} <= {"brae_deep_roots", "karsh_ember_tide"}
+    # the same command resumes: its schedule is the same, so nothing is played again
+    assert main(["evaluate", "--agents", "random,heuristic", "--games", "4", "--quiet", "--decks", "brae", "karsh",
+                 "--results", str(res)]) == 0
+    assert len(load_results(res)[0]) == 4
+    capsys.readouterr()
+    assert main(["evaluate", "--agents", "random,heuristic", "--games", "2", "--quiet",
+                 "--decks", "preconstructed"]) == 0
+    assert "2 games in" in capsys.readouterr().out
+    assert main(["evaluate", "--agents", "random,heuristic", "--games", "2", "--quiet", "--decks", "karsj"]) == 2
+    assert "karsj" in capsys.readouterr().err
+
+
 def test_ladder_report_rounds_each_interval_once() -> None:
     """The markdown formats the exact Wilson bounds; only the CSV keeps 4 decimals. 988.5 of
     1,000 has the upper bound 0.99349 (98.0% - 99.3%), which rounding to 0.9935 first would

@@ -294,12 +294,16 @@ def load_results(path: str | Path, warn: bool = True) -> tuple[list[dict[str, An
 
 
 def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, quiet: bool = False,
-               results: str | Path | None = None, shard: tuple[int, int] | None = None) -> LadderResult:
+               results: str | Path | None = None, shard: tuple[int, int] | None = None,
+               decks: Sequence[DeckRef] | None = None) -> LadderResult:
     """Play the schedule (``schedule``) and collect the records. With ``results``, games
     already in that results file are taken from it and each new game is appended to it as
     it ends (see the module docstring). With ``shard=(k, n)`` this run plays only the games
     whose place in the schedule is k modulo n (n runs, on one machine or several, share the
-    schedule); the report covers every game of the schedule found in ``results`` too."""
+    schedule); the report covers every game of the schedule found in ``results`` too.
+    ``decks`` are the decks each game draws from (default: the ladder's, every shipped deck
+    file with the two stand-in test decks; ``simulate.resolve_decks()`` gives the eight
+    preconstructed ones)."""
     from .backends import make_backend, sigterm_unwinds
     from .simulate import Progress
 
@@ -309,7 +313,7 @@ def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, q
             raise ValueError(f"shard {k}/{n_shards}: K must be 0 to N-1 and N at least 1")
     if results is not None and Path(results).is_dir():
         raise RecordFileError(f"--results {results} is a folder: give a results file (FILE.jsonl or FILE.jsonl.gz)")
-    specs = schedule(agents, games, seed)
+    specs = schedule(agents, games, seed, decks)
     done: dict[tuple[Any, ...], dict[str, Any]] = {}
     t0 = time.time()
     new: list[dict[str, Any]] = []
