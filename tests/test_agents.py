@@ -352,10 +352,13 @@ def test_evaluate_draws_from_the_decks_asked_for(tmp_path: Path, capsys: pytest.
     assert main(["evaluate", "--agents", "random,heuristic", "--games", "4", "--quiet", "--decks", "brae", "karsh",
                  "--results", str(res)]) == 0
     assert len(load_results(res)[0]) == 4
-    capsys.readouterr()
+    out = capsys.readouterr().out
+    assert "over the decks brae, karsh;" in out
     assert main(["evaluate", "--agents", "random,heuristic", "--games", "2", "--quiet",
                  "--decks", "preconstructed"]) == 0
-    assert "2 games in" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "2 games in" in out and "over the preconstructed decks;" in out
+    assert "over the shipped decks;" in run_ladder(["random", "heuristic"], games=2, quiet=True).markdown()
     assert main(["evaluate", "--agents", "random,heuristic", "--games", "2", "--quiet", "--decks", "karsj"]) == 2
     assert "karsj" in capsys.readouterr().err
 

@@ -161,6 +161,7 @@ class LadderResult:
     seconds: float
     resumed: int = 0  # records taken from a results file rather than played by this run
     source: str = ""  # set by ``from_results``: the files the records were read from
+    deck_pool: tuple[str, ...] = ()  # set by ``run_ladder``: the ids of the decks its games drew from
 
     def pair_wins(self) -> dict[tuple[str, str], float]:
         wins: dict[tuple[str, str], float] = {}
@@ -192,6 +193,21 @@ class LadderResult:
                         "win_rate": p, "ci95_low": lo, "ci95_high": hi})
         return out
 
+    def decks_played(self) -> str:
+        """The decks the games drew from (``deck_pool``; read from the records when the games come
+        from results files), in words: "the shipped decks" where a stand-in test deck is among
+        them (the ladder's ten, as before ``--decks``), "the preconstructed decks" for those
+        alone, else the decks' short names."""
+        from hostwcg_env.cards.decks import deck_files, is_test_deck, short_name
+
+        ids = set(self.deck_pool) or {d["id"] for r in self.records for d in r.get("decks", ())
+                                      if isinstance(d, dict) and "id" in d}
+        if not ids or any(is_test_deck(i) for i in ids):
+            return "the shipped decks"
+        if ids == set(deck_files(include_test=False)):
+            return "the preconstructed decks"
+        return "the decks " + ", ".join(sorted(short_name(i) for i in ids))
+
     def markdown(self) -> str:
         lines = ["| agent | opponent | games | win rate | 95% CI |", "|---|---|---:|---:|---|"]
         for r in self.rows():
@@ -213,7 +229,7 @@ class LadderResult:
         if self.source:
             played = f"{games:,} games from {self.source}"
         lines += ["", f"{played}; draws count as half a win; "
-                      "seats swapped on paired seeds over the shipped decks; ratings fitted with one "
+                      f"seats swapped on paired seeds over {self.decks_played()}; ratings fitted with one "
                       "pseudo-game (half a win each way) per pair played, intervals from the fit's "
                       "curvature; a choice is a decision with more than one legal action (forced "
                       "ones are taken without asking)."]
@@ -352,4 +368,5 @@ def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, q
             if out is not None:
                 out.close()
     records = sorted([*done.values(), *new], key=_order)
-    return LadderResult(list(agents), records, time.time() - t0, resumed=len(done))
+    pool = tuple(d.id for d in (decks if decks is not None else shipped_deck_refs()))
+    return LadderResult(list(agents), records, time.time() - t0, resumed=len(done), deck_pool=pool)
