@@ -250,8 +250,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser(
         "demo", help="watch one seeded game between two agents (random unless --agents), turn by turn",
-        description="One seeded game between two agents, printed turn by turn from the spectator's "
-                    "view: each turn's events and the board, then who won and by which rule. Each seat "
+        description="One seeded game between two agents, printed turn by turn with every card "
+                    "shown: each turn's events and the board, then who won and by which rule. Each seat "
                     "plays a preconstructed deck drawn from the seed unless --decks names them.")
     demo.add_argument("--seed", type=at_least(0), default=0,
                       help=f"the game's seed, and the decks' when --decks does not name them: {SEED_HELP}")
@@ -469,7 +469,8 @@ def add_balance_parsers(sub: Any) -> None:
                     help="the record to replay (0-based, default 0)")
     rp.add_argument("--key", help="the record with this key (DECK_A|DECK_B|SEED) instead of --index")
     rp.add_argument("--side", choices=("A", "B", "spectator"), default="spectator",
-                    help="whose view to show (default spectator: everything)")
+                    help="whose view to show: A's, B's, or every card (spectator, the default, as the demo "
+                         "shows a game; unlike the env's render_view='spectator', which shows public cards only)")
     rp.add_argument("--step", action="store_true", help="step through the decisions (Enter, t, c, b, q)")
     rp.add_argument("--all", action="store_true", help="check that every record in FILE replays exactly")
     rp.add_argument("--color", choices=("auto", "always", "never"), default="auto",

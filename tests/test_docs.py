@@ -211,3 +211,15 @@ def test_the_citation_guard_catches_each_kind() -> None:
                  "an issue with the layout", "RULINGS_DOC", "test_s239_rules_example",
                  'STYLE = "<style>"'):
         assert not outside_citations(text), text
+
+
+def test_scenarios_doc_counts_the_scenario_tests() -> None:
+    """docs/scenarios.md's count and range of rules scenarios are those of the tests: a scenario
+    file tests/scenarios/sNNN_*.toml or a Python test test_sNNN_*."""
+    text = (ROOT / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    m = re.search(r"(\d+) of them, numbered \*\*S001\*\* to \*\*S(\d{3})\*\*", text)
+    assert m, "docs/scenarios.md says how many scenarios there are"
+    ids = {p.name[1:4] for p in (ROOT / "tests" / "scenarios").glob("s[0-9][0-9][0-9]_*.toml")}
+    for path in (ROOT / "tests").glob("*.py"):
+        ids |= set(re.findall(r"def test_s(\d{3})_", path.read_text(encoding="utf-8")))
+    assert (int(m.group(1)), m.group(2)) == (len(ids), max(ids))

@@ -83,3 +83,18 @@ def test_the_package_init_imports_no_module_that_imports_it() -> None:
     graph = _graph()
     users = sorted(m for m, deps in graph.items() if m != PACKAGE and PACKAGE in deps)
     assert not users, f"engine modules import the package itself (its __init__): {users}"
+
+
+def test_the_layout_table_names_every_engine_module() -> None:
+    """docs/engine.md's Layout table lists every module of the engine (and only those)."""
+    import re
+
+    doc = (ENGINE.parent.parent / "docs" / "engine.md").read_text(encoding="utf-8")
+    table = doc.split("## Layout", 1)[1].split("\n## ", 1)[0]
+    rows = [ln for ln in table.splitlines() if ln.startswith("| ") and not ln.startswith("| layer")]
+    cells = [ln.split(" | ")[1] for ln in rows]
+    for _ in range(3):  # the classes in (nested) parentheses aside
+        cells = [re.sub(r"\([^()]*\)", "", c) for c in cells]
+    named = {m for cell in cells for m in re.findall(r"`(\w+)`", cell)}
+    modules = {p.stem for p in ENGINE.glob("*.py") if not p.stem.startswith("_")}
+    assert named == modules, (sorted(modules - named), sorted(named - modules))
