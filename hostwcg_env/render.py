@@ -83,7 +83,7 @@ class _Board:
     def header(self) -> str:
         b = self.b
         if b.seat is None:
-            who = "every card"
+            who = "every card shown"
         elif isinstance(b.seat, int):
             who = f"{SIDES[b.seat]}'s view"
         else:

@@ -273,7 +273,7 @@ def test_spectator_render_shows_everything():
         assert name in text, name
     assert "Backlash (B, face-down)" in text and "b0 Snare (face-down)" in text
     assert SECRET_DECK not in text  # decks are drawn as counts, even for the spectator
-    assert "every card" in text
+    assert "every card shown" in text
 
 
 def test_owner_render_shows_own_hidden_cards_and_sits_at_the_bottom():
