@@ -380,6 +380,10 @@ def improve(weights: str, paths: list[str], out: str, beta: float = 30.0, epochs
     policy = model.policy
     policy.train()
 
+    def cross_entropy(logits: Any, r: np.ndarray) -> Any:
+        """Each row's cross-entropy of the network's distribution to its soft target."""
+        return -(th.as_tensor(target[r]) * th.log_softmax(logits, 1)).sum(1)
+
     def held_out() -> dict[str, float]:
         policy.eval()
         ce, mine = 0.0, []
@@ -387,7 +391,7 @@ def improve(weights: str, paths: list[str], out: str, beta: float = 30.0, epochs
             for k in range(0, len(te), 2048):
                 r = te[k : k + 2048]
                 logits, _ = policy_outputs(policy, data, r)
-                ce += float(-(th.as_tensor(target[r]) * th.log_softmax(logits, 1)).sum())
+                ce += float(cross_entropy(logits, r).sum())
                 mine.append(logits.argmax(1).numpy())
         policy.train()
         got = np.concatenate(mine) if mine else np.zeros(0, np.int64)
@@ -398,8 +402,7 @@ def improve(weights: str, paths: list[str], out: str, beta: float = 30.0, epochs
 
     def loss_of(r: np.ndarray) -> Any:
         logits, value = policy_outputs(policy, data, r)
-        return -(th.as_tensor(target[r]) * th.log_softmax(logits, 1)).sum(1).mean() + \
-            value_coef * th.nn.functional.mse_loss(value, th.as_tensor(values[r]))
+        return cross_entropy(logits, r).mean() + value_coef * th.nn.functional.mse_loss(value, th.as_tensor(values[r]))
 
     log = [{"epoch": 0, **held_out()}]
     print(json.dumps(log[0]), flush=True)

@@ -60,6 +60,13 @@ def test_the_training_snippet_is_the_one_docs_env_runs() -> None:
     assert readme == docs
 
 
+def _readme_ladder_patterns() -> list[str]:
+    """The files and patterns of the `hostwcg ladder` command the README names for its ladder."""
+    m = re.search(r"`hostwcg ladder ((?:agents/ladder_results/[\w.*\[\]]+ ?)+)`", README)
+    assert m, "the README names the ladder command"
+    return m.group(1).split()
+
+
 def _ladder_files(patterns: list[str]) -> list[Path]:
     return sorted(f for pattern in patterns for f in ROOT.glob(pattern))
 
@@ -67,21 +74,17 @@ def _ladder_files(patterns: list[str]) -> list[Path]:
 def test_the_results_folder_names_the_readme_ladder_s_files() -> None:
     """agents/ladder_results/README.md's command for "the README's ladder" reads the same kept
     files as the command the README names."""
-    m = re.search(r"`hostwcg ladder ((?:agents/ladder_results/[\w.*\[\]]+ ?)+)`", README)
-    assert m, "the README names the ladder command"
     text = (ROOT / "agents" / "ladder_results" / "README.md").read_text(encoding="utf-8")
     cmd = re.search(r"hostwcg ladder ((?:[^\n#]|\\\n)+?)\s*# the README's ladder", text)
     assert cmd, "agents/ladder_results/README.md names the README's ladder"
     theirs = cmd.group(1).replace("\\\n", " ").split()
-    assert _ladder_files(theirs) == _ladder_files(m.group(1).split()) != []
+    assert _ladder_files(theirs) == _ladder_files(_readme_ladder_patterns()) != []
 
 
 def test_the_ladder_is_what_hostwcg_ladder_says_of_the_kept_games() -> None:
     """Every table row of the README's ladder is a row the command it names prints from the
     kept results files (the games are kept and replay: agents/ladder_results/README.md)."""
-    m = re.search(r"`hostwcg ladder ((?:agents/ladder_results/[\w.*\[\]]+ ?)+)`", README)
-    assert m, "the README names the ladder command"
-    kept = {pattern: sorted(ROOT.glob(pattern)) for pattern in m.group(1).split()}
+    kept = {pattern: sorted(ROOT.glob(pattern)) for pattern in _readme_ladder_patterns()}
     assert [p for p, found in kept.items() if not found] == [], "every file or pattern the command names is kept"
     files = [str(f.relative_to(ROOT)) for found in kept.values() for f in found]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}

@@ -329,7 +329,8 @@ def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, q
             raise ValueError(f"shard {k}/{n_shards}: K must be 0 to N-1 and N at least 1")
     if results is not None and Path(results).is_dir():
         raise RecordFileError(f"--results {results} is a folder: give a results file (FILE.jsonl or FILE.jsonl.gz)")
-    specs = schedule(agents, games, seed, decks)
+    refs = tuple(decks) if decks is not None else shipped_deck_refs()
+    specs = schedule(agents, games, seed, refs)
     done: dict[tuple[Any, ...], dict[str, Any]] = {}
     t0 = time.time()
     new: list[dict[str, Any]] = []
@@ -368,5 +369,5 @@ def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, q
             if out is not None:
                 out.close()
     records = sorted([*done.values(), *new], key=_order)
-    pool = tuple(d.id for d in (decks if decks is not None else shipped_deck_refs()))
-    return LadderResult(list(agents), records, time.time() - t0, resumed=len(done), deck_pool=pool)
+    return LadderResult(list(agents), records, time.time() - t0, resumed=len(done),
+                        deck_pool=tuple(d.id for d in refs))
