@@ -4,7 +4,9 @@ at exists."""
 
 from __future__ import annotations
 
+import csv
 import dataclasses
+import json
 import re
 from pathlib import Path
 
@@ -223,3 +225,39 @@ def test_scenarios_doc_counts_the_scenario_tests() -> None:
     for path in (ROOT / "tests").glob("*.py"):
         ids |= set(re.findall(r"def test_s(\d{3})_", path.read_text(encoding="utf-8")))
     assert (int(m.group(1)), m.group(2)) == (len(ids), max(ids))
+
+
+def _csv_rows(path: Path) -> dict[str, dict[str, str]]:
+    with path.open(encoding="utf-8", newline="") as f:
+        return {row["deck"]: row for row in csv.DictReader(f)}
+
+
+def test_balance_doc_test_deck_table_is_the_kept_studies() -> None:
+    """docs/balance.md's table of the stand-in test decks' mirror studies is the kept outputs'
+    decks.csv, and each kept study is the one its command in the doc plays (agent, games, seed,
+    all ten decks)."""
+    text = (ROOT / "docs" / "balance.md").read_text(encoding="utf-8")
+    section = text.split("## The stand-in test decks beside the shipped ones", 1)[1].split("\n## ", 1)[0]
+    studies = []
+    for agent, games, seed in re.findall(
+            r"hostwcg balance --include-test --agent (\w+) --games (\d+) --seed (\d+)", section):
+        folder = ROOT / "docs" / "balance" / f"test-decks-{agent}-{seed}"
+        assert f"docs/balance/test-decks-{agent}-{seed}/" in section
+        study = json.loads((folder / "study.json").read_text(encoding="utf-8"))
+        assert (study["games"], study["seed"], len(study["decks"])) == (int(games), int(seed), 10)
+        assert study["agents"] == [agent, agent]
+        studies.append(_csv_rows(folder / "decks.csv"))
+    assert [len(s) for s in studies] == [10, 10]
+
+    def pct(x: str) -> str:
+        return f"{100 * float(x):.1f}"
+
+    rows = re.findall(r"^\| (\w+) \| ([\d.]+)% \| ([\d.]+) - ([\d.]+) \| ([\d.]+)% \| ([\d.]+) - ([\d.]+) \|$",
+                      section, flags=re.M)
+    assert len(rows) == 10
+    for deck, *cells in rows:
+        want = []
+        for study in studies:
+            r = study[deck]
+            want += [pct(r["win_rate"]), pct(r["ci_low"]), pct(r["ci_high"])]
+        assert cells == want, deck
