@@ -220,3 +220,45 @@ def test_older_damage_is_mended_on_resume(tmp_path: Path, whole: LadderResult) -
         _same_ladder(res, whole)
         assert _count(path) == GAMES
     assert len(_whole_file(gz)) == GAMES
+
+
+# ============================================================================ a signal at the worst moment
+
+
+class _SignalAfterCompressing:
+    """A compressor that sends this process SIGTERM once it has compressed and flushed a record
+    (into its checksum and length): the moment a signal lands between compressing a record and
+    writing it."""
+
+    def __init__(self, z: object, fire_on: int) -> None:
+        self.z, self.fire_on, self.flushes = z, fire_on, 0
+
+    def compress(self, data: bytes) -> bytes:
+        return self.z.compress(data)  # type: ignore[attr-defined, no-any-return]
+
+    def flush(self, mode: int) -> bytes:
+        out = self.z.flush(mode)  # type: ignore[attr-defined]
+        self.flushes += 1
+        if self.flushes == self.fire_on:
+            os.kill(os.getpid(), signal.SIGTERM)
+        return out  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("name", ["r.jsonl.gz", "r.jsonl"])
+def test_sigterm_as_a_record_is_compressed_closes_a_whole_file(tmp_path: Path, whole: LadderResult,
+                                                                 name: str) -> None:
+    """SIGTERM (unwinding as ``hostwcg evaluate`` makes it) arriving just after the gzip
+    compressor took the third record in and flushed it: the record is written whole before the run unwinds,
+    and the member is closed with a checksum over exactly what the file holds."""
+    from hostwcg_env.analysis.backends import sigterm_unwinds
+
+    path = tmp_path / name
+    with pytest.raises(SystemExit), sigterm_unwinds(), RecordWriter(path) as out:
+        if out._z is not None:
+            out._z = _SignalAfterCompressing(out._z, fire_on=3)  # type: ignore[assignment]
+        for i, rec in enumerate(whole.records):
+            out.write(rec)
+            if out._z is None and i == 2:
+                os.kill(os.getpid(), signal.SIGTERM)
+    records = _whole_file(path)  # gzip's own reader checks the CRC and the length
+    assert [timeless(r) for r in records] == [timeless(r) for r in whole.records[:3]]

@@ -154,11 +154,14 @@ class RecordWriter:
 
     def write(self, rec: dict[str, Any]) -> None:
         data = encode(rec)
-        if self._z is not None:
-            data = self._z.compress(data) + self._z.flush(zlib.Z_SYNC_FLUSH)
+        # The compressor takes the record into its checksum and length as it compresses it, so
+        # compressing, writing and counting are one held block: a Ctrl-C or SIGTERM between
+        # them would close the member over a record it never wrote (a CRC that does not match).
         with _signals_held():
+            if self._z is not None:
+                data = self._z.compress(data) + self._z.flush(zlib.Z_SYNC_FLUSH)
             _write_all(self._fd, data)
-        self.count += 1
+            self.count += 1
 
     def close(self) -> None:
         if self._fd < 0:
