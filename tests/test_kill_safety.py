@@ -226,12 +226,12 @@ def test_older_damage_is_mended_on_resume(tmp_path: Path, whole: LadderResult) -
 
 
 class _SignalAfterCompressing:
-    """A compressor that sends this process SIGTERM once it has compressed and flushed a record
+    """A compressor that sends this process a signal once it has compressed and flushed a record
     (into its checksum and length): the moment a signal lands between compressing a record and
     writing it."""
 
-    def __init__(self, z: object, fire_on: int) -> None:
-        self.z, self.fire_on, self.flushes = z, fire_on, 0
+    def __init__(self, z: object, fire_on: int, sig: int) -> None:
+        self.z, self.fire_on, self.sig, self.flushes = z, fire_on, sig, 0
 
     def compress(self, data: bytes) -> bytes:
         return self.z.compress(data)  # type: ignore[attr-defined, no-any-return]
@@ -240,25 +240,72 @@ class _SignalAfterCompressing:
         out = self.z.flush(mode)  # type: ignore[attr-defined]
         self.flushes += 1
         if self.flushes == self.fire_on:
-            os.kill(os.getpid(), signal.SIGTERM)
+            os.kill(os.getpid(), self.sig)
+            time.sleep(0.05)  # whichever thread the kernel gave the signal to has taken it
         return out  # type: ignore[no-any-return]
 
 
+@pytest.mark.parametrize("helper_thread", [False, True], ids=["one thread", "with a helper thread"])
+@pytest.mark.parametrize("sig,unwinds_with", [(signal.SIGTERM, SystemExit), (signal.SIGINT, KeyboardInterrupt)],
+                         ids=["SIGTERM", "SIGINT"])
 @pytest.mark.parametrize("name", ["r.jsonl.gz", "r.jsonl"])
-def test_sigterm_as_a_record_is_compressed_closes_a_whole_file(tmp_path: Path, whole: LadderResult,
-                                                                 name: str) -> None:
-    """SIGTERM (unwinding as ``hostwcg evaluate`` makes it) arriving just after the gzip
-    compressor took the third record in and flushed it: the record is written whole before the run unwinds,
-    and the member is closed with a checksum over exactly what the file holds."""
+def test_a_signal_as_a_record_is_compressed_closes_a_whole_file(tmp_path: Path, whole: LadderResult, name: str,
+                                                                sig: int, unwinds_with: type,
+                                                                helper_thread: bool) -> None:
+    """SIGTERM (unwinding as ``hostwcg evaluate`` makes it) or Ctrl-C arriving just after the
+    gzip compressor took the third record in and flushed it: the record is written whole before
+    the run unwinds, and the member is closed with a checksum over exactly what the file holds.
+    With a helper thread alive (a worker pool has three) the kernel may hand the signal to that
+    thread, and Python still runs the handler in the main thread mid-write: holding signals
+    must not rest on this thread's mask alone."""
+    import threading
+
     from hostwcg_env.analysis.backends import sigterm_unwinds
 
+    before = (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM))
+    stop = threading.Event()
+    helper = threading.Thread(target=stop.wait, daemon=True)
+    if helper_thread:
+        helper.start()
     path = tmp_path / name
-    with pytest.raises(SystemExit), sigterm_unwinds(), RecordWriter(path) as out:
-        if out._z is not None:
-            out._z = _SignalAfterCompressing(out._z, fire_on=3)  # type: ignore[assignment]
-        for i, rec in enumerate(whole.records):
-            out.write(rec)
-            if out._z is None and i == 2:
-                os.kill(os.getpid(), signal.SIGTERM)
+    try:
+        with pytest.raises(unwinds_with), sigterm_unwinds(), RecordWriter(path) as out:
+            if out._z is not None:
+                out._z = _SignalAfterCompressing(out._z, fire_on=3, sig=sig)  # type: ignore[assignment]
+            for i, rec in enumerate(whole.records):
+                out.write(rec)
+                if out._z is None and i == 2:
+                    os.kill(os.getpid(), sig)
+    finally:
+        stop.set()
     records = _whole_file(path)  # gzip's own reader checks the CRC and the length
     assert [timeless(r) for r in records] == [timeless(r) for r in whole.records[:3]]
+    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
+
+
+class _SigtermInFinaliser:
+    def __del__(self) -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(0.05)  # the handler runs here, in the finaliser, where Python swallows its exception
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_sigterm_python_swallows_still_stops_the_run_after_the_game_in_hand(
+        workers: int, capsys: pytest.CaptureFixture[str]) -> None:
+    """A SIGTERM whose ``SystemExit`` Python swallows (raised in a finaliser, or in a weak
+    reference's callback inside an import, as a killed ``hostwcg evaluate`` once met: it printed
+    "Exception ignored" and played on to exit 0) still stops the run, after the game in hand,
+    with status 143 and nothing printed."""
+    from hostwcg_env.analysis.backends import make_backend, sigterm_unwinds
+    from hostwcg_env.analysis.ladder import schedule
+
+    got = []
+    with pytest.raises(SystemExit) as stopped, sigterm_unwinds(), make_backend(workers=workers) as backend:
+        for rec in backend.imap_unordered(schedule(AGENTS, 6)):
+            got.append(rec)
+            if len(got) == 1:
+                _SigtermInFinaliser()  # made and finalised here
+    assert stopped.value.code == 128 + signal.SIGTERM
+    assert len(got) == 1
+    err = capsys.readouterr().err
+    assert "Exception ignored" not in err and "Traceback" not in err, err

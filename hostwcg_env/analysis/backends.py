@@ -28,32 +28,60 @@ def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
+_sigterm = threading.Event()  # set by SIGTERM within ``sigterm_unwinds``
+
+
 def _exit_on_sigterm(signum: int, frame: object) -> None:
+    _sigterm.set()
     raise SystemExit(128 + signum)
+
+
+def _stop_if_terminated(records: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """The records, unwinding after the one in hand once SIGTERM has come. The handler's
+    ``SystemExit`` normally unwinds at once; but Python swallows an exception raised where it
+    cannot propagate (a finaliser, a weak reference's callback inside an import, with only
+    "Exception ignored" printed), and the run would then play on: here it stops all the same."""
+    if _sigterm.is_set():
+        raise SystemExit(128 + signal.SIGTERM)
+    for rec in records:
+        yield rec
+        if _sigterm.is_set():
+            raise SystemExit(128 + signal.SIGTERM)
 
 
 @contextlib.contextmanager
 def sigterm_unwinds() -> Iterator[None]:
     """Within the block, SIGTERM (``kill``, a job scheduler) unwinds like Ctrl-C: ``finally``
     blocks run, so a pool stops its workers instead of leaving them playing on as orphans and
-    the records file is closed; the process then exits with status 143. (In the main thread
-    only: elsewhere signals cannot be handled.)"""
+    the records file is closed; the process then exits with status 143. Where Python swallows
+    the handler's exception (raised inside a finaliser), the run stops after the game in hand
+    (``_stop_if_terminated``) without printing it. (In the main thread only: elsewhere signals
+    cannot be handled.)"""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    _sigterm.clear()
     previous = signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    previous_hook = sys.unraisablehook
+
+    def quiet_when_swallowed(unraisable: Any) -> None:  # the run stops all the same (_stop_if_terminated)
+        if not (isinstance(unraisable.exc_value, SystemExit) and _sigterm.is_set()):
+            previous_hook(unraisable)
+
+    sys.unraisablehook = quiet_when_swallowed
     try:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+        sys.unraisablehook = previous_hook
+        _sigterm.clear()
 
 
 class SerialBackend:
     name = "serial"
 
     def imap_unordered(self, specs: Sequence[GameSpec]) -> Iterator[dict[str, Any]]:
-        for s in specs:
-            yield run_game(s)
+        yield from _stop_if_terminated(run_game(s) for s in specs)
 
     def close(self) -> None:
         pass
@@ -93,7 +121,7 @@ class ProcessBackend(SerialBackend):
             from multiprocessing import get_context
 
             self._pool = get_context("spawn").Pool(self.workers, initializer=_die_with_parent)
-        yield from self._pool.imap_unordered(run_game, specs, chunksize=1)
+        yield from _stop_if_terminated(self._pool.imap_unordered(run_game, specs, chunksize=1))
 
     def close(self) -> None:
         if self._pool is not None:
@@ -165,7 +193,7 @@ class RayBackend(SerialBackend):
                 while batches and len(inflight) < limit:
                     inflight.append(self._remote.remote(batches.pop()))
                 done, inflight = ray.wait(inflight, num_returns=1)
-                yield from ray.get(done[0])
+                yield from _stop_if_terminated(iter(ray.get(done[0])))
         finally:
             for ref in inflight:
                 ray.cancel(ref, force=True)

@@ -34,6 +34,7 @@ import json
 import os
 import signal
 import sys
+import threading
 import time
 import zlib
 from collections.abc import Iterable, Iterator
@@ -65,17 +66,64 @@ def _warn(message: str) -> None:
 
 @contextlib.contextmanager
 def _signals_held() -> Iterator[None]:
-    """SIGINT and SIGTERM wait until the block is done (a record is written whole)."""
-    held = {signal.SIGINT, signal.SIGTERM}
-    try:
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    except (AttributeError, OSError, ValueError):  # no pthread_sigmask here
+    """SIGINT and SIGTERM wait until the block is done (a record is written whole), then act as
+    they would have.
+
+    Python runs signal handlers in the main thread, between any two bytecodes, whichever thread
+    the signal was delivered to; a mask (``pthread_sigmask``) on this thread alone does not stop
+    a pool's helper threads from taking the signal. So in the main thread the handlers are
+    swapped for ones that note the signal while the block runs, and the noted signals are
+    handled once it is done; a signal landing while the handlers are put back is handled at
+    once, as before the block. (Elsewhere than the main thread no handler can interrupt the
+    block's thread.)"""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
+    held = _Held()
+    saved: dict[int, Any] = {}
     try:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            previous = signal.getsignal(signum)
+            if previous is None:  # a handler set outside Python: left alone
+                continue
+            saved[signum] = previous
+            held.previous[signum] = previous
+            signal.signal(signum, held.note)
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        held.active = False  # from here a signal is handled at once (``_Held.note``)
+        try:
+            for sig, handler in saved.items():
+                signal.signal(sig, handler)
+        finally:
+            for sig in held.caught:
+                held.handle(sig)
+
+
+class _Held:
+    """Handlers for ``_signals_held``: while ``active`` a signal is noted, after it is handled
+    by the handler the block replaced."""
+
+    def __init__(self) -> None:
+        self.active = True
+        self.caught: list[int] = []
+        self.previous: dict[int, Any] = {}
+
+    def note(self, signum: int, frame: object) -> None:
+        if self.active:
+            if signum not in self.caught:
+                self.caught.append(signum)
+        else:
+            self.handle(signum)
+
+    def handle(self, signum: int) -> None:
+        previous = self.previous[signum]
+        if callable(previous):
+            previous(signum, None)
+        elif previous == signal.SIG_DFL:
+            signal.signal(signum, signal.SIG_DFL)
+            signal.raise_signal(signum)
+        # SIG_IGN: nothing
 
 
 def _write_all(fd: int, data: bytes) -> None:
