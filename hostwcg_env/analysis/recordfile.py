@@ -80,20 +80,18 @@ def _signals_held() -> Iterator[None]:
         yield
         return
     held = _Held()
-    saved: dict[int, Any] = {}
     try:
         for signum in (signal.SIGINT, signal.SIGTERM):
             previous = signal.getsignal(signum)
             if previous is None:  # a handler set outside Python: left alone
                 continue
-            saved[signum] = previous
             held.previous[signum] = previous
             signal.signal(signum, held.note)
         yield
     finally:
         held.active = False  # from here a signal is handled at once (``_Held.note``)
         try:
-            for sig, handler in saved.items():
+            for sig, handler in held.previous.items():
                 signal.signal(sig, handler)
         finally:
             for sig in held.caught:
