@@ -647,6 +647,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _refuse(args, deck_error_line(e), 1)
     except CardError as e:
         return _refuse(args, card_error_line(e), 1)
+    except ImportError as e:  # an optional extra is not installed: name it (hostwcg_env/extras.py)
+        from hostwcg_env.extras import missing_extra_line
+
+        line = missing_extra_line(e)
+        if line is None:
+            raise
+        return _refuse(args, line, 2)
     except BrokenPipeError:  # e.g. piped into head: stop quietly
         import os
 

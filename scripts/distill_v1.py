@@ -375,6 +375,10 @@ def main(argv: list[str] | None = None) -> int:
         sp.add_argument("--decks", default="shipped", choices=DECKS,
                         help="shipped: the eight preconstructed decks; ladder: and the two stand-in test decks")
     a = p.parse_args(argv)
+    from hostwcg_env.extras import require
+
+    if a.cmd != "extract":  # extracting demonstrations needs numpy alone
+        require("train")  # torch, stable-baselines3, sb3-contrib: one line naming the extra if missing
     if a.cmd == "extract":
         extract(a.records, a.agent, a.games, a.out, a.workers, a.gamma)
     elif a.cmd == "train":

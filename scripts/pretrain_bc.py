@@ -337,6 +337,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default="runs/bc/bc.zip", help="the MaskablePPO .zip to write")
     p.add_argument("--no-progress", action="store_true")
     args = p.parse_args(argv)
+    from hostwcg_env.extras import require
+
+    require("train")  # torch, stable-baselines3, sb3-contrib: one line naming the extra if missing
 
     import torch
 

@@ -1,21 +1,34 @@
 #!/usr/bin/env bash
 # One entry point for a fresh machine (Python 3.11, pip, venv): creates .venv, installs the
-# project with the extras the task needs, then runs it.
-#   bash scripts/run.sh demo    # the main job: a rendered game between shipped agents
+# project with the extras the task needs (and no more), then runs it.
+#   bash scripts/run.sh demo    # the main job: a rendered game between shipped agents; installs
+#                               # the core alone (numpy, gymnasium, pettingzoo; engine compiled)
 #   bash scripts/run.sh test    # the whole test suite, then the scenario and rules suites again
-#                               # on the Python build of the engine (docs/engine.md)
+#                               # on the Python build of the engine (docs/engine.md); installs
+#                               # the dev and train extras (README.md "Install")
+#   bash scripts/run.sh bench   # scripts/bench.py on the core install
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV="${VENV:-.venv}"
 PY="$VENV/bin/python"
-stamp="$VENV/.installed-$(sha1sum pyproject.toml | cut -c1-12)"
+cmd="${1:-test}"
+shift || true
+case "$cmd" in
+  test) extras="[dev,train]" kind=test ;;
+  demo|bench) extras="" kind=core ;;
+  *) echo "usage: bash scripts/run.sh demo|test|bench" >&2; exit 2 ;;
+esac
+# one install stamp per set of extras and pyproject.toml: the test install is a superset of the
+# core one, so after it a demo installs nothing more
+hash=$(sha1sum pyproject.toml | cut -c1-12)
+stamp="$VENV/.installed-$kind-$hash"
 if [ ! -x "$PY" ]; then
   python3 -m venv "$VENV"
 fi
-if [ ! -f "$stamp" ]; then
+if [ ! -f "$stamp" ] && { [ "$kind" = test ] || [ ! -f "$VENV/.installed-test-$hash" ]; }; then
   "$PY" -m pip install -q --upgrade pip
-  "$PY" -m pip install -q -e ".[dev,train]"
-  rm -f "$VENV"/.installed-*
+  "$PY" -m pip install -q -e ".$extras"
+  rm -f "$VENV/.installed-$kind-"*
   touch "$stamp"
 fi
 # The engine is compiled in place by the editable install (setup.py): after its sources change,
@@ -24,8 +37,6 @@ build=$("$PY" -c "import hostwcg_env.engine as e; print(e.BUILD)" 2>/dev/null ||
 case "$build" in
   *"sources changed"*) "$PY" -m pip install -q --no-deps -e . ;;
 esac
-cmd="${1:-test}"
-shift || true
 case "$cmd" in
   demo)
     agents=heuristic,random
@@ -47,5 +58,4 @@ case "$cmd" in
         tests/test_scenarios_s193_s281.py tests/test_build.py
     fi ;;
   bench) exec "$PY" scripts/bench.py "$@" ;;
-  *) echo "usage: bash scripts/run.sh demo|test|bench" >&2; exit 2 ;;
 esac

@@ -222,6 +222,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--max-minutes", type=float, default=None, help="stop learning after this wall time")
     args = p.parse_args(argv)
+    from hostwcg_env.extras import require
+
+    require("train")  # torch, stable-baselines3, sb3-contrib: one line naming the extra if missing
 
     import torch
     from sb3_contrib import MaskablePPO

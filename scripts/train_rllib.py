@@ -22,4 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from agents.rllib_selfplay import main  # noqa: E402
 
 if __name__ == "__main__":
+    from hostwcg_env.extras import require
+
+    require("rllib", "ray", "torch")  # one line naming the extra if missing
     raise SystemExit(main())

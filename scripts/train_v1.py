@@ -327,6 +327,9 @@ def main(argv: list[str] | None = None) -> int:
                         "scripts/distill_v1.py train); its --dim/--emb must match")
     p.add_argument("--export", default=None, metavar="PATH.npz", help="write the final policy's numpy weights here")
     args = p.parse_args(argv)
+    from hostwcg_env.extras import require
+
+    require("train")  # torch, stable-baselines3, sb3-contrib: one line naming the extra if missing
     for name in ("steps", "envs", "n_steps", "batch_size", "epochs", "snapshot_every", "eval_every", "threads"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be >= 1, got {getattr(args, name)}")

@@ -1,12 +1,14 @@
 """The README is a user's guide that stays true: short, its paths exist, its five-line example
 runs, its training snippet is the one docs/env.md runs (tests/test_training_ux.py), its two
-commands are what scripts/run.sh and CI run, and its ladder is what `hostwcg ladder` says of
+commands are what scripts/run.sh and CI run, every `hostwcg` command it shows runs (with a
+small budget: two games where it says twenty), and its ladder is what `hostwcg ladder` says of
 the kept games."""
 
 from __future__ import annotations
 
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -26,7 +28,7 @@ def _code(block: str) -> list[str]:
 
 
 def test_the_readme_is_short() -> None:
-    assert len(README) < 8000, len(README)
+    assert len(README) < 9000, len(README)
 
 
 def test_every_path_the_readme_names_exists() -> None:
@@ -100,3 +102,54 @@ def test_the_ladder_is_what_hostwcg_ladder_says_of_the_kept_games() -> None:
     assert any(r.startswith("| agent | choices | ms per choice") for r in rows)
     assert len(rows) >= 2 * (1 + 5)
     assert [r for r in rows if r not in printed] == []
+
+
+# what a command that waits for the user reads from stdin: play concedes, replay --step goes to the end
+STDIN = {"play": "concede\n", "replay": "c\n"}
+SMALL = {"--games": "2"}
+
+
+def _readme_commands() -> list[str]:
+    """Every command of the README's bash blocks, in order, comments aside."""
+    out: list[str] = []
+    for block in _blocks(README, "bash"):
+        for line in block.splitlines():
+            for cmd in line.split("#", 1)[0].split(" ; "):
+                if cmd.strip():
+                    out.append(cmd.strip())
+    return out
+
+
+def _small_budget(cmd: str) -> list[str]:
+    words = shlex.split(cmd)
+    return [SMALL.get(words[i - 1], w) if i else w for i, w in enumerate(words)]
+
+
+def test_every_readme_command_runs_with_a_small_budget(tmp_path: Path) -> None:
+    """Each `hostwcg` command of the README runs as written, with two games where it names more,
+    from a folder that sees the checkout's agents/ and docs/ (what `runs/...` writes stays
+    there); the two scripts/run.sh commands are what CI runs (above) and tests/test_extras.py
+    runs the demo's commands on the core install."""
+    commands = _readme_commands()
+    hostwcg = [c for c in commands if c.startswith("hostwcg ")]
+    assert sorted(set(commands) - set(hostwcg)) == ["bash scripts/run.sh demo", "bash scripts/run.sh test"]
+    assert len(hostwcg) >= 7 and any(c.startswith("hostwcg audit ") for c in hostwcg)
+    for name in ("agents", "docs", "scripts"):
+        (tmp_path / name).symlink_to(ROOT / name)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for cmd in hostwcg:
+        words = _small_budget(cmd)
+        run = subprocess.run([sys.executable, "-m", "hostwcg_env", *words[1:]], cwd=tmp_path, env=env,
+                             input=STDIN.get(words[1], ""), capture_output=True, text=True, timeout=900)
+        assert run.returncode == 0, (cmd, run.stderr[-2000:])
+        assert run.stdout.strip(), cmd
+
+
+def test_the_audit_example_is_bounded() -> None:
+    """The audit command reads a few games (all the kept games take about half an hour) and says
+    how long it takes."""
+    line = next(ln for ln in _blocks(README, "bash")[-1].splitlines() if ln.startswith("hostwcg audit "))
+    words = shlex.split(line.split("#", 1)[0])
+    assert "--games" in words and int(words[words.index("--games") + 1]) <= 50, line
+    assert not any("*" in w for w in words), line
+    assert re.search(r"#.*\d+ s\b", line), line
