@@ -1,20 +1,61 @@
 """The notebooks are stored executed, with their outputs (``make notebooks`` refreshes them:
 scripts/run_notebooks.py), and run from top to bottom without an error (executed again with
 nbclient; the training notebook with fewer steps, through its parameter cell's environment
-variables). Skipped only where nbclient or ipykernel (or, for training, sb3-contrib) is not
-installed (CI installs them with the dev and train extras)."""
+variables). The stored outputs are those of the current code: executed again, every cell's
+text (printed, returned, Markdown and HTML) is the stored one, once times, temporary paths and
+object addresses are masked; the training notebook's cells after its parameters are seeded but
+run with fewer steps in CI, so only the cell before the training is compared there. Skipped
+only where nbclient or ipykernel (or, for training, sb3-contrib) is not installed (CI installs
+them with the dev and train extras; the notebooks extra installs Jupyter and what the notebooks
+import but training's torch)."""
 
 from __future__ import annotations
 
 import json
 import re
+import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 QUICK = {"HOSTWCG_TRAIN_STEPS": "1024", "HOSTWCG_EVAL_GAMES": "2"}  # training.ipynb's parameters
+# the code cells (by position) whose outputs CI's short run does not change, per notebook;
+# absent: every cell
+COMPARED = {"training": {1}}
+TEXT = ("text/plain", "text/markdown", "text/html")
+# what differs between two runs of the same code: a time, a temporary path, an object's address
+MASKS = [
+    (re.compile(r"0x[0-9a-f]+"), "0x?"),
+    (re.compile(r"/tmp/[\w./-]+"), "/tmp/?"),
+    (re.compile(r"\d[\d,]*(\.\d+)? s\b"), "? s"),
+    # the ladder's time per choice: the last two columns of its choices table
+    (re.compile(r"^(\| [^|]+ \| [\d,]+ \|) [\d.]+ \| [\d.]+ \|$", re.M), r"\1 ? | ? |"),
+]
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else "".join(value)
+
+
+def shown(cell: Any) -> list[str]:
+    """What a code cell shows as text, masked: its printed streams and its results' text forms
+    (images aside: their bytes depend on the plotting library's version)."""
+    out = []
+    for o in cell.get("outputs", []):
+        if o.get("output_type") == "stream":
+            out.append(f"{o['name']}: {_text(o['text'])}")
+        for mime in TEXT:
+            if mime in o.get("data", {}):
+                out.append(f"{mime}: {_text(o['data'][mime])}")
+    masked = []
+    for text in out:
+        for pattern, repl in MASKS:
+            text = pattern.sub(repl, text)
+        masked.append(text)
+    return masked
 
 
 def test_the_notebooks_are_there() -> None:
@@ -68,3 +109,30 @@ def test_notebook_runs(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert not errors
     # every code cell ran and produced something
     assert all(c.get("execution_count") for c in nb.cells if c.cell_type == "code")
+    # and showed what the stored copy shows
+    stored = [c for c in json.loads(path.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "code"]
+    now = [c for c in nb.cells if c.cell_type == "code"]
+    compared = COMPARED.get(path.stem, set(range(len(now))))
+    stale = [i for i in sorted(compared) if shown(stored[i]) != shown(now[i])]
+    assert not stale, (f"{path.name}: code cells {stale} show other outputs than stored; run "
+                       f"'python scripts/run_notebooks.py {path.relative_to(ROOT)}'",
+                       [(shown(stored[i]), shown(now[i])) for i in stale[:1]])
+
+
+def test_the_quickstart_shows_the_ladder_s_interval() -> None:
+    """The quickstart's ladder shows a 95% interval around each rating, not one value twice."""
+    nb = json.loads((ROOT / "notebooks" / "quickstart.ipynb").read_text(encoding="utf-8"))
+    tables = [t for c in nb["cells"] if c["cell_type"] == "code" for t in shown(c) if "| rating" in t]
+    assert tables
+    rows = re.findall(r"^\| (\w+) \| (\d+) \| (\d+) - (\d+) \|", tables[0], flags=re.M)
+    assert {r[0] for r in rows} == {"random", "heuristic"}
+    assert all(int(low) < int(rating) < int(high) for _, rating, low, high in rows), rows
+
+
+def test_the_notebooks_extra_installs_jupyter_and_what_the_notebooks_import() -> None:
+    """pip install -e '.[notebooks]' runs quickstart and balance (training needs '.[train]' too)."""
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    names = {re.split(r"[<>=\[ ]", r, maxsplit=1)[0].lower() for r in extras["notebooks"]}
+    assert {"jupyter", "nbclient", "nbformat", "ipykernel"} <= names
+    analysis = {re.split(r"[<>=\[ ]", r, maxsplit=1)[0].lower() for r in extras["analysis"]}
+    assert "hostwcg[analysis]" in extras["notebooks"] or analysis <= names
