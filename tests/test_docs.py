@@ -28,7 +28,7 @@ def _entries() -> dict[str, str]:
 
 
 def _cited_files() -> list[Path]:
-    files = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    files = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "docs" / "lab").glob("*.md"))]
     for folder in ("hostwcg_env", "agents", "scripts", "tests"):
         files += sorted((ROOT / folder).rglob("*.py"))
     files += sorted((ROOT / "tests" / "scenarios").glob("*.toml"))
@@ -227,17 +227,20 @@ def test_scenarios_doc_counts_the_scenario_tests() -> None:
     assert (int(m.group(1)), m.group(2)) == (len(ids), max(ids))
 
 
+LAB = ROOT / "docs" / "lab"
+LAB_TEST_DECKS = LAB / "2026-11-27-stand-in-test-decks-beside-shipped-ones.md"
+
+
 def _csv_rows(path: Path) -> dict[str, dict[str, str]]:
     with path.open(encoding="utf-8", newline="") as f:
         return {row["deck"]: row for row in csv.DictReader(f)}
 
 
-def test_balance_doc_test_deck_table_is_the_kept_studies() -> None:
-    """docs/balance.md's table of the stand-in test decks' mirror studies is the kept outputs'
-    decks.csv, and each kept study is the one its command in the doc plays (agent, games, seed,
+def test_the_test_deck_table_is_the_kept_studies() -> None:
+    """The lab note's table of the stand-in test decks' mirror studies is the kept outputs'
+    decks.csv, and each kept study is the one its command in the note plays (agent, games, seed,
     all ten decks)."""
-    text = (ROOT / "docs" / "balance.md").read_text(encoding="utf-8")
-    section = text.split("## The stand-in test decks beside the shipped ones", 1)[1].split("\n## ", 1)[0]
+    section = LAB_TEST_DECKS.read_text(encoding="utf-8")
     studies = []
     for agent, games, seed in re.findall(
             r"hostwcg balance --include-test --agent (\w+) --games (\d+) --seed (\d+)", section):
@@ -261,3 +264,66 @@ def test_balance_doc_test_deck_table_is_the_kept_studies() -> None:
             r = study[deck]
             want += [pct(r["win_rate"]), pct(r["ci_low"]), pct(r["ci_high"])]
         assert cells == want, deck
+
+
+# --------------------------------------------------------------------------- the guides and the lab notes
+
+# a citation of a section or passage by its words: the path of a doc, then the words in double quotes
+_CITATION = re.compile(r'`?(docs/[\w/-]+\.md)`?\s*(?:,\s*|\(\s*|\s+)"([^"\n]{3,120})"')
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text.lower()).replace("`", "").rstrip(".")
+
+
+def test_every_quoted_citation_of_a_doc_is_in_that_doc() -> None:
+    """Where code, docs, model cards or results files cite a passage of a doc by its words
+    (`docs/agents.md, "The ladder"`), those words are in that doc, so a section that moved (to
+    docs/lab/) is cited where it is now. CHANGELOG.md cites the docs as they were."""
+    folders = ("hostwcg_env", "agents", "scripts", "tests", "docs", "notebooks")
+    files = [ROOT / "README.md", *(f for d in folders for f in sorted((ROOT / d).rglob("*"))
+                                   if f.suffix in (".py", ".md", ".toml", ".ipynb"))]
+    docs: dict[str, str] = {}
+    broken, seen = [], 0
+    for path in files:
+        for m in _CITATION.finditer(path.read_text(encoding="utf-8")):
+            doc, words = m.group(1), m.group(2)
+            target = ROOT / doc
+            if not target.is_file():
+                broken.append(f"{path.relative_to(ROOT)}: {doc} does not exist")
+                continue
+            docs.setdefault(doc, _norm(target.read_text(encoding="utf-8")))
+            seen += 1
+            if _norm(words) not in docs[doc]:
+                broken.append(f'{path.relative_to(ROOT)}: {doc} has no "{words}"')
+    assert seen > 50
+    assert not broken, broken
+
+
+def test_the_agents_guide_is_a_guide() -> None:
+    """docs/agents.md is short (its studies are lab notes), covers every shipped agent, and
+    says how to evaluate, train and write one."""
+    text = (ROOT / "docs" / "agents.md").read_text(encoding="utf-8")
+    assert len(text) <= 20_000, len(text)
+    assert "Fixed before playing" not in text
+    for name in ("random", "heuristic", "lookahead", "pimc", "turnsearch", "ismcts", "ppo", "ppo_v1", "ppo_v1:look"):
+        assert f"| `{name}` |" in text, name
+    for heading in ("## Which agent to use", "## Cost and strength", "## The ladder", "## The blunder audit",
+                    "## Train an agent", "## Write an agent"):
+        assert heading in text, heading
+    assert "docs/write-an-agent.md" in text
+
+
+def test_the_lab_notes_have_an_index_and_the_guides_link_only_to_notes_that_exist() -> None:
+    notes = sorted(p.name for p in LAB.glob("*.md") if p.name != "README.md")
+    index = (LAB / "README.md").read_text(encoding="utf-8")
+    assert len(notes) >= 25
+    assert sorted(set(re.findall(r"\]\(([\w.-]+\.md)\)", index))) == notes
+    for guide in ("agents.md", "balance.md"):
+        text = (ROOT / "docs" / guide).read_text(encoding="utf-8")
+        linked = set(re.findall(r"docs/lab/([\w.-]+\.md)", text))
+        assert linked and not linked - {*notes, "README.md"}, sorted(linked - set(notes))
+    # the history left the balance guide; its current results stay
+    balance = (ROOT / "docs" / "balance.md").read_text(encoding="utf-8")
+    assert "## Current results" in balance
+    assert not re.search(r"^##+ .*\(20\d\d-\d\d-\d\d", balance, flags=re.M)

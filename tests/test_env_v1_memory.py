@@ -1,4 +1,4 @@
-"""hostwcg_v1 memory and hidden information (docs/observation_v1.md "Memory").
+"""hostwcg_v1 memory and hidden information (docs/env_v1.md "Memory: what the rules made known").
 
 * What the rules made known is remembered exactly while it stays known: after every step of
   random games the memory is checked against the real (hidden) game state, which only this
