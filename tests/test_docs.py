@@ -327,3 +327,15 @@ def test_the_lab_notes_have_an_index_and_the_guides_link_only_to_notes_that_exis
     balance = (ROOT / "docs" / "balance.md").read_text(encoding="utf-8")
     assert "## Current results" in balance
     assert not re.search(r"^##+ .*\(20\d\d-\d\d-\d\d", balance, flags=re.M)
+
+
+def test_the_rulings_and_the_card_format_agree_on_conditions() -> None:
+    """A54's reading (an "if" inside an effect is a condition checked when that part resolves)
+    is what docs/cards.md's `if` steps do, and the entry says where, not that the format has
+    no conditions."""
+    a54 = _entries()["A54"]
+    cards = (ROOT / "docs" / "cards.md").read_text(encoding="utf-8")
+    assert "## Conditions: `if`" in cards and "(A54)" in cards
+    where = re.sub(r"\s+", " ", a54.split("**Where:**", 1)[1])
+    assert "no conditional step" not in where
+    assert "`if` condition" in where and 'docs/cards.md "Conditions: `if`"' in where
