@@ -7,8 +7,13 @@ from __future__ import annotations
 import csv
 import dataclasses
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from hostwcg_env.engine import RuleConfig
 
@@ -339,3 +344,44 @@ def test_the_rulings_and_the_card_format_agree_on_conditions() -> None:
     where = re.sub(r"\s+", " ", a54.split("**Where:**", 1)[1])
     assert "no conditional step" not in where
     assert "`if` condition" in where and 'docs/cards.md "Conditions: `if`"' in where
+
+
+# --------------------------------------------------------------------------- the docs' snippets
+
+# every Python snippet of these docs, run in order in one fresh folder (a snippet may read what
+# an earlier one wrote), with what it needs installed; docs/env.md's are run by
+# tests/test_training_ux.py and tests/test_readme.py
+SNIPPETS = {"engine.md": (), "balance.md": ("pandas",), "env_v1.md": ("sb3_contrib", "torch")}
+
+
+def _snippets(doc: str) -> list[str]:
+    return re.findall(r"```python\n(.*?)```", (ROOT / "docs" / doc).read_text(encoding="utf-8"), flags=re.S)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("doc", sorted(SNIPPETS))
+def test_every_python_snippet_of_the_doc_runs(doc: str, tmp_path: Path) -> None:
+    """Each snippet runs as written (the training ones with the small budget and the time they
+    state: two rollouts, torch on one thread)."""
+    for module in SNIPPETS[doc]:
+        pytest.importorskip(module)
+    (tmp_path / "agents").symlink_to(ROOT / "agents")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OPENBLAS_NUM_THREADS": "1", "MPLBACKEND": "Agg"}
+    blocks = _snippets(doc)
+    assert blocks
+    for i, code in enumerate(blocks):
+        run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True,
+                             text=True, timeout=900)
+        assert run.returncode == 0, (doc, i, run.stderr[-3000:])
+
+
+def test_the_training_snippets_state_their_budget_and_time() -> None:
+    """docs/env_v1.md's training snippets learn for a stated, small number of steps, on one
+    torch thread, and say how long that took (they once ran for more than six minutes)."""
+    training = [b for b in _snippets("env_v1.md") if ".learn(" in b]
+    assert len(training) == 2
+    for code in training:
+        steps = int(re.search(r"\.learn\(([\d_]+)\)", code).group(1).replace("_", ""))  # type: ignore[union-attr]
+        assert steps <= 4096, code
+        assert "torch.set_num_threads(1)" in code
+        assert re.search(r"#.*\d+ s\b.*load", code), code
