@@ -116,3 +116,35 @@ def test_every_extra_named_is_one_pyproject_defines_or_the_readme_s_table_lists(
     assert listed == extras, (sorted(listed), sorted(extras))
     assert "pip install -e ." in table
     assert set(EXTRA_OF.values()) <= extras, sorted(set(EXTRA_OF.values()) - extras)
+
+
+def _fake_venv(tmp_path: Path) -> tuple[Path, Path]:
+    """A venv whose python and hostwcg only write down how they were called."""
+    venv, calls = tmp_path / "venv", tmp_path / "calls.txt"
+    (venv / "bin").mkdir(parents=True)
+    for name, answer in (("python", "echo compiled"), ("hostwcg", "true")):
+        stub = venv / "bin" / name
+        stub.write_text(f'#!/bin/sh\necho "{name} $*" >> {calls}\n'
+                        f'case "$*" in -c*) {answer} ;; esac\n', encoding="utf-8")
+        stub.chmod(0o755)
+    return venv, calls
+
+
+def test_run_sh_installs_the_core_for_the_demo_and_the_test_extras_for_the_tests(tmp_path: Path) -> None:
+    venv, calls = _fake_venv(tmp_path)
+    env = {**os.environ, "VENV": str(venv)}
+
+    def run_sh(mode: str) -> list[str]:
+        calls.write_text("", encoding="utf-8")
+        done = subprocess.run(["bash", str(ROOT / "scripts" / "run.sh"), mode], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return [ln for ln in calls.read_text(encoding="utf-8").splitlines() if "pip install" in ln]
+
+    assert run_sh("demo") == ["python -m pip install -q --upgrade pip", "python -m pip install -q -e ."]
+    assert run_sh("demo") == []  # its stamp: installed once
+    assert run_sh("test") == ["python -m pip install -q --upgrade pip",
+                              "python -m pip install -q -e .[dev,train]"]
+    assert run_sh("test") == [] and run_sh("demo") == []  # the test install holds the core
+    stamps = sorted(p.name.rsplit("-", 1)[0] for p in venv.glob(".installed-*"))
+    assert stamps == [".installed-core", ".installed-test"]
