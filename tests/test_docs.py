@@ -349,8 +349,9 @@ def test_the_rulings_and_the_card_format_agree_on_conditions() -> None:
 # --------------------------------------------------------------------------- the docs' snippets
 
 # every Python snippet of these docs, run in order in one fresh folder (a snippet may read what
-# an earlier one wrote), with what it needs installed; docs/env.md's are run by
-# tests/test_training_ux.py and tests/test_readme.py
+# an earlier one wrote), with what it needs installed; docs/env.md's training snippet is run by
+# tests/test_training_ux.py and tests/test_readme.py; docs/cards.md's is the template of a class
+# in engine/primitives.py ("Adding a primitive"), not a program
 SNIPPETS = {"engine.md": (), "balance.md": ("pandas",), "env_v1.md": ("sb3_contrib", "torch")}
 
 
