@@ -44,6 +44,7 @@ def _one_line(run: subprocess.CompletedProcess[str]) -> str:
     return lines[0]
 
 
+@pytest.mark.slow
 def test_the_demo_and_a_balance_report_run_on_the_core_install(tmp_path: Path) -> None:
     """What scripts/run.sh demo runs (the numpy ppo checkpoint included) needs no extra."""
     demo = _hostwcg(["demo", "--agents", "heuristic,ppo", "--seed", "7", "--quiet"], tmp_path)

@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
@@ -125,6 +127,7 @@ def _small_budget(cmd: str) -> list[str]:
     return [SMALL.get(words[i - 1], w) if i else w for i, w in enumerate(words)]
 
 
+@pytest.mark.slow
 def test_every_readme_command_runs_with_a_small_budget(tmp_path: Path) -> None:
     """Each `hostwcg` command of the README runs as written, with two games where it names more,
     from a folder that sees the checkout's agents/ and docs/ (what `runs/...` writes stays
