@@ -6,7 +6,7 @@ the lookahead's rollouts stop), and fits the linear weights of ``agents.lookahea
 the features given (danger base, threat and burn weights); reports the held-out log loss and
 accuracy of each shape and the weights of the best (``docs/agents.md``, "lookahead"):
 
-    python scripts/fit_lookahead_eval.py agents/ladder_results/history/ppo_vs_heuristic_1400000.jsonl.gz \\
+    python scripts/fit_lookahead_eval.py agents/ladder_results/round_robin_33000000.jsonl.gz \\
         --games 2000 --danger-base 0.5,0.6,0.7,0.8 --reach 0,0.5,1
 """
 

@@ -7,7 +7,7 @@ another result) raises :class:`ReplayError` saying where it diverged. Records of
 replay (the ladder's older lines too, once they kept their actions).
 
     hostwcg replay runs/balance/shards/shard-....jsonl --index 3 --side A --step
-    hostwcg replay agents/ladder_results/round_robin_30000000.jsonl.gz --index 0 --side B --step
+    hostwcg replay agents/ladder_results/round_robin_33000000.jsonl.gz --index 0 --side B --step
 """
 
 from __future__ import annotations
