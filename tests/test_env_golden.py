@@ -10,14 +10,11 @@ deciding, at irregular steps, so the incremental encoder meets every pattern of 
 
 The SHA-256 digests are the check. A failure also names the first field that differs: every
 field fed to the digest (the observation section by section, ``docs/observation.md``) has a
-one-byte hash kept in ``tests/golden/hostwcg_v0.npz``, and the first kept byte that the new
-run does not repeat is named by game, step, agent and field. One byte in 256 can hide an
-earlier difference, which the message says; the digest is never wrong.
+one-byte hash kept in ``tests/golden/hostwcg_v0.npz`` (``hostwcg_env.testing.golden``).
 """
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -32,43 +29,24 @@ from hostwcg_env.cards.decks import DECKS_DIR, stand_in_decks
 from hostwcg_env.engine import RuleConfig
 from hostwcg_env.env import AGENTS
 from hostwcg_env.env.observation import obs_sections
+from hostwcg_env.testing.golden import Trace, first_difference, load_shorts, save_shorts
 
 TRACES = Path(__file__).resolve().parent / "golden" / "hostwcg_v0.npz"
 
 
-class Trace:
-    """The digest of a case, and a one-byte hash of each field fed to it with the field's name."""
+def _sections(name: str, obs: np.ndarray) -> list[tuple[str, np.ndarray]] | None:
+    """The v0 observation section by section (a table of other sizes: the vector as one field)."""
+    if name != "observation" or obs.size != _V0_SIZE:
+        return None
+    parts, start = [], 0
+    for section, rows, width, _ in obs_sections(RuleConfig()):
+        parts.append((f"section {section!r}", obs[start:start + rows * width]))
+        start += rows * width
+    return parts
 
-    def __init__(self) -> None:
-        self.h = hashlib.sha256()
-        self.short = bytearray()
-        self.names: list[str] = []
-        self.where = ""
 
-    def feed(self, *parts: tuple[str, Any]) -> None:
-        for name, x in parts:
-            data = x.tobytes() if isinstance(x, np.ndarray) else repr(x).encode()
-            self.h.update(data)
-            if name == "observation" and isinstance(x, np.ndarray):
-                self._observation(x)
-            else:
-                self._short(name, data)
-
-    def _observation(self, obs: np.ndarray) -> None:
-        start = 0
-        for section, rows, width, _ in obs_sections(RuleConfig()) if obs.size == _V0_SIZE else []:
-            end = start + rows * width
-            self._short(f"observation section {section!r}", obs[start:end].tobytes())
-            start = end
-        if start != obs.size:  # a table of other sizes: the vector as one field
-            self._short("observation", obs.tobytes())
-
-    def _short(self, name: str, data: bytes) -> None:
-        self.short.append(hashlib.blake2b(data, digest_size=1).digest()[0])
-        self.names.append(f"{self.where}: {name}")
-
-    def digest(self) -> str:
-        return self.h.hexdigest()
+def _trace() -> Trace:
+    return Trace(_sections)
 
 
 _V0_SIZE = sum(rows * width for _, rows, width, _ in obs_sections(RuleConfig()))
@@ -80,7 +58,7 @@ def aec_digest(make: Callable[[], Any], seed: int, games: int, peek_every: int =
     ``last()`` every step and, every ``peek_every``-th step, the other agent's observation."""
     e = make()
     rng = random.Random(seed)
-    h = Trace()
+    h = _trace()
     steps = 0
     for k in range(games):
         e.reset(seed=seed if k == 0 else None)
@@ -109,7 +87,7 @@ def aec_digest(make: Callable[[], Any], seed: int, games: int, peek_every: int =
 def parallel_digest(seed: int, games: int) -> Trace:
     e = hostwcg_v0.parallel_env(**POOLS)
     rng = random.Random(seed)
-    h = Trace()
+    h = _trace()
     for k in range(games):
         obs, _infos = e.reset(seed=seed if k == 0 else None)
         for a in AGENTS:
@@ -168,35 +146,17 @@ DIGESTS = {
 }
 
 
-def first_difference(kept: bytes, trace: Trace) -> str:
-    """Where a run first departs from the kept one-byte hashes, in words."""
-    for i, (a, b) in enumerate(zip(kept, trace.short, strict=False)):
-        if a != b:
-            return f"first differing field: {trace.names[i]} (field {i})"
-    if len(kept) != len(trace.short):
-        at = min(len(kept), len(trace.short))
-        where = trace.names[at] if at < len(trace.names) else "after the last field"
-        return (f"the run feeds {len(trace.short)} fields where {len(kept)} were kept; the first "
-                f"{at} agree, then: {where}")
-    return "every field's one-byte hash agrees: the difference is one a byte of hash cannot see"
-
-
-def _kept_traces() -> dict[str, bytes]:
-    with np.load(TRACES) as kept:
-        return {name: kept[name].tobytes() for name in kept.files}
-
-
 @pytest.mark.parametrize("case", list(CASES))
 def test_observations_masks_and_rewards_are_unchanged(case: str) -> None:
     trace = CASES[case]()
     if trace.digest() != DIGESTS[case]:
-        pytest.fail(f"{case}: the digest moved; {first_difference(_kept_traces()[case], trace)}")
+        pytest.fail(f"{case}: the digest moved; {first_difference(load_shorts(TRACES)[case], trace)}")
 
 
 def test_a_changed_field_is_named_by_game_step_agent_and_section() -> None:
     """The message of a failure: a run whose observation of one step differs in one section."""
     trace = CASES["parallel"]()
-    kept = bytearray(_kept_traces()["parallel"])
+    kept = bytearray(load_shorts(TRACES)["parallel"])
     assert bytes(kept) == bytes(trace.short)
     at = trace.names.index("game 0, step 3, player_1: observation section 'my_hand'")
     kept[at] ^= 0xFF
@@ -209,5 +169,4 @@ if __name__ == "__main__":  # print the digests and keep the fields' hashes (to 
     traces = {name: fn() for name, fn in CASES.items()}
     for name, trace in traces.items():
         print(f'    "{name}": "{trace.digest()}",')
-    TRACES.parent.mkdir(exist_ok=True)
-    np.savez_compressed(TRACES, **{n: np.frombuffer(bytes(t.short), dtype=np.uint8) for n, t in traces.items()})
+    save_shorts(TRACES, traces)
