@@ -23,11 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-import hostwcg_env  # noqa: E402,F401
-from agents.lookahead import DEFAULT_WEIGHTS, LINEAR, Side, Weights, _terms, side  # noqa: E402
-from hostwcg_env.analysis.audit import replayed_games  # noqa: E402
+from agents.lookahead import DEFAULT_WEIGHTS, LINEAR, Side, Weights, _terms, side
+from hostwcg_env.analysis.audit import replayed_games
 
 Position = tuple[Side, Side, bool, float, int]  # A's side, B's side, A to act, A's result, game
 

@@ -1,4 +1,4 @@
-"""Env and peer benchmark rows for scripts/bench.py (docs/engine.md "Measuring").
+"""Env and peer benchmark rows for hostwcg_env.testing.bench (scripts/bench.py) (docs/engine.md "Measuring").
 
 hostwcg_v0 through ``env()`` (standard wrappers) and ``raw_env()``, random masked actions,
 observing every step; resets; memory per env; and the same throughput for the peers when
