@@ -1,5 +1,5 @@
-"""A test helper: the same game with the opponent's hidden cards drawn again, consistently
-with one player's view (tests/test_hidden_info.py, tests/test_agents.py)."""
+"""The same game with the opponent's hidden cards drawn again, consistently with one player's
+view: the hidden-information tests (tests/test_hidden_info.py, tests/test_agents.py)."""
 
 from __future__ import annotations
 
