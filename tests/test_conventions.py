@@ -220,3 +220,20 @@ def test_gym_check_env_passes_on_the_newest_id_with_every_render_mode() -> None:
         warnings.simplefilter("always")
         check_env(env.unwrapped)
     assert [str(w.message) for w in caught] == []
+
+
+def test_the_gymnasium_examples_of_docs_env_md_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/env.md "Gymnasium": the make example, then the video example (in a fresh folder),
+    run as written, one after the other."""
+    pytest.importorskip("moviepy", reason="the video example needs moviepy: pip install -e '.[render]'")
+    text = (ROOT / "docs" / "env.md").read_text(encoding="utf-8")
+    section = text[text.index("## Gymnasium"):text.index("## Versions")]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert len(blocks) == 2
+    monkeypatch.chdir(tmp_path)
+    namespace: dict[str, object] = {}
+    for block in blocks:
+        exec(compile(block, "docs/env.md", "exec"), namespace)
+    assert type(namespace["env"].unwrapped).__name__ == "SingleEnv"  # type: ignore[attr-defined]
+    video = tmp_path / "videos" / "rl-video-episode-0.mp4"
+    assert video.is_file() and video.stat().st_size > 0
