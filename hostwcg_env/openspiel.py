@@ -141,16 +141,23 @@ class HostWCGGame(pyspiel.Game):
     def state_from(self, game: Game) -> HostWCGState:
         """A state that starts from an engine ``Game`` before its first action (one dealt by
         ``hostwcg_env.cards.default_ruleset(config).new_game(deck_a, deck_b, seed)``, a
-        scenario), as the env's ``start_from``; this game's rules and turn limit apply."""
+        scenario), as the env's ``start_from``. Its rules must be this game's (``self.config``,
+        the turn limit included), which the tensors' sizes follow."""
+        if game.state.config != self.config:
+            raise ValueError("python_hostwcg: state_from needs a game dealt with this game's rules: "
+                             "default_ruleset(game.config).new_game(deck_a, deck_b, seed)")
         state = HostWCGState(self)
         state._core_ = self._core(game)
         return state
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> HostWCGObserver:
-        """The information-state observer (perfect recall asked) or the observation one."""
+        """The information-state observer (perfect recall asked) or the observation one (the
+        default; OpenSpiel passes the parameters alone, positionally, when it asks no type)."""
+        if isinstance(iig_obs_type, dict):
+            iig_obs_type, params = None, iig_obs_type
         if params:
             raise ValueError(f"python_hostwcg: the observer takes no parameters, got {params!r}")
-        recall = iig_obs_type is None or bool(iig_obs_type.perfect_recall)
+        recall = iig_obs_type is not None and bool(iig_obs_type.perfect_recall)
         if iig_obs_type is not None and iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
             raise ValueError("python_hostwcg: only a player's own observer exists (private_info=SINGLE_PLAYER)")
         return HostWCGObserver(self, recall)

@@ -143,6 +143,28 @@ def test_an_illegal_action_and_bad_parameters_are_refused_in_one_line() -> None:
         _game(decks="karsh")
     with pytest.raises(ValueError, match="turn_limit must be at least 1"):
         _game(turn_limit=0)
+    game = _game(turn_limit=6)
+    other_rules = default_ruleset(hostwcg_v1.raw_env(turn_limit=7).config)
+    with pytest.raises(ValueError, match="state_from needs a game dealt with this game's rules"):
+        game.state_from(other_rules.new_game(shipped_decks()[0], shipped_decks()[1], seed=0))
+
+
+def test_the_default_observer_is_the_observation() -> None:
+    """``pyspiel.make_observation`` without a type gives the observation (no memory), with
+    perfect recall the information state."""
+    from open_spiel.python.observation import make_observation
+
+    game = _game()
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    for _ in range(30):
+        state.apply_action(rng.choice(state.legal_actions()))
+    plain = make_observation(game)
+    recall = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    plain.set_from(state, 0)
+    recall.set_from(state, 0)
+    assert list(plain.tensor) == state.observation_tensor(0)
+    assert list(recall.tensor) == state.information_state_tensor(0)
 
 
 def _docs_example() -> str:
