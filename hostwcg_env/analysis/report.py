@@ -275,6 +275,7 @@ td.t{white-space:normal;min-width:8em;text-align:left}
 tr.wide td,td.wide{color:#888;font-style:italic}
 td.mwide{color:#333;font-style:italic}
 .note{color:#555;font-size:13px}
+.warn{color:#a40;font-weight:bold;font-size:13px}
 input.filter{font-size:13px;padding:3px 6px;width:24em;margin:4px 0}
 img{max-width:100%;border:1px solid #ddd;margin:6px 0}
 details{margin:8px 0}
@@ -512,7 +513,9 @@ def html_report(tables: dict[str, Any], meta: dict[str, Any], pngs: Sequence[Pat
     body += [f"<p class='note'>{html.escape(n)}</p>" for n in notes if n]
     body += ["<h2>Matchups</h2>", f"<p class='note'>{TABLE_TEXT['matrix']}</p>", matrix_html(tables), img("matchups"),
              "<details><summary>matchup table</summary>", html_table(tables["matchups"]), "</details>"]
+    flag = first_player_flag(tables)
     body += ["<h2>First player</h2>", f"<p class='note'>{TABLE_TEXT['first_player']}</p>",
+             f"<p class='warn'>{html.escape(flag)}</p>" if flag else "",
              html_table(tables["first_player"]), img("first_player"),
              "<h3>Seats and agents</h3>", html_table(tables["seats"])]
     body += ["<h2>Decks</h2>", html_table(tables["decks"]), img("decks"),
@@ -550,6 +553,29 @@ def write_all(tables: dict[str, Any], folder: str | Path, meta: dict[str, Any], 
     return {"files": [*res["files"], *pngs, report], "notes": notes, "report": report}
 
 
+FIRST_PLAYER_BAND = (0.45, 0.55)  # a fair first turn: docs/balance.md, "The first player"
+HOUSE_RULES = ("first_turn_ap_cut", "second_player_extra_cards", "second_turn_extra_ap", "second_turn_draw")
+
+
+def first_player_flag(tables: dict[str, Any]) -> str | None:
+    """A warning when the first player's win rate over all games lies outside 45-55%, naming
+    the first-turn house rules (docs/rulings.md A56) that compensate; None inside the band."""
+    rows = tables.get("first_player") or []
+    fp = rows[0] if rows else None
+    if not fp or not fp["games"]:
+        return None
+    lo, hi = FIRST_PLAYER_BAND
+    rate = fp["win_rate"]
+    if lo <= rate <= hi:
+        return None
+    side = "first" if rate > hi else "second"
+    return (f"FIRST PLAYER: the first player wins {100 * rate:.1f}% [{100 * fp['ci_low']:.1f}, "
+            f"{100 * fp['ci_high']:.1f}], outside {100 * lo:.0f}-{100 * hi:.0f}%: the {side} player is "
+            f"favoured. The first-turn house rules (docs/rulings.md A56: {', '.join(HOUSE_RULES)}) "
+            "compensate; measure one with: hostwcg balance compare --compare "
+            + ("first_turn_ap_cut=2" if side == "first" else "FLAG=VALUE"))
+
+
 def text_summary(tables: dict[str, Any], meta: dict[str, Any], max_cards: int = 5) -> str:
     """A short plain-text summary for the terminal."""
     lines = [meta.get("study", ""), f"{meta.get('games', 0)} games"]
@@ -557,6 +583,9 @@ def text_summary(tables: dict[str, Any], meta: dict[str, Any], max_cards: int = 
     if fp and fp["games"]:
         lines.append(f"first player wins {100 * fp['win_rate']:.1f}% [{100 * fp['ci_low']:.1f}, "
                      f"{100 * fp['ci_high']:.1f}]{'  (too wide to call)' if fp['too_wide'] else ''}")
+    flag = first_player_flag(tables)
+    if flag:
+        lines.append(flag)
     for r in tables["lengths"]:
         lines.append(f"{r['metric']}: mean {r['mean']:.1f} [{r['ci_low']:.1f}, {r['ci_high']:.1f}], "
                      f"median {r['median']:.0f}, p10-p90 {r['p10']:.0f}-{r['p90']:.0f}")
