@@ -99,6 +99,7 @@ class Study:
     mirrors: bool = False
     label: str = ""
     max_width: float = 0.2  # a 95% interval wider than this is flagged too wide to call
+    patches: tuple[str, ...] = ()  # card patches (patches.py), applied to the shipped pool
 
     @classmethod
     def make(cls, decks: Iterable[Any] | None = None, games: int = 100,
@@ -145,7 +146,7 @@ class Study:
                     a, b = (i, j) if k % 2 == 0 else (j, i)
                     seed = self.seed + k // 2
                 out.append(GameSpec(self.decks[a], self.decks[b], seed, self.agents, rules,
-                                    self.label, len(out)))
+                                    self.label, len(out), patches=self.patches))
         return out
 
     @property
@@ -156,8 +157,11 @@ class Study:
     def identity(self) -> dict[str, Any]:
         """What records must share to belong to this study (games, seed and mirrors may change:
         records are matched to the schedule by key)."""
-        return {"decks": [d.to_json() for d in self.decks], "agents": list(self.agents),
-                "rules": self.rules, "label": self.label}
+        ident = {"decks": [d.to_json() for d in self.decks], "agents": list(self.agents),
+                 "rules": self.rules, "label": self.label}
+        if self.patches:
+            ident["patches"] = list(self.patches)
+        return ident
 
     def to_json(self) -> dict[str, Any]:
         return {"study": 1, **self.identity(), "games": self.games, "seed": self.seed,
@@ -167,7 +171,7 @@ class Study:
     def from_json(cls, d: dict[str, Any]) -> Study:
         return cls([DeckRef.from_json(x) for x in d["decks"]], d["games"], tuple(d["agents"]),  # type: ignore[arg-type]
                    dict(d.get("rules", {})), d.get("seed", 0), d.get("mirrors", False),
-                   d.get("label", ""), d.get("max_width", 0.2))
+                   d.get("label", ""), d.get("max_width", 0.2), tuple(d.get("patches", ())))
 
     @classmethod
     def load(cls, folder: str | Path) -> Study:
@@ -175,13 +179,23 @@ class Study:
 
     def with_rules(self, extra: dict[str, Any], label: str) -> Study:
         return Study(self.decks, self.games, self.agents, {**self.rules, **extra}, self.seed,
-                     self.mirrors, label, self.max_width)
+                     self.mirrors, label, self.max_width, self.patches)
+
+    def with_changes(self, patches: Sequence[str], swaps: Sequence[str], label: str) -> Study:
+        """This study with card patches and deck swaps (patches.py), checked: the same schedule
+        and seeds, so its games pair with this study's."""
+        from .patches import apply_changes
+
+        decks, checked = apply_changes(self.decks, [*self.patches, *patches], swaps)
+        return Study(decks, self.games, self.agents, dict(self.rules), self.seed, self.mirrors, label,
+                     self.max_width, checked)
 
     def describe(self) -> str:
         rules = ", ".join(f"{k}={v}" for k, v in self.rules.items()) or "defaults"
+        patched = "; patches: " + " | ".join(self.patches) if self.patches else ""
         return (f"{len(self.decks)} decks, {len(self.pairs())} pairs x {self.games} games = "
                 f"{self.n_games} games; agents {self.agents[0]} (A) vs {self.agents[1]} (B); "
-                f"rules: {rules}; seed {self.seed}")
+                f"rules: {rules}; seed {self.seed}{patched}")
 
 
 class StudyMismatch(ValueError):
@@ -207,7 +221,8 @@ def prepare_out(study: Study, out: str | Path, fresh: bool = False) -> Path:
             old = None  # cut off by a kill while it was written (before atomic writes): rewritten
         if old is not None:
             mine = study.identity()
-            diff = [k for k in mine if json.dumps(old.get(k), sort_keys=True) != json.dumps(mine[k], sort_keys=True)]
+            keys = [*mine, *(["patches"] if "patches" in old and "patches" not in mine else [])]
+            diff = [k for k in keys if json.dumps(old.get(k), sort_keys=True) != json.dumps(mine.get(k), sort_keys=True)]
             if diff:
                 raise StudyMismatch(f"{folder} holds a different study (it differs in: {', '.join(diff)}); "
                                     "give another --out, or --fresh to discard its games")
@@ -297,7 +312,7 @@ def load_done(study: Study, out: str | Path | None) -> dict[str, dict[str, Any]]
     for rec in read_records(out):
         k = record_key(rec)
         if k in keys and rec.get("label", "") == study.label and list(rec["agents"]) == list(study.agents) \
-                and rec.get("rules", {}) == study.rules:
+                and rec.get("rules", {}) == study.rules and list(rec.get("patches", ())) == list(study.patches):
             done[k] = rec
     return done
 
