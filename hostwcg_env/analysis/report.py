@@ -29,6 +29,13 @@ TABLE_TEXT = {
     "lengths": "Game length (turns) and decisions per game.",
     "reasons": "How games ended.",
     "games": "One row per game.",
+    "metagame": "The deck-choice game (both players pick a deck; the payoff is the matchup matrix minus 1/2): "
+                "<b>nash share</b> is each deck's weight in the Nash equilibrium mix, with a 95% interval and the "
+                "share of resamples that play it, from resampling each pair's games; <b>never</b>: not played "
+                "at the equilibrium (<b>never robust</b>: nor in 95% of the resamples); <b>nash avg delta</b>: Nash "
+                "averaging, the deck's expected result against the equilibrium mix minus 50% (0 for the decks it plays, "
+                "negative for the rest), a ranking that non-transitive matchups and duplicated decks do not "
+                "distort.",
 }
 
 
@@ -518,6 +525,12 @@ def html_report(tables: dict[str, Any], meta: dict[str, Any], pngs: Sequence[Pat
              f"<p class='warn'>{html.escape(flag)}</p>" if flag else "",
              html_table(tables["first_player"]), img("first_player"),
              "<h3>Seats and agents</h3>", html_table(tables["seats"])]
+    meta_rows = tables.get("metagame")
+    if meta_rows:
+        from .metagame import summary
+
+        body += ["<h2>Metagame</h2>", f"<p class='note'>{TABLE_TEXT['metagame']}</p>",
+                 "<p>" + html.escape(summary(meta_rows)).replace("\n", "<br>") + "</p>", html_table(meta_rows)]
     body += ["<h2>Decks</h2>", html_table(tables["decks"]), img("decks"),
              "<h2>Hosts</h2>", f"<p class='note'>{TABLE_TEXT['hosts']}</p>", html_table(tables["hosts"]), img("hosts")]
     body += ["<h2>Game length</h2>", html_table(tables["lengths"]), img("lengths"),
@@ -594,6 +607,10 @@ def text_summary(tables: dict[str, Any], meta: dict[str, Any], max_cards: int = 
     for r in tables["decks"]:
         lines.append(f"  {deck_label(r['deck']):24} {100 * r['win_rate']:5.1f}% [{100 * r['ci_low']:.1f}, "
                      f"{100 * r['ci_high']:.1f}]  n={r['games']}{'  too wide' if r['too_wide'] else ''}")
+    if tables.get("metagame"):
+        from .metagame import summary
+
+        lines += ["", summary(tables["metagame"])]
     wide = sum(1 for t in ("matchups", "first_player", "decks", "hosts", "cards") for r in tables[t] if r.get("too_wide"))
     total = sum(len(tables[t]) for t in ("matchups", "first_player", "decks", "hosts", "cards"))
     lines.append(f"\n{wide} of {total} results have a 95% interval too wide to call")
