@@ -135,7 +135,7 @@ def solve(results: dict[tuple[int, int], list[float]], order: Sequence[str], res
     rt = np.array(ratings) if ratings else np.zeros((0, n))
     order_idx = sorted(range(n), key=lambda k: (-round(float(rating[k]), 9), -float(p[k]), order[k]))
     rank = {k: pos + 1 for pos, k in enumerate(order_idx)}
-    rows = []
+    rows: list[dict[str, Any]] = []
     for k, deck in enumerate(order):
         share = float((w[:, k] > EPS).mean()) if len(w) else float("nan")
         rows.append({
