@@ -429,9 +429,9 @@ def add_balance_parsers(sub: Any) -> None:
     bal.add_argument("--agent", help="the agent for both seats (default random; compare --patch/--swap: "
                                      "lookahead and ppo_v1, one comparison each)")
     bal.add_argument("--agents", metavar="A,B", help="agents for seat A and seat B (overrides --agent)")
-    bal.add_argument("--skills", type=agent_list(2, None), default="random,heuristic,lookahead,ppo",
+    bal.add_argument("--skills", type=agent_list(2, None), default="random,heuristic,lookahead,ppo_v1",
                      metavar="A,B,...", help="skill: the agents whose studies are compared, each in both seats "
-                                             "(default random,heuristic,lookahead,ppo)")
+                                             "(default random,heuristic,lookahead,ppo_v1)")
     bal.add_argument("--seed", type=at_least(0), default=0, help="base seed, 0 or more (default 0)")
     bal.add_argument("--rule", type=rule_flag, action="append", default=[], metavar="FLAG=VALUE",
                      help="a RuleConfig flag for the study (repeatable), e.g. damage_draws=true")

@@ -165,3 +165,30 @@ def test_a_patched_study_pairs_with_the_plain_one() -> None:
     assert "patches" not in a.identity()
     res = run_study(b, workers=1, quiet=True)
     assert all(r["patches"] == ["Mossback Tortoise: health=2"] for r in res.records)
+
+
+# ============================================================================ across skill
+
+
+def test_balance_skill_states_the_first_player_and_the_metagame_across_levels() -> None:
+    from hostwcg_env.analysis.skill import compare, markdown
+
+    def fp(rate: float, lo: float, hi: float) -> list[dict]:
+        return [{"scope": "all", "games": 100, "win_rate": rate, "ci_low": lo, "ci_high": hi}]
+
+    def mg(never: set[str]) -> list[dict]:
+        return [{"deck": d, "nash_share": 0.0 if d in never else 0.5, "never": d in never} for d in "abc"]
+
+    tables = {"lookahead": {"decks": [], "cards": [], "first_player": fp(0.66, 0.62, 0.70), "metagame": mg({"c"})},
+              "ppo_v1": {"decks": [], "cards": [], "first_player": fp(0.60, 0.56, 0.64), "metagame": mg({"b", "c"})}}
+    skill = compare(tables)
+    (row,) = skill["first_player"]
+    assert row["across_skill"] == "holds" and row["lookahead:verdict"] == "first favoured"
+    assert not row["in_band_at_every_level"]
+    meta = {r["deck"]: r["across_skill"] for r in skill["metagame"]}
+    assert meta == {"a": "played at every level", "b": "depends", "c": "never at every level"}
+    md = markdown(skill, ["lookahead", "ppo_v1"])
+    assert "| first player | 66.0% (62.0% - 70.0%) first favoured |" in md and "A56" in md
+    assert "| c | 0.0% | 0.0% | never at every level |" in md
+    tables["ppo_v1"]["first_player"] = fp(0.50, 0.46, 0.54)
+    assert compare(tables)["first_player"][0]["across_skill"] == "depends"
