@@ -415,10 +415,11 @@ def add_balance_parsers(sub: Any) -> None:
         description="Decks x decks on paired, seat-swapped seeds; tables with 95% intervals as CSV, "
                     "Parquet, PNG plots and one HTML report in --out. Resumable: run the same command "
                     "again to finish an interrupted study.")
-    bal.add_argument("mode", nargs="?", choices=("run", "compare", "report", "skill"), default="run",
+    bal.add_argument("mode", nargs="?", choices=("run", "compare", "report", "skill", "tune"), default="run",
                      help="run a study (default); compare two rule configurations (with --compare); "
                           "report: rebuild the outputs of --out from its records without playing; "
-                          "skill: the same study under each agent of --skills, its conclusions compared")
+                          "skill: the same study under each agent of --skills, its conclusions compared; "
+                          "tune: deck-list swaps that move every deck into --band (docs/balance.md)")
     bal.add_argument("--decks", nargs="+", metavar="DECK",
                      help="deck ids (brae_deep_roots), unique prefixes (brae) or .toml files "
                           "(default: every shipped preconstructed deck)")
@@ -452,6 +453,9 @@ def add_balance_parsers(sub: Any) -> None:
                      help="sequential: two-sided alpha, between 0 and 1 (default 0.05)")
     bal.add_argument("--spending", choices=("pocock", "obf"), default="pocock",
                      help="sequential: alpha-spending function, Pocock- or O'Brien-Fleming-type")
+    from hostwcg_env.analysis.tune import add_arguments as add_tune_arguments
+
+    add_tune_arguments(bal)
     bal.add_argument("--out", metavar="DIR", help="output folder (default runs/balance, runs/compare)")
     bal.add_argument("--fresh", action="store_true", help="discard the games already in --out")
     bal.add_argument("--workers", type=at_least(1), default=None, metavar="N",
@@ -491,7 +495,8 @@ def cmd_balance(args: argparse.Namespace) -> int:
         print("balance compare: give the changed rules with --compare FLAG=VALUE, or card and deck changes "
               "with --patch/--swap", file=sys.stderr)
         return 2
-    out = Path(args.out or ("runs/compare" if args.compare or args.patch or args.swap else "runs/skill" if args.mode == "skill"
+    out = Path(args.out or ("runs/tune" if args.mode == "tune" else "runs/compare" if args.compare or args.patch
+                            or args.swap else "runs/skill" if args.mode == "skill"
                             else "runs/balance"))
     try:
         if args.mode == "skill":
@@ -501,6 +506,10 @@ def cmd_balance(args: argparse.Namespace) -> int:
         study = Study.make(decks=args.decks, games=args.games, agents=args.agents or args.agent or "random",
                            rules=args.rule, seed=args.seed, mirrors=args.mirrors,
                            include_test=args.include_test, max_width=args.max_width)
+        if args.mode == "tune":
+            from hostwcg_env.analysis import tune
+
+            return tune.cli(args, study, out)
         if args.patch or args.swap:
             from hostwcg_env.analysis import whatif
 

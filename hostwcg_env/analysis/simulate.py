@@ -100,6 +100,7 @@ class Study:
     label: str = ""
     max_width: float = 0.2  # a 95% interval wider than this is flagged too wide to call
     patches: tuple[str, ...] = ()  # card patches (patches.py), applied to the shipped pool
+    focus: str = ""  # a deck id: only the pairs with this deck are played (balance tune)
 
     @classmethod
     def make(cls, decks: Iterable[Any] | None = None, games: int = 100,
@@ -133,7 +134,9 @@ class Study:
     # ------------------------------------------------------------------ schedule
     def pairs(self) -> list[tuple[int, int]]:
         n = len(self.decks)
-        return [(i, j) for i in range(n) for j in range(i, n) if i != j or self.mirrors]
+        ids = [d.id for d in self.decks]
+        return [(i, j) for i in range(n) for j in range(i, n) if (i != j or self.mirrors)
+                and (not self.focus or self.focus in (ids[i], ids[j]))]
 
     def specs(self) -> list[GameSpec]:
         out: list[GameSpec] = []
@@ -161,6 +164,8 @@ class Study:
                  "rules": self.rules, "label": self.label}
         if self.patches:
             ident["patches"] = list(self.patches)
+        if self.focus:
+            ident["focus"] = self.focus
         return ident
 
     def to_json(self) -> dict[str, Any]:
@@ -171,7 +176,7 @@ class Study:
     def from_json(cls, d: dict[str, Any]) -> Study:
         return cls([DeckRef.from_json(x) for x in d["decks"]], d["games"], tuple(d["agents"]),  # type: ignore[arg-type]
                    dict(d.get("rules", {})), d.get("seed", 0), d.get("mirrors", False),
-                   d.get("label", ""), d.get("max_width", 0.2), tuple(d.get("patches", ())))
+                   d.get("label", ""), d.get("max_width", 0.2), tuple(d.get("patches", ())), d.get("focus", ""))
 
     @classmethod
     def load(cls, folder: str | Path) -> Study:
@@ -179,7 +184,7 @@ class Study:
 
     def with_rules(self, extra: dict[str, Any], label: str) -> Study:
         return Study(self.decks, self.games, self.agents, {**self.rules, **extra}, self.seed,
-                     self.mirrors, label, self.max_width, self.patches)
+                     self.mirrors, label, self.max_width, self.patches, self.focus)
 
     def with_changes(self, patches: Sequence[str], swaps: Sequence[str], label: str) -> Study:
         """This study with card patches and deck swaps (patches.py), checked: the same schedule
@@ -188,7 +193,7 @@ class Study:
 
         decks, checked = apply_changes(self.decks, [*self.patches, *patches], swaps)
         return Study(decks, self.games, self.agents, dict(self.rules), self.seed, self.mirrors, label,
-                     self.max_width, checked)
+                     self.max_width, checked, self.focus)
 
     def describe(self) -> str:
         rules = ", ".join(f"{k}={v}" for k, v in self.rules.items()) or "defaults"
@@ -221,7 +226,7 @@ def prepare_out(study: Study, out: str | Path, fresh: bool = False) -> Path:
             old = None  # cut off by a kill while it was written (before atomic writes): rewritten
         if old is not None:
             mine = study.identity()
-            keys = [*mine, *(["patches"] if "patches" in old and "patches" not in mine else [])]
+            keys = [*mine, *(k for k in ("patches", "focus") if k in old and k not in mine)]
             diff = [k for k in keys if json.dumps(old.get(k), sort_keys=True) != json.dumps(mine.get(k), sort_keys=True)]
             if diff:
                 raise StudyMismatch(f"{folder} holds a different study (it differs in: {', '.join(diff)}); "
