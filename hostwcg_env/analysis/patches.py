@@ -131,15 +131,13 @@ def parse_swap(text: str) -> tuple[str, list[tuple[str, int, str]]]:
 def swap_deck(text: str, decks: Sequence[DeckRef], pool: Mapping[str, Any]) -> tuple[int, DeckRef]:
     """Apply a swap to the matching deck of ``decks``: its index and the new DeckRef (same id,
     so the games pair with the old list's), the new list checked by the deck rules."""
-    from hostwcg_env.cards.decks import Deck, check_deck
-
-    from .simulate import resolve_decks
+    from hostwcg_env.cards.decks import Deck, DeckError, check_deck, deck_path
 
     name, changes = parse_swap(text)
     try:
-        target = resolve_decks([name])[0].id
-    except ValueError as e:
-        raise PatchError(f"--swap {text!r}: {e}") from None
+        target = deck_path(name).stem  # the deck resolver of every command (as simulate.resolve_decks)
+    except DeckError as e:
+        raise PatchError(f"--swap {text!r}: {e.problems[0].message.removeprefix('UNKNOWN_DECK ')}") from None
     index = next((i for i, d in enumerate(decks) if d.id == target), None)
     if index is None:
         raise PatchError(f"--swap {text!r}: deck {target!r} is not in the study (--decks)")
