@@ -71,6 +71,16 @@ def test_the_first_turn_study_runs_on_a_tiny_budget(tmp_path: Path) -> None:
     assert recs and all(r["rules"] == {"second_turn_draw": 1} for r in recs)
     assert (tmp_path / "first_turn.csv").exists()
     assert "second_turn_draw=1" in (tmp_path / "first_turn.md").read_text()
+    assert main(["replay", str(tmp_path / "random" / "draw1"), "--all"]) == 0  # the record's rules replay
+
+
+def test_the_env_makes_room_for_the_second_players_extra_cards() -> None:
+    from hostwcg_env.engine import RuleConfig
+    from hostwcg_env.env.layout import hand_slots
+
+    assert hand_slots(RuleConfig()) == hand_slots(RuleConfig(first_turn_ap_cut=2, second_turn_extra_ap=1))
+    assert hand_slots(RuleConfig(second_player_extra_cards=2, second_turn_draw=1)) == hand_slots(
+        RuleConfig(starting_hand=8)) > hand_slots(RuleConfig())
 
 
 def test_balance_agent_ppo_v1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
