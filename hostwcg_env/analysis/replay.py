@@ -68,7 +68,8 @@ def spec_of(rec: dict[str, Any]) -> GameSpec:
     decks = [DeckRef.from_json(d) for d in rec["decks"]]
     rules = tuple(sorted((rec.get("rules") or {}).items()))
     return GameSpec(decks[0], decks[1], int(rec["seed"]), (rec["agents"][0], rec["agents"][1]), rules,
-                    rec.get("label", ""), ask_forced=bool(rec.get("ask_forced", True)))
+                    rec.get("label", ""), ask_forced=bool(rec.get("ask_forced", True)),
+                    patches=tuple(rec.get("patches") or ()))
 
 
 def new_game(rec: dict[str, Any]) -> Any:

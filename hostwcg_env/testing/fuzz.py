@@ -332,6 +332,10 @@ NUMERIC_VALUES: dict[str, tuple[int, ...]] = {
     "starting_hand": (0, 9),
     "turn_limit": (12,),
     "max_decisions_per_turn": (30,),
+    "first_turn_ap_cut": (2, 9),  # A56: down to no # on turn 1
+    "second_player_extra_cards": (2,),
+    "second_turn_extra_ap": (2,),
+    "second_turn_draw": (1, 3),
 }
 
 
