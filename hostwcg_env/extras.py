@@ -18,6 +18,7 @@ EXTRA_OF: dict[str, str] = {
     "pyarrow": "analysis",
     "matplotlib": "analysis",
     "tqdm": "analysis",
+    "nashpy": "analysis",
     "ray": "distributed",
     "PIL": "render",
     "moviepy": "render",
@@ -25,6 +26,7 @@ EXTRA_OF: dict[str, str] = {
     "nbclient": "notebooks",
     "nbformat": "notebooks",
     "ipykernel": "notebooks",
+    "pyspiel": "openspiel",
 }
 
 

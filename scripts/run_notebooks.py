@@ -51,6 +51,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     paths = args.notebooks or sorted((ROOT / "notebooks").glob("*.ipynb"))
     os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
+    # figures shown in their cell whatever MPLBACKEND says outside (tests/test_notebooks.py too)
+    os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
     failed = 0
     for path in paths:
         t0 = time.time()

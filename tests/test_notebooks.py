@@ -21,6 +21,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+INLINE = "module://matplotlib_inline.backend_inline"  # the backend scripts/run_notebooks.py sets
 QUICK = {"HOSTWCG_TRAIN_STEPS": "1024", "HOSTWCG_EVAL_GAMES": "2"}  # training.ipynb's parameters
 # the code cells (by position) whose outputs CI's short run does not change, per notebook;
 # absent: every cell
@@ -43,10 +44,14 @@ def _text(value: Any) -> str:
 def shown(cell: Any) -> list[str]:
     """What a code cell shows as text, masked: its printed streams and its results' text forms
     (images aside: their bytes depend on the plotting library's version)."""
-    out = []
+    out: list[str] = []
     for o in cell.get("outputs", []):
-        if o.get("output_type") == "stream":
-            out.append(f"{o['name']}: {_text(o['text'])}")
+        if o.get("output_type") == "stream":  # a stream comes in chunks that differ run to run
+            head = f"{o['name']}: "
+            if out and out[-1].startswith(head):
+                out[-1] += _text(o["text"])
+            else:
+                out.append(head + _text(o["text"]))
         for mime in TEXT:
             if mime in o.get("data", {}):
                 out.append(f"{mime}: {_text(o['data'][mime])}")
@@ -96,7 +101,7 @@ def test_notebook_runs(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     if path.stem == "training":
         pytest.importorskip("sb3_contrib")
     monkeypatch.setenv("TMPDIR", str(tmp_path))  # the kernel's temporary files land here
-    monkeypatch.setenv("MPLBACKEND", "Agg")
+    monkeypatch.setenv("MPLBACKEND", INLINE)  # figures shown in the cell, as run_notebooks.py runs it
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     for k, v in QUICK.items():
         monkeypatch.setenv(k, v)
