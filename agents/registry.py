@@ -24,7 +24,6 @@ Every refusal is one :class:`AgentNameError` (a ``ValueError``) of one format:
 from __future__ import annotations
 
 import ast
-import difflib
 import importlib
 import inspect
 import re
@@ -459,9 +458,13 @@ _IMPORTABLE = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*")
 
 
 def _close(base: str, known: list[str]) -> str:
-    near = difflib.get_close_matches(base.lower(), known, n=3, cutoff=0.6)
-    near += [k for k in known if base and k.startswith(base.lower()) and k not in near]
-    return f"; did you mean {', '.join(repr(n) for n in near[:3])}?" if near else ""
+    """"; did you mean ..." from the one lookup of names (hostwcg_env/cards/lookup.py); a name is
+    never completed into another: the name is what the ladder's records keep."""
+    from hostwcg_env.cards.lookup import lookup
+
+    found = lookup(base, known, limit=3)
+    near = [found.name] if found.name else found.near
+    return f"; did you mean {', '.join(repr(n) for n in near)}?" if near else ""
 
 
 # ------------------------------------------------------------------ making agents

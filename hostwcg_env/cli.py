@@ -163,15 +163,14 @@ def cmd_cards_list(args: argparse.Namespace) -> int:
 
 
 def cmd_cards_show(args: argparse.Namespace) -> int:
+    from hostwcg_env.cards.lookup import lookup
+
     pool = _pool()
-    name = " ".join(args.name)
-    card, near = find_card(pool, name)
-    if card is None:
-        print(f"no card named {name!r}")
-        if near:
-            print("did you mean: " + ", ".join(near) + "?")
+    found = lookup(" ".join(args.name), pool)  # any case, a unique start or word (docs/cards.md)
+    if found.name is None:
+        print(found.problem("card"))
         return 1
-    print("\n".join(card_sheet(card)))
+    print("\n".join(card_sheet(pool[found.name])))
     return 0
 
 
@@ -276,8 +275,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--seed", type=at_least(0), default=0, help=SEED_HELP)
     ev.add_argument("--decks", nargs="+", metavar="DECK",
                     help="the decks each game's two seats draw from: deck ids (brae_deep_roots), short names "
-                         "(brae) or .toml files, or 'preconstructed' for the eight preconstructed decks "
-                         "(default: the ladder's ten, every shipped deck file with the two stand-in test decks)")
+                         "(brae) or .toml files (default, or 'preconstructed': the eight preconstructed decks)")
+    ev.add_argument("--include-test", action="store_true",
+                    help="add the two stand-in test decks to the default eight (the ladder's ten before 2026-11-27)")
     ev.add_argument("--csv", type=out_file, metavar="FILE", help="also write the pairwise table as CSV")
     ev.add_argument("--results", metavar="FILE.jsonl",
                     help="append every finished game here and skip the games already in it (resume, merge)")
@@ -342,11 +342,15 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
             return 2
         shard = (int(k), int(n))
     try:
-        decks = None
-        if args.decks:
-            from hostwcg_env.analysis.simulate import resolve_decks
+        from hostwcg_env.analysis.ladder import default_decks
+        from hostwcg_env.analysis.simulate import resolve_decks
 
-            decks = resolve_decks(None if args.decks == ["preconstructed"] else args.decks)
+        if args.decks in (None, ["preconstructed"]):
+            decks = list(default_decks(include_test=args.include_test))
+        else:
+            decks = resolve_decks(args.decks)
+            tests = [d for d in default_decks(True) if d not in default_decks() and d.id not in {x.id for x in decks}]
+            decks += tests if args.include_test else []
         result = run_ladder(names, args.games, workers=args.workers, seed=args.seed, quiet=args.quiet,
                             results=args.results, shard=shard, decks=decks)
     except ValueError as e:

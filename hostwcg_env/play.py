@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from hostwcg_env.cards.loader import default_ruleset
-from hostwcg_env.cards.text import card_sheet, find_card, stats_text
+from hostwcg_env.cards.lookup import lookup
+from hostwcg_env.cards.text import card_sheet, stats_text
 from hostwcg_env.demo import _agent, explain_result, load_decks
 from hostwcg_env.engine import Action, Game, IllegalActionError, RuleConfig
 from hostwcg_env.engine.actions import Kind
@@ -282,11 +283,11 @@ class _Table:
         g = self.game
         card = self.card_at(what)
         if card is None:
-            card, near = find_card(g.state.registry, what)
-            if card is None:
-                tail = f"; did you mean: {', '.join(near)}?" if near else ""
-                self.out(f"no card named {what!r} and nothing you can see at {what!r}{tail}")
+            found = lookup(what, g.state.registry)  # as 'hostwcg cards show' finds a card
+            if found.name is None:
+                self.out(f"{found.problem('card')}; and nothing you can see at {what!r}")
                 return
+            card = g.state.registry[found.name]
         self.out("\n".join(card_sheet(card)))
 
     def card_at(self, place: str) -> Any:
