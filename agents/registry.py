@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-__all__ = ["AgentNameError", "AgentSpec", "Option", "UnknownAgent", "agent_specs", "describe", "make", "parse", "problem", "register"]
+__all__ = ["BOOL", "NUMBER", "PATH", "POSITIVE", "WHOLE", "AgentNameError", "AgentSpec", "Kind", "Option", "UnknownAgent", "number", "whole", "agent_specs", "describe", "make", "parse", "problem", "register", "spec_of"]
 
 ENTRY_POINT_GROUP = "hostwcg.agents"
 _UNSET: Any = object()
@@ -65,7 +65,7 @@ class Kind:
     expected: str
 
 
-def _whole(lo: int | None = None) -> Kind:
+def whole(lo: int | None = None) -> Kind:
     def read(text: str) -> int:
         n = int(text)
         if lo is not None and n < lo:
@@ -75,7 +75,7 @@ def _whole(lo: int | None = None) -> Kind:
     return Kind(read, "a whole number" + (f", {lo} or more" if lo is not None else ""))
 
 
-def _number(lo: float | None = None) -> Kind:
+def number(lo: float | None = None) -> Kind:
     def read(text: str) -> float:
         x = float(text)
         if x != x or x in (float("inf"), float("-inf")) or (lo is not None and x < lo):
@@ -95,13 +95,13 @@ def _boolean(text: str) -> bool:
 
 
 def _positive(text: str) -> float:
-    x = _number().read(text)
+    x = number().read(text)
     if x <= 0:
         raise ValueError(text)
     return x
 
 
-WHOLE, NUMBER, BOOL = _whole(), _number(), Kind(_boolean, "true or false (1 or 0)")
+WHOLE, NUMBER, BOOL = whole(), number(), Kind(_boolean, "true or false (1 or 0)")
 POSITIVE = Kind(_positive, "a number above 0")
 PATH = Kind(str, "a file path")
 
@@ -306,12 +306,12 @@ def _ppo_v1(seed: int | None, path: str = "", raw: bool = False, sample: bool = 
 
 
 def _builtin() -> list[AgentSpec]:
-    one = _whole(1)
+    one = whole(1)
     w = _weight_options()
     look_opts = (Option("worlds", one, 1, "sampled worlds a choice"),
                  Option("turns", one, 1, "turns rolled out (1: to the end of this one)"),
                  Option("max_rollout", one, 200, "decisions at most in one rollout"),
-                 Option("stall", _whole(0), 0, "from this turn make the heuristic's attacks (0: never)"),
+                 Option("stall", whole(0), 0, "from this turn make the heuristic's attacks (0: never)"),
                  Option("margin", NUMBER, 0.0, "keep the heuristic's choice unless beaten by more"))
     return [
         AgentSpec("random", "uniform over the legal actions (the rating anchor)", _random),
@@ -324,8 +324,8 @@ def _builtin() -> list[AgentSpec]:
                   "opponent's reply", _pimc,
                   (Option("worlds", one, 16, "sampled worlds at most"), Option("turns", one, 2, "turns rolled out"),
                    Option("first", one, 2, "worlds for every action in the first round"),
-                   Option("keep", _number(0.0), 0.5, "share of the actions kept each round"),
-                   *look_opts[2:3], Option("stall", _whole(0), 50, "from this turn the heuristic's attacks (0: never)"),
+                   Option("keep", number(0.0), 0.5, "share of the actions kept each round"),
+                   *look_opts[2:3], Option("stall", whole(0), 50, "from this turn the heuristic's attacks (0: never)"),
                    *look_opts[4:], *w), value="worlds"),
         AgentSpec("turnsearch", "a search over this turn's sequences of the player's own actions", _turnsearch,
                   (Option("iterations", one, 64, "search iterations a choice"),
@@ -352,10 +352,10 @@ def _builtin() -> list[AgentSpec]:
                    Option("sample", BOOL, False, "sample its actions", bare=True),
                    Option("attacks", BOOL, False, "no attack that loses the attacker for nothing", bare=True),
                    Option("plain", BOOL, False, "ignore a learned check in the weights", bare=True),
-                   Option("look", _number(0.0), None, "check by rollouts; the margin to replace its choice",
+                   Option("look", number(0.0), None, "check by rollouts; the margin to replace its choice",
                           bare=True),
                    Option("worlds", one, 1, "look: sampled worlds"), Option("turns", one, 2, "look: turns"),
-                   Option("top", _whole(0), 4, "look: likeliest actions checked (0: all)")),
+                   Option("top", whole(0), 4, "look: likeliest actions checked (0: all)")),
                   value="path", usage=V1_USAGE),
     ]
 
@@ -490,10 +490,9 @@ def parse(name: str) -> Parsed:
     eps = entry_points()
     if base in eps:
         try:
-            obj = eps[base].load()
-        except Exception as e:  # a broken plugin: its own error, on one line
-            raise AgentNameError(text, f"entry point {eps[base].value!r} fails to load: {e}",
-                                 f"an importable object ({ENTRY_POINT_GROUP})") from None
+            obj = _load(base, eps[base])
+        except AgentNameError as e:
+            raise AgentNameError(text, e.problem, e.expected) from None
         if isinstance(obj, AgentSpec):
             return Parsed(text, spec=obj, options=obj.parse(text, arg))
         return Parsed(text, factory=obj, options=_options(text, filter(None, arg.split(":"))))
@@ -547,9 +546,36 @@ def problem(spec: str) -> str | None:
     return None
 
 
+def spec_of(name: str) -> AgentSpec | Any | None:
+    """The spec registered as ``name``, or the object of the entry point of that name (an
+    ``AgentSpec``, a class or a factory), or None."""
+    if name in agent_specs():
+        return agent_specs()[name]
+    eps = entry_points()
+    return _load(name, eps[name]) if name in eps else None
+
+
+def _load(name: str, ep: Any) -> Any:
+    try:
+        return ep.load()
+    except Exception as e:  # a broken plugin: its own error, on one line
+        raise AgentNameError(name, f"entry point {ep.value!r} fails to load: {e}",
+                             f"an importable object ({ENTRY_POINT_GROUP})") from None
+
+
 def describe() -> list[tuple[str, str, str]]:
     """``(name, how it is written, help)`` of every registered agent and entry point."""
     rows = [(s.name, s.written(), s.help) for s in agent_specs().values()]
-    rows += [(n, n, f"entry point {ep.value} ({ENTRY_POINT_GROUP})") for n, ep in entry_points().items()
-             if n not in agent_specs()]
+    for n, ep in entry_points().items():
+        if n in agent_specs():
+            continue
+        try:
+            obj = _load(n, ep)
+        except AgentNameError as e:
+            rows.append((n, n, e.problem))
+            continue
+        if isinstance(obj, AgentSpec):
+            rows.append((n, obj.written().replace(obj.name, n, 1), f"{obj.help} (entry point {ep.value})"))
+        else:
+            rows.append((n, f"{n}[:KEY=VALUE...]", f"entry point {ep.value}: its constructor's options"))
     return rows

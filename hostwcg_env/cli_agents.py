@@ -22,7 +22,15 @@ def _table(rows: list[tuple[str, ...]]) -> str:
 
 
 def cmd_agents(args: argparse.Namespace) -> int:
-    from agents.registry import agent_specs, describe, entry_points, problem
+    from agents.registry import (
+        AgentNameError,
+        AgentSpec,
+        agent_specs,
+        describe,
+        entry_points,
+        problem,
+        spec_of,
+    )
 
     if args.check:
         why = problem(args.check)
@@ -35,13 +43,17 @@ def cmd_agents(args: argparse.Namespace) -> int:
         print("\nAlso MODULE:CLASS[:KEY=VALUE...] (a class or factory of your own) wherever an agent is "
               "named; 'hostwcg agents NAME' lists NAME's options (docs/write-an-agent.md).")
         return 0
-    spec = agent_specs().get(args.name)
+    try:
+        spec = spec_of(args.name)
+    except AgentNameError as e:
+        raise CLIError(str(e), 1) from None
     if spec is None:
-        if args.name in entry_points():
-            print(f"{args.name}: entry point {entry_points()[args.name].value} (options: its constructor's)")
-            return 0
-        raise CLIError(f"unknown agent {args.name!r} (known: {', '.join(agent_specs())}); "
-                       "'hostwcg agents' lists them")
+        known = [*agent_specs(), *entry_points()]
+        raise CLIError(f"unknown agent {args.name!r} (known: {', '.join(known)}); 'hostwcg agents' lists them")
+    if not isinstance(spec, AgentSpec):
+        print(f"{args.name}: entry point {entry_points()[args.name].value}, {spec!r}: its options are its "
+              "constructor's keyword arguments")
+        return 0
     print(f"{spec.name}: {spec.help}\nwritten: {spec.written()}\n")
     rows: list[tuple[str, ...]] = [("option", "type", "default", "what it does")]
     for o in spec.options:
