@@ -479,7 +479,9 @@ def add_balance_parsers(sub: Any) -> None:
     rp.add_argument("--side", choices=("A", "B", "spectator"), default="spectator",
                     help="whose view to show: A's, B's, or every card (spectator, the default, as the demo "
                          "shows a game; unlike the env's render_view='spectator', which shows public cards only)")
-    rp.add_argument("--step", action="store_true", help="step through the decisions (Enter, t, c, b, q)")
+    rp.add_argument("--step", action="store_true",
+                    help="step through the decisions: each key is read when you press Enter (Enter alone: next; "
+                         "t: next turn, c: to the end, b: board, q: quit)")
     rp.add_argument("--all", action="store_true", help="check that every record in FILE replays exactly")
     rp.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                       help="colour the board: auto (when writing to a terminal, the default), always or never")
