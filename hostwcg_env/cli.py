@@ -17,10 +17,12 @@
     hostwcg agents [list | NAME] [--check AGENT]          the agent registry: names, options, defaults
 
 A deck is a short name (``karsh``), an id (``karsh_ember_tide``) or a ``.toml`` file
-(docs/cards.md "Naming a deck"); an agent is ``random``, ``heuristic``, ``lookahead[:W][:K=V...]``,
-``pimc[:W]``, ``turnsearch[:N]``, ``ismcts[:N|:Ss]``, ``ppo`` (the shipped v0 policy) or ``ppo:PATH``
-(a trained ``.zip`` or an exported ``.npz``), ``ppo_v1`` (the shipped v1 network) or ``ppo_v1:look``
-(that network checked by rollouts), ``ppo_v1:PATH.npz[:look]`` (``agents.make_agent``).
+(docs/cards.md "Naming a card or a deck"); an agent is ``random``, ``heuristic``,
+``lookahead[:W][:K=V...]``, ``pimc[:W]``, ``turnsearch[:N]``, ``ismcts[:N|:Ss]``, ``ppo`` (the shipped
+v0 policy) or ``ppo:PATH`` (a trained ``.zip`` or an exported ``.npz``), ``ppo_v1`` (the shipped v1
+network) or ``ppo_v1:look`` (that network checked by rollouts), ``ppo_v1:PATH.npz[:look]``, a
+``hostwcg.agents`` entry point, or ``MODULE:CLASS`` of your own (``hostwcg agents`` lists them;
+``agents/registry.py``, docs/write-an-agent.md).
 
 Exit status: 0 ok, 1 when something checked is wrong, 2 on a usage error. A bad value or file
 is refused with one line on stderr that names it (``hostwcg_env/cli_input.py`` checks them);
@@ -261,14 +263,16 @@ def build_parser() -> argparse.ArgumentParser:
                       help="colour the board: auto (when writing to a terminal, the default), always or never")
     demo.add_argument("--agents", type=agent_list(1, 2), metavar="A,B",
                       help="agents for seats A and B: random, heuristic, lookahead[:W], pimc[:W], turnsearch[:N], "
-                           "ismcts[:N|:Ss], ppo, ppo:raw, ppo:PATH (a trained .zip or .npz), ppo_v1, ppo_v1:look, "
-                           "ppo_v1:PATH.npz; one name is seat A's, B is random (default random,random)")
+                           "ismcts[:N|:Ss], ppo, ppo:PATH (a trained .zip or .npz), ppo_v1, ppo_v1:look, or "
+                           "MODULE:CLASS ('hostwcg agents' lists them); one name is seat A's, B is random "
+                           "(default random,random)")
     demo.set_defaults(func=cmd_demo)
 
     ev = sub.add_parser("evaluate", help="round-robin ladder between agents (win rates, ratings)")
     ev.add_argument("--agents", type=agent_list(2, None), default="random,heuristic",
                     help="comma-separated agents: random, heuristic, lookahead[:W], pimc[:W], turnsearch[:N], "
-                         "ismcts[:N|:Ss], ppo, ppo:raw, ppo:PATH, ppo_v1, ppo_v1:look, ppo_v1:PATH.npz (docs/agents.md)")
+                         "ismcts[:N|:Ss], ppo, ppo:PATH, ppo_v1, ppo_v1:look, or MODULE:CLASS of your own "
+                         "('hostwcg agents' lists them; docs/write-an-agent.md)")
     ev.add_argument("--games", type=at_least(1), default=100, help="games per pair (seats swapped on paired seeds)")
     ev.add_argument("--workers", type=at_least(1), default=1,
                     help="processes playing games side by side (default 1; each plays whole games)")
@@ -316,7 +320,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "the commands (hand, board, show CARD, log, concede).")
     pl.add_argument("--vs", type=agent_spec, default="heuristic",
                     help="your opponent: random, heuristic (default), lookahead, pimc, ismcts[:N|:Ss], ppo, ppo:PATH "
-                         "(a trained .zip or .npz), ppo_v1, ppo_v1:look (the strongest), ppo_v1:PATH.npz")
+                         "(a trained .zip or .npz), ppo_v1, ppo_v1:look (the strongest), or MODULE:CLASS "
+                         "('hostwcg agents' lists them)")
     pl.add_argument("--seat", choices=("A", "B"), default="A", help="your seat (default A)")
     pl.add_argument("--seed", type=at_least(0), default=0,
                     help=f"the game's seed, and the decks' when --decks does not name them: {SEED_HELP}")
@@ -434,7 +439,8 @@ def add_balance_parsers(sub: Any) -> None:
     bal.add_argument("--mirrors", action="store_true", help="also play each deck against itself")
     bal.add_argument("--games", type=at_least(1), default=100, metavar="N",
                      help="games per deck pair, seats swapped on paired seeds (default 100)")
-    bal.add_argument("--agent", default="random", help="the agent for both seats (default random)")
+    bal.add_argument("--agent", default="random",
+                     help="the agent for both seats (default random): any agent name, MODULE:CLASS included")
     bal.add_argument("--agents", metavar="A,B", help="agents for seat A and seat B (overrides --agent)")
     bal.add_argument("--skills", type=agent_list(2, None), default="random,heuristic,lookahead,ppo",
                      metavar="A,B,...", help="skill: the agents whose studies are compared, each in both seats "
