@@ -36,11 +36,13 @@ class Match:
     name: str | None = None
     near: list[str] = field(default_factory=list)
     ambiguous: bool = False
+    fits: int = 0  # how many names fit an ambiguous text (``near`` holds the first of them)
 
     def problem(self, what: str = "card") -> str:
         """One line: why nothing was found, with the names to try."""
         if self.ambiguous:
-            return f"{self.text!r} could be more than one {what}: {', '.join(self.near)}"
+            more = f", ... ({self.fits} in all)" if self.fits > len(self.near) else ""
+            return f"{self.text!r} could be more than one {what}: {', '.join(self.near)}{more}"
         hint = f"; did you mean {', '.join(repr(n) for n in self.near)}?" if self.near else ""
         return f"no {what} named {self.text!r}{hint}"
 
@@ -55,14 +57,15 @@ def lookup(text: str, names: Iterable[str], limit: int = 5, means: Mapping[str, 
         one = list(dict.fromkeys(means.get(n, n) for n in m.near))
         if m.name is not None or (m.ambiguous and len(one) == 1):
             return Match(text, means.get(m.name or m.near[0], m.name or m.near[0]))
-        return Match(text, near=one[:limit], ambiguous=m.ambiguous)
+        return Match(text, near=one[:limit], ambiguous=m.ambiguous, fits=len(one))
     if text in names:
         return Match(text, text)
     key = name_key(text)
     keys = {n: name_key(n) for n in names}
     exact = [n for n in names if keys[n] == key]
     if len(exact) == 1 or (exact and key):
-        return Match(text, exact[0]) if len(exact) == 1 else Match(text, near=exact[:limit], ambiguous=True)
+        return Match(text, exact[0]) if len(exact) == 1 else Match(text, near=exact[:limit], ambiguous=True,
+                                                                   fits=len(exact))
     if not key:
         return Match(text)
     for fits in ([n for n in names if keys[n].startswith(key)],
@@ -70,7 +73,7 @@ def lookup(text: str, names: Iterable[str], limit: int = 5, means: Mapping[str, 
         if len(fits) == 1:
             return Match(text, fits[0])
         if fits:
-            return Match(text, near=fits[:limit], ambiguous=True)
+            return Match(text, near=fits[:limit], ambiguous=True, fits=len(fits))
     by_key = {k: n for n, k in keys.items()}
     close = difflib.get_close_matches(key, list(by_key), n=limit, cutoff=0.6)
     return Match(text, near=[by_key[c] for c in close])
