@@ -407,12 +407,14 @@ def _call(name: str, factory: Any, seed: int | None, kw: dict[str, Any]) -> Any:
     try:
         params = inspect.signature(factory).parameters
         takes_seed = "seed" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+        keys = [k for k, p in params.items() if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and k != "seed"]
     except (TypeError, ValueError):  # a builtin without a signature
-        takes_seed = False
+        takes_seed, keys = False, []
     try:
         agent = factory(seed=seed, **kw) if takes_seed else factory(**kw)
     except TypeError as e:
-        raise AgentNameError(name, f"{e}", "options its constructor takes") from None
+        takes = f"KEY=VALUE of {', '.join(keys)}" if keys else "no KEY=VALUE options"
+        raise AgentNameError(name, f"{e}", takes) from None
     check_agent(name, agent)
     return agent
 

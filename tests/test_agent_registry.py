@@ -121,7 +121,8 @@ BAD = [
     ("ppo_v1:nonsense", r"'nonsense' is not a \.npz file of v1 weights"),
     ("turnsearch:c=high", r"c= takes a number, not 'high'"),
     ("agents.base:Observer", r"Observer.*missing 1 required positional argument"),
-    ("agents.lookahead:LookaheadAgent:nope=1", r"unexpected keyword argument 'nope'"),
+    ("agents.lookahead:LookaheadAgent:nope=1", r"unexpected keyword argument 'nope' \(expected KEY=VALUE of worlds, "
+                                               r"margin, turns, stop, max_rollout, weights, opponent_decks, stall\)"),
     ("agents.lookahead:Weights", r"Weights has neither choose\(view, actions\) nor act"),
     ("nosuch_module_xyz:Agent", r"cannot import 'nosuch_module_xyz'"),
     ("agents.heuristic:Nope", r"module 'agents.heuristic' has no 'Nope'"),
