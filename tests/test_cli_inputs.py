@@ -153,6 +153,11 @@ ROWS: list[tuple[list[str], str, str]] = [
     (["play", "--seat", "C"], "argument --seat: invalid choice", "err"),
     (["play", "--decks", "{bin}", GOOD], "{bin}: FORMAT: not a text file", "err"),
     (["play", "--decks", GOOD, "{unknown_card}"], "UNKNOWN_CARD 'Nosuch'", "err"),
+    (["play", "--vs", "ismcts:0.5"], "argument --vs: agent 'ismcts:0.5': '0.5' is not a budget: write ismcts:0.5s", "err"),
+    # ------------------------------------------------------------------ agents
+    (["agents", "nosuch"], "hostwcg agents: unknown agent 'nosuch'", "err"),
+    (["agents", "--check", "lookahead:nope=1"], "agent 'lookahead:nope=1': unknown option 'nope'", "err"),
+    (["agents", "--check", "nosuch.module:Agent"], "cannot import 'nosuch.module'", "err"),
 ]
 
 # bad results and record files (a line that is not JSON in the middle of a file is read past
