@@ -320,6 +320,8 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                       help="colour the board: auto (when writing to a terminal, the default), always or never")
     pl.set_defaults(func=cmd_play)
+    from hostwcg_env.web.serve import add_parser as add_serve_parser  # the web app (docs/web.md)
+    add_serve_parser(sub)
     return p
 
 
