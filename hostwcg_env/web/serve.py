@@ -82,6 +82,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except OSError as e:
         sock.close()
         raise CLIError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
+    sock.listen(128)  # connections wait in the queue from now on, until uvicorn takes them
     port = sock.getsockname()[1]
     shown = f"[{args.host}]" if ":" in args.host else args.host
     print(f"hostwcg serve: open http://{shown}:{port}/ in a browser (Ctrl+C stops the server)")
@@ -91,6 +92,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"  listening on {args.host}: anyone who can reach this address can use the app",
               file=sys.stderr)
     sys.stdout.flush()
-    config = uvicorn.Config(app, log_level="warning", ws="websockets", lifespan="on")
+    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="on")
     uvicorn.Server(config).run(sockets=[sock])
     return 0

@@ -115,6 +115,7 @@ function describeStart(m) {
 
 function state(m) {
   last = m;
+  document.body.dataset.states = String(+(document.body.dataset.states || 0) + 1);  // for tests
   if (m.reset) $("#log").replaceChildren();
   if (m.forced && m.forced.length) logLine("Taken for you (your only choice): " + m.forced.join("; "), "forced");
   for (const e of m.log) {
