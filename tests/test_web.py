@@ -409,20 +409,10 @@ def test_a_closed_tab_frees_its_game_even_while_its_agent_thinks(tmp_path: Path)
 def test_twenty_games_at_once_do_not_interfere(tmp_path: Path) -> None:
     """20 tabs play at once on a real server (uvicorn, real sockets): each gets only its own
     game's messages; each plays a few moves and concedes."""
-    import uvicorn
     import websockets
+    from web_server import running
 
     hub = _hub(tmp_path)
-    server = uvicorn.Server(uvicorn.Config(create_app(hub), host="127.0.0.1", port=0, log_level="warning",
-                                           ws="websockets-sansio"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if server.started:
-            break
-        threading.Event().wait(0.05)
-    assert server.started
-    port = server.servers[0].sockets[0].getsockname()[1]
 
     async def one(i: int) -> tuple[int, str, int]:
         rng = random.Random(i)
@@ -433,9 +423,11 @@ def test_twenty_games_at_once_do_not_interfere(tmp_path: Path) -> None:
             started = json.loads(await ws.recv())
             assert started["seed"] == 100 + i and started["you"] == seat
             m = json.loads(await ws.recv())
+            host = load_decks(None, 100 + i)["AB".index(seat)].host  # this game's, no other's
             moves = 0
             while not m["over"] and moves < 8:
                 assert m["seat"] == seat and m["decision"]["player"] == seat
+                assert m["board"]["sides"]["AB".index(seat)]["host"]["name"] == host
                 await ws.send(json.dumps({"type": "act", "action": rng.choice(m["decision"]["options"])["a"]}))
                 m = json.loads(await ws.recv())
                 moves += 1
@@ -447,11 +439,8 @@ def test_twenty_games_at_once_do_not_interfere(tmp_path: Path) -> None:
     async def all_of_them() -> list[tuple[int, str, int]]:
         return await asyncio.gather(*(one(i) for i in range(20)))
 
-    try:
+    with running(hub) as port:
         out = asyncio.run(all_of_them())
-    finally:
-        server.should_exit = True
-        thread.join(30)
     assert sorted(i for i, _, _ in out) == list(range(20))
     assert max(n for _, _, n in out) >= 10  # they really were open at the same time
     assert all(reason in ("concede", "empty_hand", "damage_zone", "deck_out") for _, reason, _ in out)
