@@ -73,7 +73,7 @@ class Table:
             return False
         a = d.actions[0]
         board = board_of(g, self.seat)
-        label = "pass" if a.kind is Kind.PASS else self.label(board, a)
+        label = self.label(board, a)
         said = f"{KIND_WORDS.get(d.kind.value, d.kind.value).rstrip('?')}: {label}"
         if self.taken and self.taken[-1].startswith(said):
             n = self.taken[-1][len(said):].strip(" ()x") or "1"

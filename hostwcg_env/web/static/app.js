@@ -230,8 +230,10 @@ function cardEl(c, by) {
   }
   const e = el("div", "card");
   e.dataset.place = c.place;
-  e.append(el("div", "nm", c.name));
-  if (c.cost) e.append(el("span", "cost", c.cost));
+  const top = el("div", "top");
+  top.append(el("div", "nm", c.name));
+  if (c.cost) top.append(el("span", "cost", c.cost));
+  e.append(top);
   e.append(el("div", "ty", c.type === "entity" && c.subtypes.length ? c.subtypes.join(" ") : c.type));
   const tags = [];
   if (c.keywords.length) tags.push(c.keywords.join(", ").replaceAll("_", " "));
