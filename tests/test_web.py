@@ -301,6 +301,9 @@ def test_malformed_illegal_and_out_of_place_messages_get_an_error_and_the_game_g
         assert "mode" in _recv(ws)["message"]
         ws.send_text('{"type": "start", "mode": "play", "vs": "../../etc/passwd"}')
         assert "not offered" in _recv(ws)["message"]
+        for spec in ("ppo:/etc/passwd", "ppo_v1:../x.npz", "os:system", "ppo:C:\\\\x"):
+            ws.send_text(json.dumps({"type": "start", "mode": "play", "vs": spec}))
+            assert "not offered" in _recv(ws)["message"], spec
         ws.send_text('{"type": "start", "mode": "play", "decks": ["/etc/passwd"]}')
         assert "no shipped deck" in _recv(ws)["message"]
         ws.send_bytes(b"\x00\x01")
@@ -401,6 +404,24 @@ def test_a_closed_tab_frees_its_game_even_while_its_agent_thinks(tmp_path: Path)
                 break
             threading.Event().wait(0.05)
         assert not hub.sessions and session.game is None and session.closed
+
+
+def test_an_agent_that_fails_stops_its_game_with_a_message_and_the_server_goes_on(tmp_path: Path) -> None:
+    def broken(name: str, seed: int) -> Any:
+        if name == "heuristic":
+            def act(game: Game) -> Action:
+                raise RuntimeError("out of ideas")
+            return act
+        return _agent(name, seed)
+
+    hub = _hub(tmp_path, make_agent=broken)
+    with TestClient(create_app(hub)) as c:
+        with c.websocket_connect("/ws") as ws:
+            ws.send_text(json.dumps({"type": "start", "mode": "play", "vs": "heuristic", "seat": "B"}))
+            assert _recv(ws)["type"] == "started"
+            assert _recv(ws) == {"type": "error", "message": "the game stopped: RuntimeError: out of ideas"}
+        with c.websocket_connect("/ws") as ws:
+            assert _start_play(ws)["type"] == "state"
 
 
 # ============================================================================ many games
@@ -552,7 +573,7 @@ def test_a_page_of_another_site_cannot_open_a_socket_or_use_another_host_name(tm
     from hostwcg_env.web.app import LOOPBACK_HOSTS
 
     hub = _hub(tmp_path)
-    with TestClient(create_app(hub, allowed_hosts=LOOPBACK_HOSTS)) as c:
+    with TestClient(create_app(hub, allowed_hosts=[*LOOPBACK_HOSTS, "testserver"])) as c:
         with pytest.raises(WebSocketDisconnect):
             with c.websocket_connect("/ws", headers={"origin": "http://evil.example"}) as ws:
                 ws.receive_text()

@@ -30,7 +30,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .files import FileError
 from .sessions import Hub, Refused, Session, session_for
@@ -39,7 +39,7 @@ from .table import dumps
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096  # characters in one message from a tab
 MAX_RECORDS = 500  # records listed per request
-LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]", "::1", "testserver"]
+LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]", "::1"]
 
 
 def create_app(hub: Hub, allowed_hosts: list[str] | None = None) -> Starlette:
@@ -125,6 +125,17 @@ def _records(path: Path) -> list[dict[str, Any]]:
     return out
 
 
+async def _handle(session: Session, msg: Any, send: Any) -> None:
+    """``session.handle``; a fault in the app (not in the message: those are answered by the
+    session) is said to the tab in one line, and the session and server go on."""
+    try:
+        await session.handle(msg)
+    except (WebSocketDisconnect, asyncio.CancelledError):
+        raise
+    except Exception as e:
+        await send({"type": "error", "message": f"internal error: {type(e).__name__}: {e}"})
+
+
 async def _serve_socket(ws: WebSocket, hub: Hub) -> None:
     """One tab: read its messages one by one until it goes, then close its session."""
     lock = asyncio.Lock()
@@ -169,14 +180,14 @@ async def _serve_socket(ws: WebSocket, hub: Hub) -> None:
                     await send({"type": "error", "message": str(e)})
                     continue
                 hub.sessions.add(candidate)
-                await candidate.handle(msg)
+                await _handle(candidate, msg, send)
                 if candidate.game is None:  # refused: the tab may start again
                     hub.sessions.discard(candidate)
                     continue
                 session = candidate
                 continue
-            await session.handle(msg)
-    except Exception:  # the socket broke mid-send: the tab is gone
+            await _handle(session, msg, send)
+    except (WebSocketDisconnect, RuntimeError, OSError):  # the socket broke mid-send: the tab is gone
         pass
     finally:
         if session is not None:
