@@ -14,6 +14,8 @@
                     [--compare F=V] [--sequential] [--out DIR] [--workers N] [--backend ray]
     hostwcg replay FILE [--index N] [--side A|B|spectator] [--step] [--all]
     hostwcg audit RESULTS... [--games N] [--examples K]   blunder rates of the agents in kept games
+    hostwcg serve [--host H] [--port N] [--results DIR...] [--reports DIR...] [--agent SPEC]
+                                         play, watch and replay in the browser (docs/web.md)
 
 A deck is a short name (``karsh``), an id (``karsh_ember_tide``) or a ``.toml`` file
 (docs/cards.md "Naming a deck"); an agent is ``random``, ``heuristic``, ``lookahead[:W][:K=V...]``,

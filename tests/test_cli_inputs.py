@@ -153,6 +153,11 @@ ROWS: list[tuple[list[str], str, str]] = [
     (["play", "--seat", "C"], "argument --seat: invalid choice", "err"),
     (["play", "--decks", "{bin}", GOOD], "{bin}: FORMAT: not a text file", "err"),
     (["play", "--decks", GOOD, "{unknown_card}"], "UNKNOWN_CARD 'Nosuch'", "err"),
+    # ------------------------------------------------------------------ serve (docs/web.md)
+    (["serve", "--port", "-1"], "argument --port: must be at least 0 (got -1)", "err"),
+    (["serve", "--agent", "nosuch"], "argument --agent: unknown agent 'nosuch'", "err"),
+    (["serve", "--results", "{missing}"], "{missing}: no such folder", "err"),
+    (["serve", "--reports", "{bin}"], "{bin}: no such folder", "err"),
 ]
 
 # bad results and record files (a line that is not JSON in the middle of a file is read past
