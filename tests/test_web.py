@@ -424,6 +424,21 @@ def test_an_agent_that_fails_stops_its_game_with_a_message_and_the_server_goes_o
             assert _start_play(ws)["type"] == "state"
 
 
+def test_the_menu_offers_the_command_line_agents_and_the_limit_on_games_holds(tmp_path: Path) -> None:
+    def agents(name: str, seed: int) -> Any:
+        return _agent("random" if name == "mine" else name, seed)
+
+    hub = _hub(tmp_path, agents=("mine",), make_agent=agents, max_sessions=1)
+    with TestClient(create_app(hub)) as c:
+        assert c.get("/api/options").json()["agents"][-1] == "mine"
+        with c.websocket_connect("/ws") as one, c.websocket_connect("/ws") as two:
+            assert _start_play(one, vs="mine")["type"] == "state"
+            two.send_text(json.dumps({"type": "start", "mode": "play", "vs": "mine"}))
+            assert "its limit" in _recv(two)["message"]
+        with c.websocket_connect("/ws") as three:  # the first game went with its tab
+            assert _start_play(three, vs="mine")["type"] == "state"
+
+
 # ============================================================================ many games
 
 

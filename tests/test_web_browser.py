@@ -110,12 +110,14 @@ def _play_by_clicking(page: Page, rng: random.Random, max_moves: int = 400) -> d
     raise AssertionError(f"the game did not end in {max_moves} moves")
 
 
-def test_a_whole_game_played_by_clicking(browser: Browser, site: str) -> None:
+def test_a_whole_game_against_ppo_v1_played_by_clicking(browser: Browser, site: str) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(site)
-    page.select_option("#form-play select[name=vs]", "random")
+    page.wait_for_function("() => document.querySelector('#form-play select[name=vs]').options.length > 1",
+                           timeout=TIMEOUT_MS)
+    assert page.locator("#form-play select[name=vs]").input_value() == "ppo_v1"  # the default opponent
     page.fill("#form-play input[name=seed]", "3")
     page.click("#start-play")
     _wait_state(page, 0)

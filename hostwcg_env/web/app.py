@@ -68,7 +68,7 @@ def create_app(hub: Hub, allowed_hosts: list[str] | None = None) -> Starlette:
             rows = await loop.run_in_executor(hub.executor, _records, path)
         except (OSError, ValueError) as e:
             return JSONResponse({"error": f"{ref}: {e}"}, status_code=422)
-        return JSONResponse({"file": ref, "records": rows[:MAX_RECORDS], "more": max(0, len(rows) - MAX_RECORDS)})
+        return JSONResponse({"file": ref, "records": rows[:MAX_RECORDS], "more": len(rows) > MAX_RECORDS})
 
     async def report(request: Request) -> Response:
         ref = request.path_params["ref"]
@@ -120,7 +120,7 @@ def _records(path: Path) -> list[dict[str, Any]]:
     out = []
     for i, rec in enumerate(replayable(path, warn=False)):
         out.append({"index": i, "key": record_key(rec), "about": describe(rec)})
-        if i >= MAX_RECORDS:
+        if i >= MAX_RECORDS:  # one more than listed: there are more (replayed by key or index)
             break
     return out
 

@@ -60,6 +60,7 @@ async function loadRecords() {
   const o = await r.json();
   if (o.error) { sel.replaceChildren(new Option(o.error, "")); return; }
   sel.replaceChildren(...o.records.map(x => new Option(`#${x.index} ${x.about}`, x.index)));
+  if (o.more) sel.append(new Option(`(more games in the file: give a key)`, ""));
 }
 
 function start(msg) {
