@@ -497,7 +497,7 @@ def test_watching_pauses_steps_and_changes_speed(client: Any) -> None:
         ws.send_text(json.dumps({"type": "step"}))
         assert _recv(ws) == {"type": "control", "paused": True, "delay": 0.5}
         one = _recv(ws)
-        assert one["type"] == "state" and one["last"]
+        assert one["type"] == "state" and re.fullmatch(r"[AB]: \S.*", one["last"])
         ws.send_text(json.dumps({"type": "speed", "delay": 99}))
         assert "delay" in _recv(ws)["message"]
         ws.send_text(json.dumps({"type": "speed", "delay": 0.02}))
@@ -510,6 +510,24 @@ def test_watching_pauses_steps_and_changes_speed(client: Any) -> None:
         assert m["over"]["verdict"] in ("A wins.", "B wins.", "A draw.")
         ws.send_text(json.dumps({"type": "step"}))
         assert _recv(ws)["type"] == "error"
+
+
+def test_watching_from_one_side_shows_only_that_sides_actions(client: Any) -> None:
+    c, _ = client
+    with c.websocket_connect("/ws") as ws:
+        ws.send_text(json.dumps({"type": "start", "mode": "watch", "agents": ["random", "random"],
+                                 "seed": 4, "paused": True, "side": "B"}))
+        assert _recv(ws)["type"] == "started"
+        assert _recv(ws)["seat"] == "B"
+        lasts = []
+        for _ in range(40):
+            ws.send_text(json.dumps({"type": "step"}))
+            assert _recv(ws)["type"] == "control"
+            m = _recv(ws)
+            lasts.append(m["last"])
+            assert m["board"]["sides"][0]["hand"] is None  # A's hand: a count only
+        assert any(x.startswith("B: ") for x in lasts) and "" in lasts
+        assert all(x == "" or x.startswith("B: ") for x in lasts), lasts
 
 
 def test_replay_steps_back_and_forth_from_each_side(client: Any, tmp_path: Path) -> None:

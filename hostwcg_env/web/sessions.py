@@ -322,7 +322,10 @@ class WatchSession(Session):
                 if self.closed:
                     return
                 game.apply(action)
-                await self.send(self.table.message(paused=self.paused, delay=self.delay, last=f"{SIDES[d.player]}: {action}"))
+                # the action itself only to a side that may read it (a hand index is the player's)
+                seen = self.table.seat is None or self.table.seat == d.player
+                await self.send(self.table.message(paused=self.paused, delay=self.delay,
+                                                   last=f"{SIDES[d.player]}: {action}" if seen else ""))
             if not self.paused:
                 try:
                     await asyncio.wait_for(self._interrupted(), timeout=self.delay)

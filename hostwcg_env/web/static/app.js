@@ -163,7 +163,8 @@ function drawBoard(m) {
   const b = m.board;
   const me = typeof b.seat === "number" ? b.seat : 0;
   const by = optionsByPlace(m);
-  $("#where").textContent = m.where + (m.at !== undefined ? `  |  action ${m.at}/${m.total}` : "");
+  $("#where").textContent = m.where + (m.at !== undefined ? `  |  action ${m.at}/${m.total}` : "")
+    + (m.last ? `  |  last: ${m.last}` : "");
   $("#battle").textContent = b.battle ? b.battle.text : "";
   drawSide($("#side-top"), b.sides[1 - me], b, by, true);
   drawSide($("#side-bottom"), b.sides[me], b, by, false);
