@@ -657,3 +657,14 @@ def test_serve_refuses_a_missing_folder_in_one_line(capsys: pytest.CaptureFixtur
     assert main(["serve", "--results", str(tmp_path / "nope")]) == 2
     err = capsys.readouterr().err.strip()
     assert err == f"hostwcg serve: {tmp_path / 'nope'}: no such folder"
+
+
+def test_serve_without_the_web_extra_names_it(monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from hostwcg_env.cli import main
+
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if it were not installed
+    assert main(["serve"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("hostwcg serve: the web app needs the 'web' extra: pip install 'hostwcg[web]'")
+    assert len(err.splitlines()) == 1

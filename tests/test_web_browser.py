@@ -140,6 +140,11 @@ def test_a_phone_sized_window_plays_too(browser: Browser, site: str) -> None:
     page.click("#start-play")
     _wait_state(page, 0)
     assert _fits(page), "the page is wider than a phone's screen"
+    assert page.locator("#decision .title").inner_text() == "Who goes first?"  # seed 0: A won the roll
+    n = _states(page)
+    page.keyboard.press("Enter")  # confirm: yes, go first
+    _wait_state(page, n)
+    assert "A goes first" in page.locator("#log").inner_text()
     for _ in range(6):  # a few moves, tapping the first choice
         if page.locator("#over").is_visible():
             break
