@@ -277,6 +277,28 @@ def test_no_payload_names_a_hidden_card(client: Any) -> None:
     assert searched > 40
 
 
+def test_no_replay_message_from_a_side_names_a_hidden_card(client: Any, tmp_path: Path) -> None:
+    """A kept game replayed from B's side, every step searched as above (the replay's game is
+    the whole game: only the side's messages must hide what B may not see)."""
+    c, hub = client
+    ref = _kept_game(tmp_path)
+    with c.websocket_connect("/ws") as ws:
+        ws.send_text(json.dumps({"type": "start", "mode": "replay", "file": ref, "index": 0, "side": "B"}))
+        total = _recv(ws)["actions"]
+        m = _recv(ws)
+        told: list[str] = []
+        for k in range(0, total, 4):  # four actions a step: every message sent is searched
+            game = next(iter(hub.sessions)).game
+            assert game is not None
+            told += [e.text_for(1) for e in game.events[len(told):]]
+            names = _hidden_names(game, 1, told)
+            leaked = [n for n in names if n in dumps(m)]
+            assert not leaked, f"step {k}: the payload names hidden cards {leaked}"
+            ws.send_text(json.dumps({"type": "step", "by": 4}))
+            m = _recv(ws)
+        assert m["over"] is not None
+
+
 # ============================================================================ bad input
 
 

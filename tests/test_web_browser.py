@@ -110,6 +110,7 @@ def _play_by_clicking(page: Page, rng: random.Random, max_moves: int = 400) -> d
     raise AssertionError(f"the game did not end in {max_moves} moves")
 
 
+@pytest.mark.slow
 def test_a_whole_game_against_ppo_v1_played_by_clicking(browser: Browser, site: str) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     errors: list[str] = []
