@@ -8,6 +8,7 @@ import asyncio
 import json
 import random
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -668,9 +669,14 @@ def test_serve_binds_to_this_machine_and_prints_the_url(tmp_path: Path) -> None:
         assert url, line + (proc.stderr.read() if proc.poll() is not None and proc.stderr else "")
         with urllib.request.urlopen(url.group(0), timeout=30) as r:
             assert b"hostwcg" in r.read()
+        proc.send_signal(signal.SIGINT)  # Ctrl+C: a clean stop, no traceback
+        out, err = proc.communicate(timeout=30)
+        assert proc.returncode == 0 and "Traceback" not in err, err
+        assert out.rstrip().endswith("hostwcg serve: stopped")
     finally:
-        proc.terminate()
-        proc.wait(30)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(30)
 
 
 def test_serve_refuses_a_missing_folder_in_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -93,5 +93,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
               file=sys.stderr)
     sys.stdout.flush()
     config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="on")
-    uvicorn.Server(config).run(sockets=[sock])
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn shut down cleanly, then passes Ctrl+C on
+        pass
+    print("hostwcg serve: stopped")
     return 0
