@@ -136,6 +136,30 @@ def test_options_carry_the_board_place_they_are_clicked_at(client: Any) -> None:
         assert {"play", "pass"} <= kinds.keys()
 
 
+def test_the_order_of_triggers_is_asked_with_their_cards_names() -> None:
+    """``trigger K`` is labelled with the card whose trigger it is: the card the notation
+    takes for it by name (engine/notation.py)."""
+    from hostwcg_env.engine.notation import _names
+
+    checked = 0
+    for seed in range(4, 60):
+        g = _new_game(seed)
+        rng = random.Random(seed)
+        while not g.is_over and checked < 12:
+            d = g.decision
+            assert d is not None
+            for a in d.actions:
+                if a.kind is Kind.TRIGGER:
+                    label = Table(g, d.player).label(board_of(g, d.player), a)
+                    name = re.fullmatch(r"put (.+)'s trigger on the stack next", label)
+                    assert name and _names(g.state, a, name.group(1), None), (label, a)
+                    checked += 1
+            g.apply(rng.choice(g.legal_actions()))
+        if checked >= 12:
+            break
+    assert checked >= 12
+
+
 def test_concede_ends_the_game_with_its_rule(client: Any) -> None:
     c, hub = client
     with c.websocket_connect("/ws") as ws:

@@ -158,7 +158,7 @@ class Table:
             return "pay automatically" if a.arg == "auto" else \
                 f"pay with {a.arg} ({RESOURCE_WORDS.get(a.arg, a.arg)})"
         if k is Kind.TRIGGER:
-            return f"put trigger {int(a.arg) + 1} on the stack first"
+            return f"put {self.trigger_name(me, int(a.arg))}'s trigger on the stack next"
         if k is Kind.SLOT:
             return f"slot {a.arg}"
         face = self.face(board, self.place(board, a))
@@ -181,6 +181,14 @@ class Table:
         if k is Kind.CARD:
             return f"put {name} on the bottom" if d is not None and d.kind == "mulligan" else f"choose {name}"
         return str(a)
+
+    def trigger_name(self, me: int, i: int) -> str:
+        """The source of the player's ``i``-th trigger waiting to be put on the stack (the
+        order the notation counts them in), read from the player's own view."""
+        from hostwcg_env.engine.matching import placeable
+
+        mine = [t for t in placeable(self.game.view(me).state) if t.controller == me]
+        return mine[i].card.name if i < len(mine) else f"trigger {i + 1}"
 
     def face(self, board: Board, place: str) -> CardFace | None:
         """The card at a place of this seat's board (``A.h2``, ``B.f0``, ``A.f0.m0``, ``d1``)."""
