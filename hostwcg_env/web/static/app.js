@@ -142,7 +142,13 @@ function state(m) {
 
 function logLine(text, cls) {
   const log = $("#log");
-  log.append(el("div", cls, text));
+  const prev = log.lastElementChild;
+  const tag = /^\[[\w ]+\] /.exec(text);
+  if (!cls && tag && prev && !prev.className && prev.textContent.startsWith(tag[0])) {
+    prev.textContent += "; " + text.slice(tag[0].length);  // the same phase goes on: one line
+  } else {
+    log.append(el("div", cls, text));
+  }
   log.scrollTop = log.scrollHeight;
 }
 
@@ -172,6 +178,7 @@ function drawBoard(m) {
   hand.className = "hand";
   const mine = b.sides[me];
   hand.replaceChildren(...(mine.hand || []).map(c => cardEl(c, by)));
+  if (mine.hand && typeof b.seat !== "number") hand.prepend(el("span", "muted", `${"AB"[me]}'s hand:`));
   if (!mine.hand) hand.replaceChildren(el("span", "muted", `${"AB"[me]}'s hand: ${mine.hand_count} cards`));
   $("#stack").replaceChildren(...b.stack.slice().reverse().map(s => {
     const it = el("div", "stackitem", `${"AB"[s.controller]}: ${s.title}` + (s.targets_text ? ` -> ${s.targets_text}` : ""));
@@ -202,6 +209,7 @@ function drawSide(box, side, b, by, top) {
   info.append(kv("AP", side.ap), kv("Pool", pool), kv("Hand", side.hand_count), kv("Deck", side.deck),
     kv("Damage", side.damage_count), kv("Drop", side.drop.length), kv("Banished", side.banished.length));
   if (side.damage && side.damage.length) info.title = "Damage zone: " + side.damage.map(c => c.name).join(", ");
+  if (top && side.hand && side.hand.length) info.append(el("div", "muted", "Hand: " + side.hand.map(c => c.name).join(", ")));
   const dropNames = side.drop.map(c => c.name).join(", ");
   if (dropNames) info.append(el("div", "muted", "Drop: " + dropNames));
   const rows = el("div", "rows");
@@ -296,7 +304,8 @@ function drawDecision(m) {
     const who = mode === "play" ? "The opponent" : d.player;
     box.replaceChildren(el("div", "title", `${who} to decide: ${d.kind.replaceAll("_", " ")}`));
     if (m.next) box.append(el("div", "prompt", `recorded: ${m.next}`));
-    if (mode !== "play" && d.options.length) box.append(el("div", "prompt", `${d.options.length} legal actions`));
+    const n = d.options.length;
+    if (mode !== "play" && n) box.append(el("div", "prompt", `${n} legal action${n === 1 ? "" : "s"}`));
     return;
   }
   box.className = "mine";
