@@ -99,6 +99,8 @@ def test_a_whole_game_is_played_over_the_socket_and_its_end_names_the_rule(clien
             for o in d["options"]:  # every option is legal notation, with words and maybe a place
                 assert str(Action.parse(o["a"])) == o["a"] and o["label"]
             seen_forced |= bool(m["forced"])
+            # each answer taken for the player is said in the log, where it was taken
+            assert [e["forced"] for e in m["log"] if "forced" in e] == m["forced"]
             ws.send_text(json.dumps({"type": "act", "action": rng.choice(d["options"])["a"]}))
             m = _recv(ws)
             moves += 1

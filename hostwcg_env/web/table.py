@@ -56,7 +56,7 @@ class Table:
         self.seat = seat
         self.told = told  # events already sent
         self.phase = ""
-        self.taken: list[str] = []  # forced answers not said yet
+        self.taken: list[tuple[str, int, int]] = []  # forced answers not said yet: words, times, event
 
     @property
     def player(self) -> int | None:
@@ -75,13 +75,18 @@ class Table:
         board = board_of(g, self.seat)
         label = self.label(board, a)
         said = f"{KIND_WORDS.get(d.kind.value, d.kind.value).rstrip('?')}: {label}"
-        if self.taken and self.taken[-1].startswith(said):
-            n = self.taken[-1][len(said):].strip(" ()x") or "1"
-            self.taken[-1] = f"{said} (x{int(n) + 1})"
+        at = len(g.events)  # said before the events it causes (as ``hostwcg play`` says it)
+        if self.taken and self.taken[-1][0] == said:
+            self.taken[-1] = (said, self.taken[-1][1] + 1, at)
         else:
-            self.taken.append(said)
+            self.taken.append((said, 1, at))
         g.apply(a)
         return True
+
+    @staticmethod
+    def _said(taken: tuple[str, int, int]) -> str:
+        said, n, _ = taken
+        return said if n == 1 else f"{said} (x{n})"
 
     # ------------------------------------------------------------ the message
     def message(self, **extra: Any) -> dict[str, Any]:
@@ -96,11 +101,10 @@ class Table:
             "where": board.where_text(),
             "board": _board_json(board),
             "decision": self.decision(board),
+            "forced": [self._said(x) for x in self.taken],
             "log": self.log(),
-            "forced": self.taken,
             "over": self.over(board),
         }
-        self.taken = []
         msg.update(extra)
         return msg
 
@@ -222,12 +226,18 @@ class Table:
     # ------------------------------------------------------------ the story
     def log(self) -> list[dict[str, str]]:
         """The events since the last message, as this seat saw them, in the words of
-        ``hostwcg demo``: ``{"turn": "Turn 3: A (you)"}`` headers and ``{"line": ...}``s."""
+        ``hostwcg demo``: ``{"turn": "Turn 3: A (you)"}`` headers and ``{"line": ...}``s, with
+        the answers taken for the player (``{"forced": ...}``) where they were taken."""
         g = self.game
         first, self.told = self.told, len(g.events)
         out: list[dict[str, str]] = []
         chunk: list[str] = []
-        for e in g.events[first:self.told]:
+        for i, e in enumerate(g.events[first:self.told], first):
+            if self.taken and self.taken[0][2] <= i:
+                out += self._lines(chunk)
+                chunk = []
+                while self.taken and self.taken[0][2] <= i:
+                    out.append({"forced": self._said(self.taken.pop(0))})
             if e.kind == "TurnBegan":
                 out += self._lines(chunk)
                 chunk = []
@@ -239,6 +249,8 @@ class Table:
                 continue
             chunk.append(e.text if self.seat is None else e.text_for(self.player))
         out += self._lines(chunk)
+        out += [{"forced": self._said(x)} for x in self.taken]
+        self.taken = []
         return out
 
     def _lines(self, texts: list[str]) -> list[dict[str, str]]:

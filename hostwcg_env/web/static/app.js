@@ -118,9 +118,10 @@ function state(m) {
   last = m;
   document.body.dataset.states = String(+(document.body.dataset.states || 0) + 1);  // for tests
   if (m.reset) $("#log").replaceChildren();
-  if (m.forced && m.forced.length) logLine("Taken for you (your only choice): " + m.forced.join("; "), "forced");
   for (const e of m.log) {
-    if (e.turn) logLine(e.turn, "turn"); else logLine(e.line, "");
+    if (e.turn) logLine(e.turn, "turn");
+    else if (e.forced) logLine("Taken for you (your only choice): " + e.forced, "forced");
+    else logLine(e.line, "");
   }
   drawBoard(m);
   drawDecision(m);
