@@ -23,7 +23,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
              "hostwcg_env.scenarios")),
     ("agents", ("agents",)),
     ("analysis", ("hostwcg_env.analysis",)),
-    ("top", ("hostwcg_env.cli", "hostwcg_env.cli_input", "hostwcg_env.demo", "hostwcg_env.play", "hostwcg_env.__main__", "scripts")),
+    ("top", ("hostwcg_env.cli", "hostwcg_env.cli_input", "hostwcg_env.demo", "hostwcg_env.play", "hostwcg_env.__main__", "scripts",
+             "hostwcg_env.web")),
 ]
 RANK = {name: i for i, (name, _) in enumerate(LAYERS)}
 
