@@ -78,6 +78,7 @@ def _start_play(ws: Any, **kw: Any) -> dict[str, Any]:
     ws.send_text(json.dumps({"type": "start", "mode": "play", "vs": "random", "seat": "A", "seed": 1, **kw}))
     started = _recv(ws)
     assert started["type"] == "started", started
+    assert list(started["decks"]) == [started["you"]]  # not the opponent's deck: its Host is hidden (A13)
     return _recv(ws)
 
 
@@ -279,19 +280,24 @@ def _faces(board: Any) -> list[str]:
 
 def test_no_payload_names_a_hidden_card(client: Any) -> None:
     """Every message of whole games, searched for the names of the cards the player may not
-    see (the opponent's hand, both decks, the opponent's face-down cards and damage zone)."""
+    see (the opponent's hand, both decks, the opponent's face-down cards and damage zone, and
+    the opponent's Host before the game begins, A13)."""
     c, hub = client
     searched = 0
     for seed in (11, 12):
         rng = random.Random(seed)
         with c.websocket_connect("/ws") as ws:
-            m = _start_play(ws, seed=seed)
+            ws.send_text(json.dumps({"type": "start", "mode": "play", "vs": "random", "seed": seed}))
+            started = dumps(_recv(ws))
+            m = _recv(ws)
             told: list[str] = []
+            first = True
             while True:
                 game = next(iter(hub.sessions)).game  # the server's game, read between messages
                 assert game is not None
                 told += [e.text_for(0) for e in game.events[len(told):]]
-                payload = dumps(m)
+                payload = dumps(m) + (started if first else "")
+                first = False
                 names = _hidden_names(game, 0, told)
                 assert names, "nothing hidden to search for"
                 leaked = [n for n in names if n in payload]
@@ -566,7 +572,8 @@ def test_watching_from_one_side_shows_only_that_sides_actions(client: Any) -> No
     with c.websocket_connect("/ws") as ws:
         ws.send_text(json.dumps({"type": "start", "mode": "watch", "agents": ["random", "random"],
                                  "seed": 4, "paused": True, "side": "B"}))
-        assert _recv(ws)["type"] == "started"
+        started = _recv(ws)
+        assert started["type"] == "started" and list(started["decks"]) == ["B"]  # A's Host: hidden (A13)
         assert _recv(ws)["seat"] == "B"
         lasts = []
         for _ in range(40):

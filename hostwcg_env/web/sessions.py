@@ -201,10 +201,9 @@ class PlaySession(Session):
         self.concede = False
         self.game = game = default_ruleset(RuleConfig()).new_game(deck_a, deck_b, seed=seed)
         self.table = Table(game, seat)
-        mine, theirs = (deck_a, deck_b)[seat], (deck_a, deck_b)[1 - seat]
+        mine = (deck_a, deck_b)[seat]  # the opponent's deck is not said: its Host is hidden (A13)
         await self.send({"type": "started", "mode": "play", "you": side, "seed": seed, "vs": vs,
-                         "decks": {side: f"{mine.name} ({mine.host})",
-                                   SIDES[1 - seat]: f"{theirs.name} ({theirs.host})"}})
+                         "decks": {side: f"{mine.name} ({mine.host})"}})
         self.run(self.advance())
 
     async def advance(self) -> None:
@@ -293,9 +292,10 @@ class WatchSession(Session):
         self.steps = 0
         self.game = game = default_ruleset(RuleConfig()).new_game(deck_a, deck_b, seed=seed)
         self.table = Table(game, seat)
+        shown = [p for p in (0, 1) if seat is None or seat == p]  # a Host is hidden until the start (A13)
+        decks = (deck_a, deck_b)
         await self.send({"type": "started", "mode": "watch", "seed": seed, "agents": names,
-                         "decks": {"A": f"{deck_a.name} ({deck_a.host})",
-                                   "B": f"{deck_b.name} ({deck_b.host})"}})
+                         "decks": {SIDES[p]: f"{decks[p].name} ({decks[p].host})" for p in shown}})
         await self.send(self.table.message(paused=self.paused, delay=self.delay))
         self.run(self.drive())
 

@@ -109,8 +109,8 @@ function showBack() {
 }
 
 function describeStart(m) {
-  if (m.mode === "play") logLine(`You are ${m.you}: ${m.decks[m.you]}, against ${m.vs}: ${m.decks[m.you === "A" ? "B" : "A"]} (seed ${m.seed})`, "turn");
-  if (m.mode === "watch") logLine(`A: ${m.agents[0]}, ${m.decks.A} vs B: ${m.agents[1]}, ${m.decks.B} (seed ${m.seed})`, "turn");
+  if (m.mode === "play") logLine(`You are ${m.you}, playing ${m.decks[m.you]}, against ${m.vs} (seed ${m.seed})`, "turn");
+  if (m.mode === "watch") logLine(`A: ${m.agents[0]}${m.decks.A ? ", " + m.decks.A : ""} vs B: ${m.agents[1]}${m.decks.B ? ", " + m.decks.B : ""} (seed ${m.seed})`, "turn");
   if (m.mode === "replay") logLine(m.about, "turn");
 }
 
