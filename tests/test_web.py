@@ -442,6 +442,21 @@ def test_out_of_turn_while_the_agent_thinks_and_other_games_go_on(tmp_path: Path
     assert not hub.sessions
 
 
+def test_a_concession_while_the_agent_thinks_is_taken_when_it_has_decided(tmp_path: Path) -> None:
+    gate = _Gate()
+    hub = _hub(tmp_path, make_agent=gate.factory)
+    with TestClient(create_app(hub)) as c, c.websocket_connect("/ws") as ws:
+        ws.send_text(json.dumps({"type": "start", "mode": "play", "vs": "random", "seat": "B", "seed": 9}))
+        assert _recv(ws)["type"] == "started"
+        assert gate.entered.wait(30)
+        ws.send_text(json.dumps({"type": "concede"}))
+        gate.open.set()
+        m = _recv(ws)  # the state the agent's decision led to may come first, if it won the race
+        if not m["over"]:
+            m = _recv(ws)
+        assert m["type"] == "state" and m["over"]["reason"] == "concede" and m["over"]["winner"] == "A"
+
+
 def test_a_closed_tab_frees_its_game_even_while_its_agent_thinks(tmp_path: Path) -> None:
     gate = _Gate()
     hub = _hub(tmp_path, make_agent=gate.factory)

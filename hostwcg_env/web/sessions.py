@@ -227,6 +227,9 @@ class PlaySession(Session):
                     return
                 game.apply(action)
             await self.send(table.message())
+            if self.concede and not game.is_over:  # asked for while the last state was sent
+                game.concede(self.seat)
+                await self.send(table.message())
 
     async def on(self, kind: str, msg: dict[str, Any]) -> None:
         game = self.game
