@@ -15,6 +15,8 @@
     hostwcg replay FILE [--index N] [--side A|B|spectator] [--step] [--all]
     hostwcg audit RESULTS... [--games N] [--examples K]   blunder rates of the agents in kept games
     hostwcg agents [list | NAME] [--check AGENT]          the agent registry: names, options, defaults
+    hostwcg serve [--host H] [--port N] [--results DIR...] [--reports DIR...] [--agent SPEC]
+                                         play, watch and replay in the browser (docs/web.md)
 
 A deck is a short name (``karsh``), an id (``karsh_ember_tide``) or a ``.toml`` file
 (docs/cards.md "Naming a card or a deck"); an agent is ``random``, ``heuristic``,
@@ -329,6 +331,8 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                       help="colour the board: auto (when writing to a terminal, the default), always or never")
     pl.set_defaults(func=cmd_play)
+    from hostwcg_env.web.serve import add_parser as add_serve_parser  # the web app (docs/web.md)
+    add_serve_parser(sub)
     return p
 
 

@@ -158,6 +158,11 @@ ROWS: list[tuple[list[str], str, str]] = [
     (["agents", "nosuch"], "hostwcg agents: unknown agent 'nosuch'", "err"),
     (["agents", "--check", "lookahead:nope=1"], "agent 'lookahead:nope=1': unknown option 'nope'", "err"),
     (["agents", "--check", "nosuch.module:Agent"], "cannot import 'nosuch.module'", "err"),
+    # ------------------------------------------------------------------ serve (docs/web.md)
+    (["serve", "--port", "-1"], "argument --port: must be at least 0 (got -1)", "err"),
+    (["serve", "--agent", "nosuch"], "argument --agent: unknown agent 'nosuch'", "err"),
+    (["serve", "--results", "{missing}"], "{missing}: no such folder", "err"),
+    (["serve", "--reports", "{bin}"], "{bin}: no such folder", "err"),
 ]
 
 # bad results and record files (a line that is not JSON in the middle of a file is read past

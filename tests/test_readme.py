@@ -26,7 +26,7 @@ def _code(block: str) -> list[str]:
 
 
 def test_the_readme_is_short() -> None:
-    assert len(README) < 8000, len(README)
+    assert len(README) < 8200, len(README)  # 8000 before the browser app's section
 
 
 def test_every_path_the_readme_names_exists() -> None:
