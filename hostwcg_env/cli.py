@@ -625,7 +625,13 @@ def _refuse(args: argparse.Namespace, message: str, code: int) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     from hostwcg_env.cards import CardError, DeckError
+    from hostwcg_env.threads import configure_blas_env
 
+    try:
+        configure_blas_env()  # the agents' numpy on one BLAS thread (HOSTWCG_BLAS_THREADS, hostwcg_env/threads.py)
+    except ValueError as e:
+        print(f"hostwcg: {e}", file=sys.stderr)
+        return 2
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
