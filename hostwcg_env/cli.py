@@ -14,6 +14,7 @@
                     [--compare F=V] [--sequential] [--out DIR] [--workers N] [--backend ray]
     hostwcg replay FILE [--index N] [--side A|B|spectator] [--step] [--all]
     hostwcg audit RESULTS... [--games N] [--examples K]   blunder rates of the agents in kept games
+    hostwcg export AGENT --onnx FILE     a learned policy's network as ONNX (docs/export.md)
 
 A deck is a short name (``karsh``), an id (``karsh_ember_tide``) or a ``.toml`` file
 (docs/cards.md "Naming a deck"); an agent is ``random``, ``heuristic``, ``lookahead[:W][:K=V...]``,
@@ -294,6 +295,8 @@ def build_parser() -> argparse.ArgumentParser:
     lad.set_defaults(func=cmd_ladder)
 
     add_balance_parsers(sub)
+    from hostwcg_env import cli_export
+    cli_export.add_parser(sub)
 
     au = sub.add_parser("audit", help="replay kept games and classify every choice by the blunder rules "
                         "(docs/agents.md): rates per agent, games ended at the turn limit, worst examples")
