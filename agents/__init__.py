@@ -7,7 +7,7 @@ from typing import Any
 from .base import Agent, EngineAgent, Observer, decide
 from .random_agent import RandomAgent
 
-AGENT_NAMES = ("random", "heuristic", "lookahead", "pimc", "turnsearch", "ismcts", "ppo", "ppo_v1")
+AGENT_NAMES = ("random", "heuristic", "lookahead", "pimc", "turnsearch", "ismcts", "ppo", "ppo_v1", "level")
 
 
 def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
@@ -48,8 +48,15 @@ def make_agent(name: str, seed: int | None = None, **kw: Any) -> Any:
     ``ismcts:300`` searches 300 iterations a decision; ``ismcts:0.5s`` as many as fit in half a
     second (the search stops at the first iteration that ends past the limit). It chooses among
     the sensible actions (``agents/sensible.py``); ``ismcts:0.5s:raw`` (``ismcts:raw``) among
-    every legal action, as it did before."""
+    every legal action, as it did before.
+
+    ``level:1`` (the weakest) to ``level:5`` (the strongest) are opponents at a chosen strength,
+    weaker by skill rather than noise (``agents/levels.py``, ``docs/levels.md``)."""
     base, _, arg = name.partition(":")
+    if base == "level":  # level:1 (weakest) to level:5 (strongest), agents/levels.py
+        from .levels import make_level
+
+        return make_level(arg, seed=seed, **kw)
     if base == "random":
         return RandomAgent(seed)
     if base == "heuristic":
