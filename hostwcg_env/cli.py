@@ -20,7 +20,8 @@ A deck is a short name (``karsh``), an id (``karsh_ember_tide``) or a ``.toml`` 
 (docs/cards.md "Naming a deck"); an agent is ``random``, ``heuristic``, ``lookahead[:W][:K=V...]``,
 ``pimc[:W]``, ``turnsearch[:N]``, ``ismcts[:N|:Ss]``, ``ppo`` (the shipped v0 policy) or ``ppo:PATH``
 (a trained ``.zip`` or an exported ``.npz``), ``ppo_v1`` (the shipped v1 network) or ``ppo_v1:look``
-(that network checked by rollouts), ``ppo_v1:PATH.npz[:look]`` (``agents.make_agent``).
+(that network checked by rollouts), ``ppo_v1:PATH.npz[:look]``, or ``level:1`` (weakest) to
+``level:5`` (docs/levels.md) (``agents.make_agent``).
 
 Exit status: 0 ok, 1 when something checked is wrong, 2 on a usage error. A bad value or file
 is refused with one line on stderr that names it (``hostwcg_env/cli_input.py`` checks them);
@@ -269,7 +270,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev = sub.add_parser("evaluate", help="round-robin ladder between agents (win rates, ratings)")
     ev.add_argument("--agents", type=agent_list(2, None), default="random,heuristic",
                     help="comma-separated agents: random, heuristic, lookahead[:W], pimc[:W], turnsearch[:N], "
-                         "ismcts[:N|:Ss], ppo, ppo:raw, ppo:PATH, ppo_v1, ppo_v1:look, ppo_v1:PATH.npz (docs/agents.md)")
+                         "ismcts[:N|:Ss], ppo, ppo:raw, ppo:PATH, ppo_v1, ppo_v1:look, ppo_v1:PATH.npz (docs/agents.md), "
+                         "level:1 to level:5 (docs/levels.md)")
     ev.add_argument("--games", type=at_least(1), default=100, help="games per pair (seats swapped on paired seeds)")
     ev.add_argument("--workers", type=at_least(1), default=1,
                     help="processes playing games side by side (default 1; each plays whole games)")
@@ -315,7 +317,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "the commands (hand, board, show CARD, log, concede).")
     pl.add_argument("--vs", type=agent_spec, default="heuristic",
                     help="your opponent: random, heuristic (default), lookahead, pimc, ismcts[:N|:Ss], ppo, ppo:PATH "
-                         "(a trained .zip or .npz), ppo_v1, ppo_v1:look (the strongest), ppo_v1:PATH.npz")
+                         "(a trained .zip or .npz), ppo_v1, ppo_v1:look (the strongest), ppo_v1:PATH.npz, "
+                         "level:1 (weakest) to level:5 (docs/levels.md)")
     pl.add_argument("--seat", choices=("A", "B"), default="A", help="your seat (default A)")
     pl.add_argument("--seed", type=at_least(0), default=0,
                     help=f"the game's seed, and the decks' when --decks does not name them: {SEED_HELP}")

@@ -3,7 +3,7 @@
 The learned agents (``ppo``, ``ppo_v1``, ``ppo_v1:look``) run small matrix products a choice.
 numpy's BLAS (OpenBLAS in the numpy wheels) splits each one over every core by default; on a
 busy machine those threads wait for each other and for the other processes, and a choice that
-takes 0.5 ms alone took 9.5 ms beside another job (``docs/agents.md``, "Inference under
+takes 0.5 ms alone took 9.5 ms beside another job (``docs/benchmarks.md``, "Inference under
 load"). So every policy limits numpy's BLAS to ``HOSTWCG_BLAS_THREADS`` threads (1 unless the
 environment variable says otherwise; ``0`` leaves numpy's own default) when it is built
 (``limit_blas_threads``, with ``threadpoolctl``), and the ``hostwcg`` command sets the same

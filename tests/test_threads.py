@@ -84,3 +84,15 @@ def test_ladder_reports_the_machine_load_beside_its_times() -> None:
     report = result.markdown()
     assert f"1-minute load average, os.getloadavg): {result.load[0]:.2f} at the start" in report
     assert report.index("ms per choice") < report.index("load average")
+
+
+def test_the_blas_benchmark_measures_both_configurations(capsys: pytest.CaptureFixture[str]) -> None:
+    from scripts_loader import load_script
+
+    bench = load_script("bench_blas")
+    result = bench.measure(batch=2, seconds=0.1, repeat=2)
+    assert 1 in result and all(k >= 2 and wall > 0 and cpu >= 0 for wall, cpu, k in result.values())
+    assert bench.main(["--batch", "2", "--seconds", "0.1", "--repeat", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("ppo_v1 forward, batch 2, without a busy loop; load average ")
+    assert "  1 BLAS thread: " in out
