@@ -136,3 +136,17 @@ def test_export_refuses_what_it_cannot_write_in_one_line(tmp_path: Path, capsys:
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith(f"hostwcg export: {says}")
     assert not (tmp_path / "x.onnx").exists()
+
+
+def test_the_server_example_in_docs_export_md_plays_a_game(v1_onnx: Path, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    import re
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "export.md").read_text(encoding="utf-8")
+    block = re.findall(r"```python\n(.*?)```", doc, flags=re.S)[0]
+    (tmp_path / "ppo_v1.onnx").write_bytes(v1_onnx.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    rng = np.random.default_rng(0)
+    scope: dict[str, Any] = {"ask_the_player": lambda env, seat: int(rng.choice(np.flatnonzero(env.action_mask(seat))))}
+    exec(block, scope)
+    assert scope["env"].game.is_over
