@@ -421,10 +421,11 @@ def add_balance_parsers(sub: Any) -> None:
         description="Decks x decks on paired, seat-swapped seeds; tables with 95% intervals as CSV, "
                     "Parquet, PNG plots and one HTML report in --out. Resumable: run the same command "
                     "again to finish an interrupted study.")
-    bal.add_argument("mode", nargs="?", choices=("run", "compare", "report", "skill"), default="run",
+    bal.add_argument("mode", nargs="?", choices=("run", "compare", "report", "skill", "tune"), default="run",
                      help="run a study (default); compare two rule configurations (with --compare); "
                           "report: rebuild the outputs of --out from its records without playing; "
-                          "skill: the same study under each agent of --skills, its conclusions compared")
+                          "skill: the same study under each agent of --skills, its conclusions compared; "
+                          "tune: deck-list swaps that move every deck into --band (docs/balance.md)")
     bal.add_argument("--decks", nargs="+", metavar="DECK",
                      help="deck ids (brae_deep_roots), unique prefixes (brae) or .toml files "
                           "(default: every shipped preconstructed deck)")
@@ -432,16 +433,21 @@ def add_balance_parsers(sub: Any) -> None:
     bal.add_argument("--mirrors", action="store_true", help="also play each deck against itself")
     bal.add_argument("--games", type=at_least(1), default=100, metavar="N",
                      help="games per deck pair, seats swapped on paired seeds (default 100)")
-    bal.add_argument("--agent", default="random", help="the agent for both seats (default random)")
+    bal.add_argument("--agent", help="the agent for both seats (default random; compare --patch/--swap: "
+                                     "lookahead and ppo_v1, one comparison each)")
     bal.add_argument("--agents", metavar="A,B", help="agents for seat A and seat B (overrides --agent)")
-    bal.add_argument("--skills", type=agent_list(2, None), default="random,heuristic,lookahead,ppo",
+    bal.add_argument("--skills", type=agent_list(2, None), default="random,heuristic,lookahead,ppo_v1",
                      metavar="A,B,...", help="skill: the agents whose studies are compared, each in both seats "
-                                             "(default random,heuristic,lookahead,ppo)")
+                                             "(default random,heuristic,lookahead,ppo_v1)")
     bal.add_argument("--seed", type=at_least(0), default=0, help="base seed, 0 or more (default 0)")
     bal.add_argument("--rule", type=rule_flag, action="append", default=[], metavar="FLAG=VALUE",
                      help="a RuleConfig flag for the study (repeatable), e.g. damage_draws=true")
     bal.add_argument("--compare", type=rule_flag, action="append", default=[], metavar="FLAG=VALUE",
                      help="compare mode: configuration B = the study's rules plus these (repeatable)")
+    bal.add_argument("--patch", action="append", default=[], metavar="'CARD: FIELD=VALUE'",
+                     help="compare: in B, edit a card, e.g. 'Mossback Tortoise: health=5' (repeatable)")
+    bal.add_argument("--swap", action="append", default=[], metavar="'DECK: -CARD +CARD'",
+                     help="compare: in B, change a deck list, e.g. \"brae: -Nature's Bounty +Seed the Earth\"")
     bal.add_argument("--sequential", action="store_true",
                      help="compare: stop early when a group-sequential test on --metric is decided")
     bal.add_argument("--look-every", type=at_least(1), default=50, metavar="K",
@@ -453,6 +459,9 @@ def add_balance_parsers(sub: Any) -> None:
                      help="sequential: two-sided alpha, between 0 and 1 (default 0.05)")
     bal.add_argument("--spending", choices=("pocock", "obf"), default="pocock",
                      help="sequential: alpha-spending function, Pocock- or O'Brien-Fleming-type")
+    from hostwcg_env.analysis.tune import add_arguments as add_tune_arguments
+
+    add_tune_arguments(bal)
     bal.add_argument("--out", metavar="DIR", help="output folder (default runs/balance, runs/compare)")
     bal.add_argument("--fresh", action="store_true", help="discard the games already in --out")
     bal.add_argument("--workers", type=at_least(1), default=None, metavar="N",
@@ -488,19 +497,29 @@ def cmd_balance(args: argparse.Namespace) -> int:
     from hostwcg_env.analysis.backends import BackendError
     from hostwcg_env.analysis.simulate import Study, StudyMismatch
 
-    if args.mode == "compare" and not args.compare:
-        print("balance compare: give the changed rules with --compare FLAG=VALUE", file=sys.stderr)
+    if args.mode == "compare" and not (args.compare or args.patch or args.swap):
+        print("balance compare: give the changed rules with --compare FLAG=VALUE, or card and deck changes "
+              "with --patch/--swap", file=sys.stderr)
         return 2
-    out = Path(args.out or ("runs/compare" if args.compare else "runs/skill" if args.mode == "skill"
+    out = Path(args.out or ("runs/tune" if args.mode == "tune" else "runs/compare" if args.compare or args.patch
+                            or args.swap else "runs/skill" if args.mode == "skill"
                             else "runs/balance"))
     try:
         if args.mode == "skill":
             return _balance_skill(args, out)
         if args.mode == "report":
             return _balance_report(out, plots=not args.no_plots)
-        study = Study.make(decks=args.decks, games=args.games, agents=args.agents or args.agent,
+        study = Study.make(decks=args.decks, games=args.games, agents=args.agents or args.agent or "random",
                            rules=args.rule, seed=args.seed, mirrors=args.mirrors,
                            include_test=args.include_test, max_width=args.max_width)
+        if args.mode == "tune":
+            from hostwcg_env.analysis import tune
+
+            return tune.cli(args, study, out)
+        if args.patch or args.swap:
+            from hostwcg_env.analysis import whatif
+
+            return whatif.cli(args, study, out)
         if args.compare:
             from hostwcg_env.analysis.simulate import parse_rules
 

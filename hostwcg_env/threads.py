@@ -7,8 +7,8 @@ takes 0.5 ms alone took 9.5 ms beside another job (``docs/benchmarks.md``, "Infe
 load"). So every policy limits numpy's BLAS to ``HOSTWCG_BLAS_THREADS`` threads (1 unless the
 environment variable says otherwise; ``0`` leaves numpy's own default) when it is built
 (``limit_blas_threads``, with ``threadpoolctl``), and the ``hostwcg`` command sets the same
-limit for the BLAS libraries before numpy loads (``configure_blas_env``), so its worker
-processes start with it too. Only BLAS is limited: OpenMP (torch's training threads) is not.
+limit in its own process and in the BLAS libraries' variables (``configure_blas_env``), so the
+worker processes it starts load numpy with it too. Only BLAS is limited: OpenMP (torch's training threads) is not.
 """
 
 from __future__ import annotations
@@ -42,13 +42,16 @@ def blas_threads() -> int:
 
 
 def configure_blas_env() -> int:
-    """Set the BLAS libraries' thread variables (``BLAS_ENV``) to ``blas_threads()`` where they
-    are unset and numpy is not loaded yet, so no extra BLAS threads start in this process or in
-    the processes it starts. Returns the limit (0: none set)."""
+    """The ``hostwcg`` command's setting: the BLAS libraries' thread variables (``BLAS_ENV``) set
+    to ``blas_threads()`` where they are unset, so the processes it starts load numpy with that
+    many threads, and this process's numpy limited to as many (``limit_blas_threads``) where it
+    is loaded already. Returns the limit (0: nothing set)."""
     n = blas_threads()
-    if n and "numpy" not in sys.modules:
+    if n:
         for var in BLAS_ENV:
             os.environ.setdefault(var, str(n))
+        if "numpy" in sys.modules:
+            limit_blas_threads()
     return n
 
 

@@ -54,7 +54,6 @@ from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 
 def _stop_after(seconds: float) -> Any:
@@ -192,7 +191,6 @@ def run(seconds: float, eval_games: int, v0_envs: int, v1_envs: int, seed: int, 
 
 _RSS_CHILD = """
 import sys, numpy as np
-sys.path.insert(0, {root!r})
 from hostwcg_env import hostwcg_v1
 def rss():
     with open('/proc/self/statm') as f:

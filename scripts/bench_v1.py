@@ -15,18 +15,16 @@ actions on one core (seeded once), the size of one observation, the memory of on
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 import tracemalloc
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from hostwcg_env import hostwcg_v1
+from hostwcg_env.env.v1.layout import obs_layout
 
-from hostwcg_env import hostwcg_v1  # noqa: E402
-from hostwcg_env.env.v1.layout import obs_layout  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def bench_aec(seconds: float, seed: int = 0) -> dict[str, float]:

@@ -25,15 +25,14 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from agents import decide, make_agent
+from hostwcg_env.board.html import board_html
+from hostwcg_env.board.model import board_of
+from hostwcg_env.cards import default_ruleset
+from hostwcg_env.demo import agent_seeds, load_decks
+from hostwcg_env.engine import Action, Game
 
-from agents import decide, make_agent  # noqa: E402
-from hostwcg_env.board.html import board_html  # noqa: E402
-from hostwcg_env.board.model import board_of  # noqa: E402
-from hostwcg_env.cards import default_ruleset  # noqa: E402
-from hostwcg_env.demo import agent_seeds, load_decks  # noqa: E402
-from hostwcg_env.engine import Action, Game  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 WINDOW = (1400, 1000)
 PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>hostwcg board</title>

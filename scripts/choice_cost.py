@@ -16,20 +16,12 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 import time
-from pathlib import Path
 
-try:
-    import hostwcg_env  # noqa: F401
-except ImportError:  # run from a checkout without installing
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    import hostwcg_env  # noqa: F401
-
-from agents import decide, make_agent  # noqa: E402
-from hostwcg_env.analysis.ladder import schedule  # noqa: E402
-from hostwcg_env.analysis.runner import new_game  # noqa: E402
-from hostwcg_env.engine import Game  # noqa: E402
+from agents import decide, make_agent
+from hostwcg_env.analysis.ladder import schedule
+from hostwcg_env.analysis.runner import new_game
+from hostwcg_env.engine import Game
 
 
 def positions(games: int, seed: int, every: int) -> list[Game]:

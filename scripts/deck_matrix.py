@@ -11,13 +11,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from hostwcg_env.analysis.selfplay import deck_matrix, format_matrix, pool_decks, worst  # noqa: E402
+from hostwcg_env.analysis.selfplay import deck_matrix, format_matrix, pool_decks, worst
 
 TARGET = 0.25
 

@@ -31,11 +31,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import hostwcg_env  # noqa: E402,F401
-from hostwcg_env.cards.decks import DECKS_DIR, load_deck  # noqa: E402
-from hostwcg_env.engine import Game, RuleConfig  # noqa: E402
+from hostwcg_env.cards.decks import DECKS_DIR, load_deck
+from hostwcg_env.engine import Game, RuleConfig
 
 DECKS = {p.stem: load_deck(p) for p in sorted(DECKS_DIR.glob("*.toml"))}
 NAMES = sorted(DECKS)

@@ -6,7 +6,7 @@ the lookahead's rollouts stop), and fits the linear weights of ``agents.lookahea
 the features given (danger base, threat and burn weights); reports the held-out log loss and
 accuracy of each shape and the weights of the best (``docs/agents.md``, "lookahead"):
 
-    python scripts/fit_lookahead_eval.py agents/ladder_results/history/ppo_vs_heuristic_1400000.jsonl.gz \\
+    python scripts/fit_lookahead_eval.py agents/ladder_results/round_robin_33000000.jsonl.gz \\
         --games 2000 --danger-base 0.5,0.6,0.7,0.8 --reach 0,0.5,1
 """
 
@@ -23,11 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-import hostwcg_env  # noqa: E402,F401
-from agents.lookahead import DEFAULT_WEIGHTS, LINEAR, Side, Weights, _terms, side  # noqa: E402
-from hostwcg_env.analysis.audit import replayed_games  # noqa: E402
+from agents.lookahead import DEFAULT_WEIGHTS, LINEAR, Side, Weights, _terms, side
+from hostwcg_env.analysis.audit import replayed_games
 
 Position = tuple[Side, Side, bool, float, int]  # A's side, B's side, A to act, A's result, game
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """The random-play fuzz at scale: N seeded games spread over every ordered deck pair and every
-RuleConfig flag off its default (tests/fuzz_variants.py), each checked after every action by
-the invariants of tests/test_fuzz.py, every 50th game replayed and cloned.
+RuleConfig flag off its default, each checked after every action by the invariants of
+``hostwcg_env.testing.fuzz``, every 50th game replayed and cloned.
 
     python scripts/fuzz.py --games 5000 --workers 2 --out runs/fuzz.json
 
@@ -15,16 +15,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from fuzz_variants import flag_variants  # noqa: E402
-from test_fuzz import PAIRS, run_chunk  # noqa: E402
+from hostwcg_env.testing.fuzz import PAIRS, flag_variants, run_chunk
 
 VARIANTS = flag_variants()
 

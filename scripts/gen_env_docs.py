@@ -11,18 +11,17 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from hostwcg_env.engine import RuleConfig  # noqa: E402
-from hostwcg_env.env.layout import MAX_TRIGGERS, action_layout  # noqa: E402
-from hostwcg_env.env.observation import (  # noqa: E402
+from hostwcg_env.engine import RuleConfig
+from hostwcg_env.env.layout import MAX_TRIGGERS, action_layout
+from hostwcg_env.env.observation import (
     CARD_FEATURES,
     ENTITY_EXTRA,
     LIMIT,
     PLAYER_FIELDS,
     ObservationEncoder,
 )
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def action_space_md() -> str:

@@ -14,12 +14,7 @@ games against the random agent (seats alternating) and the win rate is printed.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from agents.rllib_selfplay import main  # noqa: E402
+from agents.rllib_selfplay import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -92,7 +92,7 @@ def test_every_agents_choice_ignores_the_opponents_hidden_cards(name: str) -> No
     """Agents get only their PlayerView: from many states of random games, the deciding
     agent (a fresh one, same seed) makes the same choice when the opponent's hidden cards
     (hand, deck, damage zone, face-down cards) are drawn again."""
-    from resample import resample_opponent
+    from hostwcg_env.testing.resample import resample_opponent
 
     checked = changed = 0
     for seed in range(8):

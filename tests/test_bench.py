@@ -1,4 +1,4 @@
-"""scripts/bench.py runs (on 2 games, once): every row returns a Row with wall and CPU rates,
+"""The benchmark (hostwcg_env.testing.bench, scripts/bench.py) runs (on 2 games, once): every row returns a Row with wall and CPU rates,
 each row runs in its own process per build, and the table puts the builds side by side.
 
 No timing is asserted: speed is benchmarked, never timed in tests (README.md "Speed").
@@ -7,17 +7,15 @@ No timing is asserted: speed is benchmarked, never timed in tests (README.md "Sp
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
-from scripts_loader import load_script
-
-BENCH = Path(__file__).resolve().parent.parent / "scripts" / "bench.py"
 
 
 @pytest.fixture(scope="module")
 def bench():
-    return load_script("hostwcg_bench", BENCH)
+    from hostwcg_env.testing import bench
+
+    return bench
 
 
 def test_every_benchmark_returns_a_row(bench):

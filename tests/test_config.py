@@ -19,6 +19,10 @@ NUMERIC = {
     "starting_hand": ([-2, 51], [0, 5, 50]),
     "turn_limit": ([0, -1], [1, 200, 10_000]),
     "max_decisions_per_turn": ([0, -5], [1, 500]),
+    "first_turn_ap_cut": ([-1], [0, 2, 9]),
+    "second_player_extra_cards": ([-1, 46], [0, 1, 45]),
+    "second_turn_extra_ap": ([-1], [0, 1, 10]),
+    "second_turn_draw": ([-1, 51], [0, 2, 50]),
 }
 RANGE_TEXT = {
     "frontrow_slots": "an integer from 1 to 64",
@@ -27,6 +31,10 @@ RANGE_TEXT = {
     "starting_hand": "an integer from 0 to 50",
     "turn_limit": "an integer >= 1",
     "max_decisions_per_turn": "an integer >= 1",
+    "first_turn_ap_cut": "an integer >= 0",
+    "second_player_extra_cards": "an integer from 0 to 45",
+    "second_turn_extra_ap": "an integer >= 0",
+    "second_turn_draw": "an integer from 0 to 50",
 }
 
 

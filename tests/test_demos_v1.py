@@ -4,13 +4,13 @@ shows it while the game is played."""
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from scripts_loader import load_script
 
 from agents.demos_v1 import V1Demos, batch, merge
 from hostwcg_env.analysis.distill import replay_into_v1 as replay_into
@@ -96,7 +96,7 @@ def test_a_record_that_does_not_replay_is_an_error() -> None:
 
 
 def _load(name: str) -> Any:
-    return load_script(name)
+    return importlib.import_module(f"agents.training.{name}")
 
 
 @pytest.mark.slow

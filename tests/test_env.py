@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, render_test, seed_test
 
 from hostwcg_env import hostwcg_v0
 from hostwcg_env.cards import default_ruleset
@@ -55,6 +55,12 @@ def test_render_test() -> None:
 
 def test_parallel_api_test() -> None:
     parallel_api_test(hostwcg_v0.parallel_env(), num_cycles=1000)
+
+
+def test_parallel_seed_test() -> None:
+    """Its unmasked random actions are mostly illegal: the parallel env ends the game on one, as
+    the AEC env() does, instead of raising (docs/env.md)."""
+    parallel_seed_test(hostwcg_v0.parallel_env, num_cycles=300)
 
 
 def test_spaces_are_the_same_objects() -> None:

@@ -67,6 +67,8 @@ GRID: list[dict[str, Any]] = [
     *({k: v} for k, vs in _CHOICES.items() for v in vs[1:]),
     {"damage_draws": True}, {"auto_pay": True}, {"entity_damage_clears_at_end_of_turn": True},
     {"public_decklists": True},
+    {"second_player_extra_cards": 40, "second_turn_draw": 5},  # A56: the second player holds up to 50 cards
+    {"first_turn_ap_cut": 4, "second_turn_extra_ap": 3},
 ]
 
 

@@ -7,13 +7,17 @@ the env's version (hostwcg_env/env/aec.py "Versions").
 Each case plays random legal actions from one ``random.Random`` and seeds the env once (later
 resets unseeded, as training loops do); some cases also observe the agent that is not
 deciding, at irregular steps, so the incremental encoder meets every pattern of calls.
+
+The SHA-256 digests are the check. A failure also names the first field that differs: every
+field fed to the digest (the observation section by section, ``docs/observation.md``) has a
+one-byte hash kept in ``tests/golden/hostwcg_v0.npz`` (``hostwcg_env.testing.golden``).
 """
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -24,49 +28,72 @@ from hostwcg_env.cards import load_deck
 from hostwcg_env.cards.decks import DECKS_DIR, stand_in_decks
 from hostwcg_env.engine import RuleConfig
 from hostwcg_env.env import AGENTS
+from hostwcg_env.env.observation import obs_sections
+from hostwcg_env.testing.golden import Trace, first_difference, load_shorts, save_shorts
+
+TRACES = Path(__file__).resolve().parent / "golden" / "hostwcg_v0.npz"
 
 
-def _feed(h: Any, *parts: Any) -> None:
-    for x in parts:
-        h.update(x.tobytes() if isinstance(x, np.ndarray) else repr(x).encode())
+def _sections(name: str, obs: np.ndarray) -> list[tuple[str, np.ndarray]] | None:
+    """The v0 observation section by section (a table of other sizes: the vector as one field)."""
+    if name != "observation" or obs.size != _V0_SIZE:
+        return None
+    parts, start = [], 0
+    for section, rows, width, _ in obs_sections(RuleConfig()):
+        parts.append((f"section {section!r}", obs[start:start + rows * width]))
+        start += rows * width
+    return parts
+
+
+def _trace() -> Trace:
+    return Trace(_sections)
+
+
+_V0_SIZE = sum(rows * width for _, rows, width, _ in obs_sections(RuleConfig()))
 
 
 def aec_digest(make: Callable[[], Any], seed: int, games: int, peek_every: int = 0,
-               max_steps: int = 20_000) -> str:
+               max_steps: int = 20_000) -> Trace:
     """Hash of everything the agents see in ``games`` games of an AEC env: the deciding agent's
     ``last()`` every step and, every ``peek_every``-th step, the other agent's observation."""
     e = make()
     rng = random.Random(seed)
-    h = hashlib.sha256()
+    h = _trace()
     steps = 0
     for k in range(games):
         e.reset(seed=seed if k == 0 else None)
         for agent in e.agent_iter(max_steps):
             obs, rew, term, trunc, info = e.last()
-            _feed(h, agent, obs["observation"], obs["action_mask"], rew, term, trunc, sorted(info.items()))
+            h.where = f"game {k}, step {steps}, {agent}'s last()"
+            h.feed(("agent", agent), ("observation", obs["observation"]), ("action_mask", obs["action_mask"]),
+                   ("reward", rew), ("terminated", term), ("truncated", trunc), ("info", sorted(info.items())))
             if peek_every and steps % peek_every == peek_every - 1:
                 other = AGENTS[1 - AGENTS.index(agent)]
                 if other in e.agents:
                     o = e.observe(other)
-                    _feed(h, other, o["observation"], o["action_mask"])
+                    h.where = f"game {k}, step {steps}, observe({other})"
+                    h.feed(("agent", other), ("observation", o["observation"]), ("action_mask", o["action_mask"]))
             steps += 1
             if term or trunc:
                 e.step(None)
                 continue
             legal = np.flatnonzero(obs["action_mask"])
             e.step(int(legal[rng.randrange(len(legal))]))
-        _feed(h, "end", sorted(e._cumulative_rewards.items()))
-    return h.hexdigest()
+        h.where = f"game {k}, end"
+        h.feed(("end", "end"), ("cumulative rewards", sorted(e._cumulative_rewards.items())))
+    return h
 
 
-def parallel_digest(seed: int, games: int) -> str:
+def parallel_digest(seed: int, games: int) -> Trace:
     e = hostwcg_v0.parallel_env(**POOLS)
     rng = random.Random(seed)
-    h = hashlib.sha256()
+    h = _trace()
     for k in range(games):
         obs, _infos = e.reset(seed=seed if k == 0 else None)
         for a in AGENTS:
-            _feed(h, a, obs[a]["observation"], obs[a]["action_mask"])
+            h.where = f"game {k}, reset, {a}"
+            h.feed(("agent", a), ("observation", obs[a]["observation"]), ("action_mask", obs[a]["action_mask"]))
+        step = 0
         while e.agents:
             actions = {}
             for a in e.agents:
@@ -74,9 +101,12 @@ def parallel_digest(seed: int, games: int) -> str:
                 actions[a] = int(legal[rng.randrange(len(legal))]) if len(legal) else 0
             obs, rew, term, trunc, info = e.step(actions)
             for a in sorted(obs):
-                _feed(h, a, obs[a]["observation"], obs[a]["action_mask"], rew[a], term[a], trunc[a],
-                      sorted(info[a].items()))
-    return h.hexdigest()
+                h.where = f"game {k}, step {step}, {a}"
+                h.feed(("agent", a), ("observation", obs[a]["observation"]), ("action_mask", obs[a]["action_mask"]),
+                       ("reward", rew[a]), ("terminated", term[a]), ("truncated", trunc[a]),
+                       ("info", sorted(info[a].items())))
+            step += 1
+    return h
 
 
 # The shipped decks change with balance work (docs/balance.md); the digests pin the env, so they
@@ -87,7 +117,7 @@ FROZEN = [load_deck(p) for p in _FILES]
 DECKS = [d for _, d in sorted([*zip((p.stem for p in _FILES), FROZEN, strict=True),
                                *zip(("test_authority", "test_strife"), stand_in_decks(), strict=True)], key=lambda x: x[0])]
 POOLS = {"deck_pools": [FROZEN, FROZEN]}  # the default decks of 2026-11-25
-CASES: dict[str, Callable[[], str]] = {
+CASES: dict[str, Callable[[], Trace]] = {
     "env-default-decks": lambda: aec_digest(lambda: hostwcg_v0.env(**POOLS), 11, games=4),
     "raw-test-decks-peek": lambda: aec_digest(lambda: hostwcg_v0.raw_env(decks="test"), 12, games=3, peek_every=3),
     "raw-all-decks-peek-every-step": lambda: aec_digest(
@@ -118,9 +148,25 @@ DIGESTS = {
 
 @pytest.mark.parametrize("case", list(CASES))
 def test_observations_masks_and_rewards_are_unchanged(case: str) -> None:
-    assert CASES[case]() == DIGESTS[case]
+    trace = CASES[case]()
+    if trace.digest() != DIGESTS[case]:
+        pytest.fail(f"{case}: the digest moved; {first_difference(load_shorts(TRACES)[case], trace)}")
 
 
-if __name__ == "__main__":  # print the digests (to pin a new version's)
-    for name, fn in CASES.items():
-        print(f'    "{name}": "{fn()}",')
+def test_a_changed_field_is_named_by_game_step_agent_and_section() -> None:
+    """The message of a failure: a run whose observation of one step differs in one section."""
+    trace = CASES["parallel"]()
+    kept = bytearray(load_shorts(TRACES)["parallel"])
+    assert bytes(kept) == bytes(trace.short)
+    at = trace.names.index("game 0, step 3, player_1: observation section 'my_hand'")
+    kept[at] ^= 0xFF
+    assert first_difference(bytes(kept), trace) == (
+        f"first differing field: game 0, step 3, player_1: observation section 'my_hand' (field {at})")
+    assert "the first 10 agree" in first_difference(bytes(kept[:10]), trace)
+
+
+if __name__ == "__main__":  # print the digests and keep the fields' hashes (to pin a new version's)
+    traces = {name: fn() for name, fn in CASES.items()}
+    for name, trace in traces.items():
+        print(f'    "{name}": "{trace.digest()}",')
+    save_shorts(TRACES, traces)

@@ -7,10 +7,16 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from fuzz_variants import NUMERIC_VALUES, flag_variants
-from test_fuzz import PAIRS, check_invariants, play_game, run_chunk
 
 from hostwcg_env.engine import RuleConfig
+from hostwcg_env.testing.fuzz import (
+    NUMERIC_VALUES,
+    PAIRS,
+    check_invariants,
+    flag_variants,
+    play_game,
+    run_chunk,
+)
 
 VARIANTS = flag_variants()
 GAMES = 3  # per variant (scripts/fuzz.py plays thousands)

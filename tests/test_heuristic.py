@@ -4,12 +4,11 @@ targets are its own, and from turn STALL_TURN on it grinds stalled boards."""
 
 from __future__ import annotations
 
-from agent_games import STALLED_TURN_A
-from agent_games import position as _game
-
 import hostwcg_env  # noqa: F401
 from agents.heuristic import HeuristicAgent
 from hostwcg_env.engine import Action, Game
+from hostwcg_env.testing.agent_games import STALLED_TURN_A
+from hostwcg_env.testing.agent_games import position as _game
 
 
 def _choice(game: Game) -> Action:

@@ -12,7 +12,6 @@ import random
 
 import numpy as np
 import pytest
-from resample import resample_opponent
 
 import hostwcg_env  # noqa: F401
 from hostwcg_env import hostwcg_v0
@@ -25,6 +24,7 @@ from hostwcg_env.env import action_layout, shipped_decks
 from hostwcg_env.env.codec import encode
 from hostwcg_env.env.observation import ObservationEncoder
 from hostwcg_env.render import render_text
+from hostwcg_env.testing.resample import resample_opponent
 
 LAY = action_layout(RuleConfig())
 ENC = ObservationEncoder(RuleConfig())

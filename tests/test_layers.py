@@ -1,4 +1,4 @@
-"""Imports flow one way: engine <- cards <- env <- agents <- analysis <- cli/scripts.
+"""Imports flow one way: engine <- cards <- env <- agents <- analysis <- training <- cli/scripts.
 
 Every import statement of the package, the agents and the scripts (at the top of a module or
 inside a function, read with ``ast``) is mapped to the layer of the module it names; no module
@@ -20,10 +20,12 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("engine", ("hostwcg_env.engine",)),
     ("cards", ("hostwcg_env.cards",)),  # and the package root, which registers the card pool
     ("env", ("hostwcg_env.env", "hostwcg_env.board", "hostwcg_env.render", "hostwcg_env.hostwcg_v0", "hostwcg_env.hostwcg_v1",
-             "hostwcg_env.scenarios")),
+             "hostwcg_env.scenarios", "hostwcg_env.openspiel")),
     ("agents", ("agents",)),
     ("analysis", ("hostwcg_env.analysis",)),
-    ("top", ("hostwcg_env.cli", "hostwcg_env.cli_input", "hostwcg_env.demo", "hostwcg_env.play", "hostwcg_env.__main__", "scripts")),
+    ("training", ("agents.training",)),
+    ("top", ("hostwcg_env.testing", "hostwcg_env.cli", "hostwcg_env.gym_make", "hostwcg_env.cli_input", "hostwcg_env.demo",
+             "hostwcg_env.play", "hostwcg_env.__main__", "scripts")),
 ]
 RANK = {name: i for i, (name, _) in enumerate(LAYERS)}
 
@@ -51,6 +53,8 @@ def package_of(module: str) -> str:
     """The node of the package graph: a subpackage (hostwcg_env.engine, agents, scripts) or a
     top-level module of hostwcg_env (hostwcg_env.cli)."""
     parts = module.split(".")
+    if parts[:2] == ["agents", "training"]:
+        return "agents.training"
     if parts[0] in ("agents", "scripts"):
         return parts[0]
     return ".".join(parts[:2])

@@ -10,7 +10,6 @@ from types import ModuleType
 
 import numpy as np
 import pytest
-from scripts_loader import load_script
 
 from agents import make_agent
 from agents.league import ANCHOR_RATING, League
@@ -198,7 +197,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _script() -> ModuleType:
-    return load_script("train_v1")
+    from agents.training import train_v1
+
+    return train_v1
 
 
 def _train(out: Path, steps: int, *extra: str) -> dict:  # type: ignore[type-arg]

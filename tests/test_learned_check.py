@@ -98,9 +98,8 @@ def test_the_script_makes_rows_and_fits_a_head_that_plays(tmp_path: Path) -> Non
     """``learned_check.py rows`` records the check's scores of the network's top actions; ``train``
     writes the network's weights with a head, which an agent then plays by name."""
     pytest.importorskip("torch")
-    from scripts_loader import load_script
 
-    lc = load_script("learned_check")
+    from agents.training import learned_check as lc
     facts = lc.rows(str(DEFAULT_V1), str(tmp_path / "rows" / "c0.npz"), games=2, seed=77)
     assert facts["games"] == 2 and facts["rows"] > 20
     with np.load(tmp_path / "rows" / "c0.npz") as z:
@@ -154,9 +153,8 @@ def test_soft_targets_raise_each_scored_action_by_beta_times_its_gain() -> None:
     """``soft_targets``: the network's softmax with each scored action's logit raised by beta
     times its score less the first's; illegal actions stay at 0, unscored ones keep their logit."""
     pytest.importorskip("torch")
-    from scripts_loader import load_script
 
-    lc = load_script("learned_check")
+    from agents.training import learned_check as lc
     inf = np.inf
     old = np.array([[2.0, 1.0, 0.0, -inf, -1.0],
                     [0.5, 0.0, -inf, -inf, -inf]], np.float32)
@@ -178,11 +176,9 @@ def test_improve_moves_the_network_towards_the_checks_picks(tmp_path: Path) -> N
     the target's most probable action is not the network's, the trained network takes it more
     often; its numpy weights play by name; rows of another network are refused."""
     pytest.importorskip("torch")
-    from scripts_loader import load_script
 
     from agents.demos_v1 import batch
-
-    lc = load_script("learned_check")
+    from agents.training import learned_check as lc
     rows_path = tmp_path / "rows" / "c0.npz"
     facts = lc.rows(str(DEFAULT_V1), str(rows_path), games=2, seed=78)
     with np.load(rows_path) as z:

@@ -7,8 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from agent_games import STALLED_TURN_A
-from agent_games import position as _game
 
 from agents import make_agent
 from agents.heuristic import HeuristicAgent
@@ -19,6 +17,8 @@ from hostwcg_env.analysis.audit import CLEAR, audit
 from hostwcg_env.analysis.ladder import run_ladder
 from hostwcg_env.cli_input import agent_problem
 from hostwcg_env.engine import Action, Game
+from hostwcg_env.testing.agent_games import STALLED_TURN_A
+from hostwcg_env.testing.agent_games import position as _game
 
 
 def _choice(agent: object, game: Game) -> Action:

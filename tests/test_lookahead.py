@@ -8,7 +8,6 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from agent_games import play
 
 import hostwcg_env  # noqa: F401
 from agents import make_agent
@@ -19,6 +18,7 @@ from hostwcg_env.engine import Action, Game
 from hostwcg_env.engine.view import determinize
 from hostwcg_env.scenarios.builder import setup_game
 from hostwcg_env.scenarios.runner import run_line
+from hostwcg_env.testing.agent_games import play
 
 AUDIT = Path(__file__).parent / "audit"
 

@@ -4,13 +4,6 @@ successive-halving race over sampled worlds, and no blunder on the audit's posit
 from __future__ import annotations
 
 import pytest
-from agent_games import (
-    STALLED_TURN_A,
-    choice_point,
-    deterministic_and_untouched,
-    plays_full_games,
-    position,
-)
 
 import hostwcg_env  # noqa: F401
 from agents import make_agent
@@ -18,6 +11,13 @@ from agents.lookahead import LookaheadAgent
 from agents.pimc import PIMCAgent
 from agents.sensible import sensible
 from hostwcg_env.engine import Action, Game
+from hostwcg_env.testing.agent_games import (
+    STALLED_TURN_A,
+    choice_point,
+    deterministic_and_untouched,
+    plays_full_games,
+    position,
+)
 
 
 class Recording(PIMCAgent):

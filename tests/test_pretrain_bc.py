@@ -3,19 +3,19 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import tempfile
 from pathlib import Path
 
 import numpy as np
 import pytest
-from scripts_loader import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _load(name: str):  # type: ignore[no-untyped-def]
-    return load_script(name)
+    return importlib.import_module(f"agents.training.{name}")
 
 
 @pytest.mark.slow

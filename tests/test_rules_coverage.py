@@ -1,8 +1,8 @@
 """docs/rules-coverage.md is current, and every numbered rule is cited by the engine and tested.
 
-Runs ``scripts/rules_coverage.py`` in check mode through its functions. The rules come from the
+Runs ``hostwcg_env.testing.rules_coverage`` (``scripts/rules_coverage.py``) in check mode through its functions. The rules come from the
 committed index ``docs/rules-index.toml``, so these tests run on any clone; the index builder
-(``scripts/build_rules_index.py``) is tested on a small sample of the rules' layout.
+(``hostwcg_env.testing.rules_index``, ``scripts/build_rules_index.py``) is tested on a small sample of the rules' layout.
 """
 
 from __future__ import annotations
@@ -10,17 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from scripts_loader import load_script
+
+from hostwcg_env.testing import rules_coverage as rc
+from hostwcg_env.testing import rules_index as bi
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _load(name: str):  # type: ignore[no-untyped-def]
-    return load_script(name)
-
-
-rc = _load("rules_coverage")
-bi = _load("build_rules_index")
 
 
 @pytest.fixture(scope="module")

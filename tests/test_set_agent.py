@@ -11,7 +11,6 @@ import pytest
 th = pytest.importorskip("torch")
 th.set_num_threads(1)
 
-from agent_games import STALLED_TURN_A, position  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
 
 from agents import make_agent  # noqa: E402
@@ -19,6 +18,7 @@ from agents.set_agent import SetPolicyAgent  # noqa: E402
 from agents.set_policy_torch import SetPolicy, export_weights  # noqa: E402
 from hostwcg_env import hostwcg_v1  # noqa: E402
 from hostwcg_env.env.aec import AGENTS  # noqa: E402
+from hostwcg_env.testing.agent_games import STALLED_TURN_A, position  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -58,11 +58,14 @@ def test_blas_threads_follow_the_environment_variable() -> None:
     assert _blas_threads(BUILD_V1, HOSTWCG_BLAS_THREADS="0") == _blas_threads("import numpy")
 
 
-def test_the_command_sets_the_blas_variables_before_numpy_loads() -> None:
-    """``hostwcg`` sets the BLAS variables first, so numpy starts one thread in the command and
-    in every worker it starts, without threadpoolctl's limit."""
+def test_the_command_limits_its_process_and_the_processes_it_starts() -> None:
+    """``hostwcg`` limits its own numpy and sets the BLAS variables, so a worker it starts loads
+    numpy with one thread, without threadpoolctl."""
     code = ("from hostwcg_env.threads import configure_blas_env\nconfigure_blas_env()\n"
-            "import os, numpy\nassert os.environ['OPENBLAS_NUM_THREADS'] == '1'")
+            "import os, subprocess, sys\nassert os.environ['OPENBLAS_NUM_THREADS'] == '1'\n"
+            "child = subprocess.run([sys.executable, '-c', 'import numpy, threadpoolctl; print(max(i[\"num_threads\"] "
+            "for i in threadpoolctl.threadpool_info() if i[\"user_api\"] == \"blas\"))'], capture_output=True, "
+            "text=True, check=True)\nassert child.stdout.strip() == '1', child.stdout")
     assert set(_blas_threads(code)) == {1}
 
 
@@ -87,9 +90,8 @@ def test_ladder_reports_the_machine_load_beside_its_times() -> None:
 
 
 def test_the_blas_benchmark_measures_both_configurations(capsys: pytest.CaptureFixture[str]) -> None:
-    from scripts_loader import load_script
+    from hostwcg_env.testing import bench_blas as bench
 
-    bench = load_script("bench_blas")
     result = bench.measure(batch=2, seconds=0.1, repeat=2)
     assert 1 in result and all(k >= 2 and wall > 0 and cpu >= 0 for wall, cpu, k in result.values())
     assert bench.main(["--batch", "2", "--seconds", "0.1", "--repeat", "1"]) == 0

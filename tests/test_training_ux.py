@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import os
 import re
@@ -22,14 +23,13 @@ from typing import Any
 
 import numpy as np
 import pytest
-from scripts_loader import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ROOT / "agents" / "checkpoints" / "ppo_hostwcg_v0.npz"
 
 
 def _script(name: str) -> Any:
-    return load_script(name)
+    return importlib.import_module(f"agents.training.{name}")
 
 
 def _digest(path: Path) -> str:

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from agent_games import choice_point, deterministic_and_untouched, plays_full_games
 
 import hostwcg_env  # noqa: F401
 from agents import decide, make_agent
@@ -21,6 +20,11 @@ from hostwcg_env.engine import Action, Game
 from hostwcg_env.env.codec import encode
 from hostwcg_env.scenarios.builder import setup_game
 from hostwcg_env.scenarios.runner import run_line
+from hostwcg_env.testing.agent_games import (
+    choice_point,
+    deterministic_and_untouched,
+    plays_full_games,
+)
 
 AUDIT = Path(__file__).parent / "audit"
 

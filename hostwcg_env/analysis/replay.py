@@ -7,7 +7,7 @@ another result) raises :class:`ReplayError` saying where it diverged. Records of
 replay (the ladder's older lines too, once they kept their actions).
 
     hostwcg replay runs/balance/shards/shard-....jsonl --index 3 --side A --step
-    hostwcg replay agents/ladder_results/round_robin_30000000.jsonl.gz --index 0 --side B --step
+    hostwcg replay agents/ladder_results/round_robin_33000000.jsonl.gz --index 0 --side B --step
 """
 
 from __future__ import annotations
@@ -68,7 +68,8 @@ def spec_of(rec: dict[str, Any]) -> GameSpec:
     decks = [DeckRef.from_json(d) for d in rec["decks"]]
     rules = tuple(sorted((rec.get("rules") or {}).items()))
     return GameSpec(decks[0], decks[1], int(rec["seed"]), (rec["agents"][0], rec["agents"][1]), rules,
-                    rec.get("label", ""), ask_forced=bool(rec.get("ask_forced", True)))
+                    rec.get("label", ""), ask_forced=bool(rec.get("ask_forced", True)),
+                    patches=tuple(rec.get("patches") or ()))
 
 
 def new_game(rec: dict[str, Any]) -> Any:

@@ -29,6 +29,13 @@ TABLE_TEXT = {
     "lengths": "Game length (turns) and decisions per game.",
     "reasons": "How games ended.",
     "games": "One row per game.",
+    "metagame": "The deck-choice game (both players pick a deck; the payoff is the matchup matrix minus 1/2): "
+                "<b>nash share</b> is each deck's weight in the Nash equilibrium mix, with a 95% interval and the "
+                "share of resamples that play it, from resampling each pair's games; <b>never</b>: not played "
+                "at the equilibrium (<b>never robust</b>: nor in 95% of the resamples); <b>nash avg delta</b>: Nash "
+                "averaging, the deck's expected result against the equilibrium mix minus 50% (0 for the decks it plays, "
+                "negative for the rest), a ranking that non-transitive matchups and duplicated decks do not "
+                "distort.",
 }
 
 
@@ -275,6 +282,7 @@ td.t{white-space:normal;min-width:8em;text-align:left}
 tr.wide td,td.wide{color:#888;font-style:italic}
 td.mwide{color:#333;font-style:italic}
 .note{color:#555;font-size:13px}
+.warn{color:#a40;font-weight:bold;font-size:13px}
 input.filter{font-size:13px;padding:3px 6px;width:24em;margin:4px 0}
 img{max-width:100%;border:1px solid #ddd;margin:6px 0}
 details{margin:8px 0}
@@ -512,9 +520,17 @@ def html_report(tables: dict[str, Any], meta: dict[str, Any], pngs: Sequence[Pat
     body += [f"<p class='note'>{html.escape(n)}</p>" for n in notes if n]
     body += ["<h2>Matchups</h2>", f"<p class='note'>{TABLE_TEXT['matrix']}</p>", matrix_html(tables), img("matchups"),
              "<details><summary>matchup table</summary>", html_table(tables["matchups"]), "</details>"]
+    flag = first_player_flag(tables)
     body += ["<h2>First player</h2>", f"<p class='note'>{TABLE_TEXT['first_player']}</p>",
+             f"<p class='warn'>{html.escape(flag)}</p>" if flag else "",
              html_table(tables["first_player"]), img("first_player"),
              "<h3>Seats and agents</h3>", html_table(tables["seats"])]
+    meta_rows = tables.get("metagame")
+    if meta_rows:
+        from .metagame import summary
+
+        body += ["<h2>Metagame</h2>", f"<p class='note'>{TABLE_TEXT['metagame']}</p>",
+                 "<p>" + html.escape(summary(meta_rows)).replace("\n", "<br>") + "</p>", html_table(meta_rows)]
     body += ["<h2>Decks</h2>", html_table(tables["decks"]), img("decks"),
              "<h2>Hosts</h2>", f"<p class='note'>{TABLE_TEXT['hosts']}</p>", html_table(tables["hosts"]), img("hosts")]
     body += ["<h2>Game length</h2>", html_table(tables["lengths"]), img("lengths"),
@@ -550,6 +566,29 @@ def write_all(tables: dict[str, Any], folder: str | Path, meta: dict[str, Any], 
     return {"files": [*res["files"], *pngs, report], "notes": notes, "report": report}
 
 
+FIRST_PLAYER_BAND = (0.45, 0.55)  # a fair first turn: docs/balance.md, "The first player"
+HOUSE_RULES = ("first_turn_ap_cut", "second_player_extra_cards", "second_turn_extra_ap", "second_turn_draw")
+
+
+def first_player_flag(tables: dict[str, Any]) -> str | None:
+    """A warning when the first player's win rate over all games lies outside 45-55%, naming
+    the first-turn house rules (docs/rulings.md A56) that compensate; None inside the band."""
+    rows = tables.get("first_player") or []
+    fp = rows[0] if rows else None
+    if not fp or not fp["games"]:
+        return None
+    lo, hi = FIRST_PLAYER_BAND
+    rate = fp["win_rate"]
+    if lo <= rate <= hi:
+        return None
+    side = "first" if rate > hi else "second"
+    return (f"FIRST PLAYER: the first player wins {100 * rate:.1f}% [{100 * fp['ci_low']:.1f}, "
+            f"{100 * fp['ci_high']:.1f}], outside {100 * lo:.0f}-{100 * hi:.0f}%: the {side} player is "
+            f"favoured. The first-turn house rules (docs/rulings.md A56: {', '.join(HOUSE_RULES)}) "
+            "compensate; measure one with: hostwcg balance compare --compare "
+            + ("first_turn_ap_cut=2" if side == "first" else "FLAG=VALUE"))
+
+
 def text_summary(tables: dict[str, Any], meta: dict[str, Any], max_cards: int = 5) -> str:
     """A short plain-text summary for the terminal."""
     lines = [meta.get("study", ""), f"{meta.get('games', 0)} games"]
@@ -557,6 +596,9 @@ def text_summary(tables: dict[str, Any], meta: dict[str, Any], max_cards: int = 
     if fp and fp["games"]:
         lines.append(f"first player wins {100 * fp['win_rate']:.1f}% [{100 * fp['ci_low']:.1f}, "
                      f"{100 * fp['ci_high']:.1f}]{'  (too wide to call)' if fp['too_wide'] else ''}")
+    flag = first_player_flag(tables)
+    if flag:
+        lines.append(flag)
     for r in tables["lengths"]:
         lines.append(f"{r['metric']}: mean {r['mean']:.1f} [{r['ci_low']:.1f}, {r['ci_high']:.1f}], "
                      f"median {r['median']:.0f}, p10-p90 {r['p10']:.0f}-{r['p90']:.0f}")
@@ -565,6 +607,10 @@ def text_summary(tables: dict[str, Any], meta: dict[str, Any], max_cards: int = 
     for r in tables["decks"]:
         lines.append(f"  {deck_label(r['deck']):24} {100 * r['win_rate']:5.1f}% [{100 * r['ci_low']:.1f}, "
                      f"{100 * r['ci_high']:.1f}]  n={r['games']}{'  too wide' if r['too_wide'] else ''}")
+    if tables.get("metagame"):
+        from .metagame import summary
+
+        lines += ["", summary(tables["metagame"])]
     wide = sum(1 for t in ("matchups", "first_player", "decks", "hosts", "cards") for r in tables[t] if r.get("too_wide"))
     total = sum(len(tables[t]) for t in ("matchups", "first_player", "decks", "hosts", "cards"))
     lines.append(f"\n{wide} of {total} results have a 95% interval too wide to call")

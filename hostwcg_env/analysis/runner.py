@@ -51,6 +51,7 @@ class GameSpec:
     label: str = ""  # the configuration's name in a comparison ("A"/"B"), else ""
     index: int = 0  # position in its schedule
     ask_forced: bool = True  # ask the agents on decisions with one legal action too
+    patches: tuple[str, ...] = ()  # card patches (analysis/patches.py) applied to the shipped pool
 
     @property
     def key(self) -> str:
@@ -89,17 +90,23 @@ class Played(NamedTuple):
 
 
 @cache
-def _ruleset(rules: tuple[tuple[str, Any], ...]) -> Any:
-    """The shipped cards under the spec's rule flags (one Ruleset per set of overrides)."""
+def _ruleset(rules: tuple[tuple[str, Any], ...], patches: tuple[str, ...] = ()) -> Any:
+    """The shipped cards (with the spec's card patches) under its rule flags (one Ruleset per
+    set of overrides)."""
     from hostwcg_env.cards import default_ruleset
-    from hostwcg_env.engine import RuleConfig
+    from hostwcg_env.engine import RuleConfig, Ruleset
 
-    return default_ruleset(RuleConfig().with_overrides(dict(rules)))
+    config = RuleConfig().with_overrides(dict(rules))
+    if patches:
+        from .patches import patched_pool
+
+        return Ruleset(config, patched_pool(patches))
+    return default_ruleset(config)
 
 
 def new_game(spec: GameSpec) -> Any:
     """The spec's game before its first action."""
-    return _ruleset(spec.rules).new_game(spec.deck_a.pair, spec.deck_b.pair, seed=spec.seed)
+    return _ruleset(spec.rules, spec.patches).new_game(spec.deck_a.pair, spec.deck_b.pair, seed=spec.seed)
 
 
 def make_players(spec: GameSpec) -> list[Any]:
@@ -181,6 +188,7 @@ def play(spec: GameSpec, visit: Visitor | None = None, players: Sequence[Any] | 
         "seed": spec.seed,
         "decks": [spec.deck_a.to_json(), spec.deck_b.to_json()],
         "rules": spec.rules_dict,
+        **({"patches": list(spec.patches)} if spec.patches else {}),
         "agents": list(spec.agents),
         "agent_seeds": list(spec.agent_seeds),
         "ask_forced": spec.ask_forced,

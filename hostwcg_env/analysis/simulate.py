@@ -99,6 +99,8 @@ class Study:
     mirrors: bool = False
     label: str = ""
     max_width: float = 0.2  # a 95% interval wider than this is flagged too wide to call
+    patches: tuple[str, ...] = ()  # card patches (patches.py), applied to the shipped pool
+    focus: str = ""  # a deck id: only the pairs with this deck are played (balance tune)
 
     @classmethod
     def make(cls, decks: Iterable[Any] | None = None, games: int = 100,
@@ -132,7 +134,9 @@ class Study:
     # ------------------------------------------------------------------ schedule
     def pairs(self) -> list[tuple[int, int]]:
         n = len(self.decks)
-        return [(i, j) for i in range(n) for j in range(i, n) if i != j or self.mirrors]
+        ids = [d.id for d in self.decks]
+        return [(i, j) for i in range(n) for j in range(i, n) if (i != j or self.mirrors)
+                and (not self.focus or self.focus in (ids[i], ids[j]))]
 
     def specs(self) -> list[GameSpec]:
         out: list[GameSpec] = []
@@ -145,7 +149,7 @@ class Study:
                     a, b = (i, j) if k % 2 == 0 else (j, i)
                     seed = self.seed + k // 2
                 out.append(GameSpec(self.decks[a], self.decks[b], seed, self.agents, rules,
-                                    self.label, len(out)))
+                                    self.label, len(out), patches=self.patches))
         return out
 
     @property
@@ -156,8 +160,13 @@ class Study:
     def identity(self) -> dict[str, Any]:
         """What records must share to belong to this study (games, seed and mirrors may change:
         records are matched to the schedule by key)."""
-        return {"decks": [d.to_json() for d in self.decks], "agents": list(self.agents),
-                "rules": self.rules, "label": self.label}
+        ident = {"decks": [d.to_json() for d in self.decks], "agents": list(self.agents),
+                 "rules": self.rules, "label": self.label}
+        if self.patches:
+            ident["patches"] = list(self.patches)
+        if self.focus:
+            ident["focus"] = self.focus
+        return ident
 
     def to_json(self) -> dict[str, Any]:
         return {"study": 1, **self.identity(), "games": self.games, "seed": self.seed,
@@ -167,7 +176,7 @@ class Study:
     def from_json(cls, d: dict[str, Any]) -> Study:
         return cls([DeckRef.from_json(x) for x in d["decks"]], d["games"], tuple(d["agents"]),  # type: ignore[arg-type]
                    dict(d.get("rules", {})), d.get("seed", 0), d.get("mirrors", False),
-                   d.get("label", ""), d.get("max_width", 0.2))
+                   d.get("label", ""), d.get("max_width", 0.2), tuple(d.get("patches", ())), d.get("focus", ""))
 
     @classmethod
     def load(cls, folder: str | Path) -> Study:
@@ -175,13 +184,23 @@ class Study:
 
     def with_rules(self, extra: dict[str, Any], label: str) -> Study:
         return Study(self.decks, self.games, self.agents, {**self.rules, **extra}, self.seed,
-                     self.mirrors, label, self.max_width)
+                     self.mirrors, label, self.max_width, self.patches, self.focus)
+
+    def with_changes(self, patches: Sequence[str], swaps: Sequence[str], label: str) -> Study:
+        """This study with card patches and deck swaps (patches.py), checked: the same schedule
+        and seeds, so its games pair with this study's."""
+        from .patches import apply_changes
+
+        decks, checked = apply_changes(self.decks, [*self.patches, *patches], swaps)
+        return Study(decks, self.games, self.agents, dict(self.rules), self.seed, self.mirrors, label,
+                     self.max_width, checked, self.focus)
 
     def describe(self) -> str:
         rules = ", ".join(f"{k}={v}" for k, v in self.rules.items()) or "defaults"
+        patched = "; patches: " + " | ".join(self.patches) if self.patches else ""
         return (f"{len(self.decks)} decks, {len(self.pairs())} pairs x {self.games} games = "
                 f"{self.n_games} games; agents {self.agents[0]} (A) vs {self.agents[1]} (B); "
-                f"rules: {rules}; seed {self.seed}")
+                f"rules: {rules}; seed {self.seed}{patched}")
 
 
 class StudyMismatch(ValueError):
@@ -207,7 +226,8 @@ def prepare_out(study: Study, out: str | Path, fresh: bool = False) -> Path:
             old = None  # cut off by a kill while it was written (before atomic writes): rewritten
         if old is not None:
             mine = study.identity()
-            diff = [k for k in mine if json.dumps(old.get(k), sort_keys=True) != json.dumps(mine[k], sort_keys=True)]
+            keys = [*mine, *(k for k in ("patches", "focus") if k in old and k not in mine)]
+            diff = [k for k in keys if json.dumps(old.get(k), sort_keys=True) != json.dumps(mine.get(k), sort_keys=True)]
             if diff:
                 raise StudyMismatch(f"{folder} holds a different study (it differs in: {', '.join(diff)}); "
                                     "give another --out, or --fresh to discard its games")
@@ -297,7 +317,7 @@ def load_done(study: Study, out: str | Path | None) -> dict[str, dict[str, Any]]
     for rec in read_records(out):
         k = record_key(rec)
         if k in keys and rec.get("label", "") == study.label and list(rec["agents"]) == list(study.agents) \
-                and rec.get("rules", {}) == study.rules:
+                and rec.get("rules", {}) == study.rules and list(rec.get("patches", ())) == list(study.patches):
             done[k] = rec
     return done
 
@@ -370,6 +390,10 @@ class BalanceResult:
 
             self._tables = compute_tables(self.records, [d.id for d in self.study.decks],
                                           max_width=self.study.max_width)
+            from .metagame import available, metagame
+
+            if available() is None:  # the deck-choice game (metagame.py); needs the analysis extra
+                self._tables["metagame"] = metagame(self.records, [r["deck"] for r in self._tables["matrix"]])
         return self._tables
 
     def frames(self) -> dict[str, Any]:

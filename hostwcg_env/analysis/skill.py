@@ -13,6 +13,10 @@ conclusions are compared level by level:
 * a conclusion ``holds`` across skill when every level gives the same clear verdict, is
   ``reversed`` when two levels give opposite clear verdicts, and otherwise ``depends`` (some
   level cannot tell);
+* the first player: its win rate over all games at each level, its verdict against 50% and
+  whether it lies in the fair band of 45-55% at every level (docs/rulings.md A56);
+* the metagame (``metagame.py``): each deck's share of the Nash equilibrium of deck choice at
+  each level, and whether "never played" (or "played") holds at every level;
 * Spearman's rank correlation between each two levels, over the decks' win rates and over the
   cards' ``iwd``, with an approximate 95% interval (Fisher's z, standard error
   sqrt(1.06 / (n - 3)), Fieller, Hartley and Pearson 1957).
@@ -140,7 +144,47 @@ def compare(tables: Mapping[str, Tables], condition: str = "drawn") -> dict[str,
                                        (f"cards: iwd ({condition})", _paired_rho(card_iwd[a], card_iwd[b]))):
             corr.append({"a": a, "b": b, "over": what, "n": n, "rho": _nan_none(rho),
                          "rho_low": _nan_none(lo), "rho_high": _nan_none(hi)})
-    return {"decks": list(deck_rows.values()), "cards": list(card_rows.values()), "correlations": corr}
+    return {"decks": list(deck_rows.values()), "cards": list(card_rows.values()), "correlations": corr,
+            "first_player": first_player_rows(tables, levels), "metagame": metagame_rows(tables, levels)}
+
+
+def first_player_rows(tables: Mapping[str, Tables], levels: Sequence[str]) -> list[dict[str, Any]]:
+    """The first player's win rate over all games at each level: its verdict against 50%, whether
+    it lies in the fair band of 45-55% (the report's flag, docs/rulings.md A56), and the
+    conclusion across skill."""
+    row: dict[str, Any] = {"scope": "all"}
+    bands = []
+    for a in levels:
+        fp = next((r for r in tables[a].get("first_player", []) if r.get("scope") == "all"), None)
+        if fp is None or not fp.get("games"):
+            continue
+        row[f"{a}:win_rate"], row[f"{a}:ci_low"], row[f"{a}:ci_high"] = fp["win_rate"], fp["ci_low"], fp["ci_high"]
+        row[f"{a}:verdict"] = verdict(fp["ci_low"], fp["ci_high"], 0.5, ("first favoured", "second favoured"))
+        row[f"{a}:in_band"] = bool(0.45 <= fp["win_rate"] <= 0.55)
+        bands.append(row[f"{a}:in_band"])
+    if not bands:
+        return []
+    row["across_skill"] = agreement([row.get(f"{a}:verdict", "unclear") for a in levels])
+    row["in_band_at_every_level"] = bool(bands) and all(bands)
+    return [row]
+
+
+def metagame_rows(tables: Mapping[str, Tables], levels: Sequence[str]) -> list[dict[str, Any]]:
+    """Each deck's share of the metagame's Nash equilibrium (metagame.py) at each level, and
+    whether "never played at equilibrium" (or "played") holds across skill. [] when a level has
+    no metagame (nashpy not installed, or a pair of decks never met)."""
+    if not all(tables[a].get("metagame") for a in levels):
+        return []
+    rows: dict[str, dict[str, Any]] = {}
+    for a in levels:
+        for r in tables[a]["metagame"]:
+            row = rows.setdefault(r["deck"], {"deck": r["deck"]})
+            row[f"{a}:nash_share"] = r["nash_share"]
+            row[f"{a}:verdict"] = "never" if r["never"] else "played"
+    for row in rows.values():
+        v = {row.get(f"{a}:verdict") for a in levels}
+        row["across_skill"] = f"{v.pop()} at every level" if len(v) == 1 else "depends"
+    return list(rows.values())
 
 
 def _paired_rho(x: Mapping[Any, float], y: Mapping[Any, float]) -> tuple[int, float, float, float]:
@@ -186,6 +230,20 @@ def markdown(skill: Mapping[str, list[dict[str, Any]]], levels: Sequence[str], m
             cells = [f"{_pct(r.get(f'{a}:iwd'))} ({_pct(r.get(f'{a}:iwd_low'))} - {_pct(r.get(f'{a}:iwd_high'))})"
                      for a in levels]
             out.append(f"| {r['deck']} | {r['card']} | " + " | ".join(cells) + " |")
+    for r in skill.get("first_player", []):
+        cells = [f"{_pct(r.get(f'{a}:win_rate'))} ({_pct(r.get(f'{a}:ci_low'))} - {_pct(r.get(f'{a}:ci_high'))}) "
+                 f"{r.get(f'{a}:verdict', 'unclear')}" for a in levels]
+        out += ["", "## The first player's win rate at each skill level", "",
+                "| | " + " | ".join(levels) + " | across skill |", "|---|" + "---|" * len(levels) + "---|",
+                "| first player | " + " | ".join(cells) + f" | {r['across_skill']} |", "",
+                "Within the fair band of 45-55% at every level: " + ("yes" if r["in_band_at_every_level"] else
+                "no (the first-turn house rules, docs/rulings.md A56, compensate)")]
+    if skill.get("metagame"):
+        out += ["", "## Metagame: each deck's share of the Nash equilibrium of deck choice", "",
+                "| deck | " + " | ".join(levels) + " | across skill |", "|---|" + "---|" * len(levels) + "---|"]
+        for r in skill["metagame"]:
+            out.append(f"| {r['deck']} | " + " | ".join(_pct(r.get(f"{a}:nash_share")) for a in levels)
+                       + f" | {r['across_skill']} |")
     counts = {k: sum(r["across_skill"] == k for r in skill["decks"]) for k in ("holds", "reversed", "depends")}
     ccounts = {k: sum(r["across_skill"] == k for r in skill["cards"]) for k in ("holds", "reversed", "depends")}
     out += ["", f"Decks: {counts['holds']} conclusions hold across skill, {counts['reversed']} are reversed, "

@@ -27,6 +27,11 @@ _RANGES: dict[str, tuple[int, int | None]] = {
     "starting_hand": (0, 50),  # 9.1.6: at most the 50-card main deck (3.1.1)
     "turn_limit": (1, None),  # truncation after this many whole turns (at least one)
     "max_decisions_per_turn": (1, None),  # A52c: at least one decision per turn
+    # A56, house rules for the first turn (0: the rules as written)
+    "first_turn_ap_cut": (0, None),  # # taken from the first player's replenish on turn 1
+    "second_player_extra_cards": (0, 45),  # 9.1.6: the opening hand stays within the deck
+    "second_turn_extra_ap": (0, None),  # # added to the second player's replenish on turn 2
+    "second_turn_draw": (0, 50),  # cards the second player draws as turn 2 starts
 }
 _BOOLS = ("damage_draws", "entity_damage_clears_at_end_of_turn", "auto_pay", "public_decklists")
 
@@ -42,7 +47,8 @@ class RuleConfig:
     """Rule flags (docs/rulings.md) and table settings.
 
     Every numeric flag has a range (``_RANGES``: slots 1 to 64, ``ap_per_turn`` >= 0,
-    ``starting_hand`` 0 to 50, ``turn_limit`` and ``max_decisions_per_turn`` >= 1), every
+    ``starting_hand`` 0 to 50, ``turn_limit`` and ``max_decisions_per_turn`` >= 1, the first-turn
+    house rules of A56 from 0), every
     other flag a type (a bool, or one of the strings in ``_CHOICES``); a value of the wrong
     type or out of range raises ValueError when the config is made (``with_overrides`` too).
     """
@@ -63,6 +69,11 @@ class RuleConfig:
     max_decisions_per_turn: int = 500  # A52c: environment policy, truncation
     auto_pay: bool = False  # A23: never ask how to pay; use the canonical assignment
     public_decklists: bool = False  # whether each player's decklist is public information
+    # A56: house rules that compensate the second player; 0 is the rules as written
+    first_turn_ap_cut: int = 0  # the first player replenishes to ap_per_turn minus this on turn 1
+    second_player_extra_cards: int = 0  # the second player's opening hand: starting_hand plus this
+    second_turn_extra_ap: int = 0  # the second player replenishes to ap_per_turn plus this on turn 2
+    second_turn_draw: int = 0  # the second player draws this many as their first turn starts
 
     def __post_init__(self) -> None:
         """Refuse a value of the wrong type or outside its range, naming the flag and what it

@@ -97,8 +97,8 @@ def on_first_player(g: Core, d: Decision, a: Action) -> None:
     s.first_player = first
     s.tp = first
     g.emit("FirstPlayer", f"FirstPlayer({'AB'[first]})", player=first)
-    for p in (first, 1 - first):  # 9.1.6
-        draw(g, p, s.config.starting_hand)
+    draw(g, first, s.config.starting_hand)  # 9.1.6
+    draw(g, 1 - first, s.config.starting_hand + s.config.second_player_extra_cards)  # A56
     g.push_seq([Mulligan(first, 0), Mulligan(1 - first, 0), StartGame()])
 
 

@@ -75,8 +75,10 @@ def hand_slots(config: RuleConfig) -> int:
     """Hand indices the action layout names and the observation shows: ``MAX_HAND`` (30) for
     a starting hand of up to 5 cards (9.1.6; the default layout), and for a larger starting
     hand as many more as it has cards, up to a whole deck (a hand holds only its owner's
-    cards, at most ``DECK_SIZE``, 3.1.1)."""
-    extra = max(0, config.starting_hand - RuleConfig().starting_hand)
+    cards, at most ``DECK_SIZE``, 3.1.1). The second player's extra opening and turn-2 cards
+    of the first-turn house rules (docs/rulings.md A56) count as a larger starting hand."""
+    opening = config.starting_hand + config.second_player_extra_cards + config.second_turn_draw
+    extra = max(0, opening - RuleConfig().starting_hand)
     return max(MAX_HAND, min(DECK_SIZE, MAX_HAND + extra))
 
 

@@ -3,6 +3,11 @@
 Every step takes a dict of actions; only the action of the agent whose decision it is counts
 (its mask is the only non-zero one); the other agent's action is ignored. Both agents get an
 observation every step.
+
+An illegal action (an index of the action space that is not legal now) ends the game as it does
+in the AEC ``env()`` (PettingZoo's ``TerminateIllegalWrapper``): reward -1 to the agent that
+chose it and 0 to the other, every agent terminated and truncated, and PettingZoo's
+illegal-move warning. An action outside the action space raises (docs/env.md).
 """
 
 from __future__ import annotations
@@ -11,8 +16,9 @@ from typing import Any
 
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
+from pettingzoo.utils.env_logger import EnvLogger
 
-from .aec import AGENTS, RENDER_FPS, RENDER_MODES, raw_env
+from .aec import AGENTS, RENDER_FPS, RENDER_MODES, action_index, raw_env
 
 
 class HostParallelEnv(ParallelEnv):
@@ -49,7 +55,10 @@ class HostParallelEnv(ParallelEnv):
         if actor not in actions:
             raise ValueError(f"actions has no action for {actor}, the agent whose decision it is: give "
                              f"an action for each agent in env.agents (only {actor}'s counts now)")
-        self.aec.step(actions[actor])
+        index = action_index(actions[actor], int(self.aec.action_space(actor).n))  # type: ignore[attr-defined]
+        if not self.aec.action_mask(actor)[index]:
+            return self._end_illegal(actor)
+        self.aec.step(index)
         obs = {a: self.aec.observe(a) for a in self.agents}
         rew = {a: float(self.aec.rewards.get(a, 0.0)) for a in self.agents}
         term = {a: bool(self.aec.terminations[a]) for a in self.agents}
@@ -57,6 +66,19 @@ class HostParallelEnv(ParallelEnv):
         info = {a: dict(self.aec.infos[a]) for a in self.agents}
         if any(term.values()) or any(trunc.values()):
             self.agents = []
+        return obs, rew, term, trunc, info
+
+    def _end_illegal(self, actor: str) -> tuple[dict, dict, dict, dict, dict]:
+        """End the game on ``actor``'s illegal action, as the AEC ``env()`` does: -1 to it, 0 to
+        the other, every agent terminated and truncated (TerminateIllegalWrapper's flags)."""
+        EnvLogger.warn_on_illegal_move()
+        agents = self.agents
+        obs = {a: self.aec.observe(a) for a in agents}
+        rew = {a: -1.0 if a == actor else 0.0 for a in agents}
+        term = dict.fromkeys(agents, True)
+        trunc = dict.fromkeys(agents, True)
+        info = {a: dict(self.aec.infos[a]) for a in agents}
+        self.agents = []
         return obs, rew, term, trunc, info
 
     def render(self) -> Any:

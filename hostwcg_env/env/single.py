@@ -56,7 +56,8 @@ def _as_policy(spec: Any, seed: int | None) -> Any:
         if spec == "random":
             return RandomPolicy(seed)
         raise ValueError(f"opponent {spec!r}: the env takes a policy, not an agent name (only 'random'); "
-                         f"make the agent first: agents.make_agent({spec!r}, seed=...)")
+                         f"make the agent first: agents.make_agent({spec!r}, seed=...), or let "
+                         f"gymnasium.make('hostwcg/HostWCG-v0', opponent={spec!r}) make it")
     if hasattr(spec, "choose"):
         return spec
     if callable(spec):

@@ -43,7 +43,7 @@ from gymnasium import spaces
 
 from hostwcg_env.engine import IllegalActionError
 
-from ..aec import AGENTS, action_index
+from ..aec import AGENTS, RENDER_FPS, RENDER_MODES, action_index
 from ..codec import LayoutError, encode, offered
 from .aec import raw_env
 from .encoder import Slate
@@ -107,7 +107,8 @@ def batch_policy(spec: Any, seed: int | None = None) -> Any:
             return RandomBatchPolicy(seed)
         raise ValueError(f"opponent {spec!r}: give 'random', a batched callable policy(obs, masks) "
                          f"-> actions, a model with predict(obs, action_masks=...), or an engine-level "
-                         f"agent: agents.make_agent({spec!r}, seed=...)")
+                         f"agent: agents.make_agent({spec!r}, seed=...) (gymnasium.make('hostwcg/HostWCG-v1', "
+                         f"opponent={spec!r}) makes it)")
     if hasattr(spec, "choose"):
         return spec
     if hasattr(spec, "predict"):
@@ -387,13 +388,20 @@ class VectorEnv(_Base):
 
 class SingleEnv(gym.Env):
     """One v1 game against a batched opponent as a gymnasium ``Env`` (the vector env of one game,
-    without automatic resets): for ``gymnasium.utils.env_checker`` and SB3's ``check_env``."""
+    without automatic resets): for ``gymnasium.utils.env_checker`` and SB3's ``check_env``.
+    ``render()`` draws the board from the learner's seat (unless ``render_view`` is given): text
+    (``"ansi"``), printed (``"human"``) or an (H, W, 3) uint8 image (``"rgb_array"``, for
+    gymnasium's ``RecordVideo``)."""
 
-    metadata = {"render_modes": [], "render_fps": 4}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}
 
-    def __init__(self, opponent: Any = "random", seat: int | str = "alternate", **env_kwargs: Any) -> None:
+    def __init__(self, opponent: Any = "random", seat: int | str = "alternate",
+                 render_mode: str | None = None, **env_kwargs: Any) -> None:
         super().__init__()
-        self.vec = VectorEnv(1, opponent=opponent, seat=seat, autoreset=False, **env_kwargs)
+        self.vec = VectorEnv(1, opponent=opponent, seat=seat, autoreset=False, render_mode=render_mode,
+                             **env_kwargs)
+        self.render_mode = render_mode
+        self._follow_learner = "render_view" not in env_kwargs  # render from the learner's seat
         self.observation_space = self.vec.observation_space
         self.action_space = self.vec.action_space
         self._ready = False
@@ -404,6 +412,8 @@ class SingleEnv(gym.Env):
             self.vec.seed(seed)  # reseeds the opponents too
         obs = self.vec.reset()
         self._ready = True
+        if self._follow_learner:
+            self.vec.games[0].render_view = int(self.vec.seats[0])
         return {k: v[0] for k, v in obs.items()}, dict(self.vec.reset_infos[0])
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict]:
@@ -420,6 +430,10 @@ class SingleEnv(gym.Env):
 
     def action_masks(self) -> np.ndarray:
         return self.vec.action_masks()[0]
+
+    def render(self) -> Any:
+        """The board from the learner's seat (see the class docstring); None without a render mode."""
+        return self.vec.games[0].render()
 
 
 def vector_env(n: int, opponent: Any = "random", **kwargs: Any) -> VectorEnv:

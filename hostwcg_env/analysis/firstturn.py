@@ -1,0 +1,122 @@
+"""The pre-registered first-turn study (docs/lab/first-turn-study.md): which first-turn house
+rule (docs/rulings.md A56) is the smallest that makes the first player's win rate fair.
+
+Everything that decides the result is fixed here, before any game: the compensations and their
+order, the agents, the decks (every shipped preconstructed deck), the games per deck pair and
+the base seed. :func:`run_first_turn_study` plays one ordinary, resumable balance study per agent
+and compensation (``OUT/<agent>/<label>/``) and writes the table (``OUT/first_turn.csv``,
+``OUT/first_turn.md``) with the decision rule applied.
+
+The decision rule: a compensation *meets* the goal under an agent when the first player's win
+rate over all its games lies within 47-53% and its Wilson 95% interval inside 45-55%. The
+recommendation is the smallest compensation that meets it under every agent; size is the
+number of # it is worth (one card counts as one #: the 1-# action draws a card, 11.3.2), ties
+going to the earlier one in :data:`COMPENSATIONS`.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+AGENTS = ("lookahead", "ppo_v1")
+GAMES = 400  # per deck pair, seats swapped on paired seeds
+SEED = 50_000_000  # fresh: earlier studies used 0 and 40,000,000-43,000,000 (docs/balance.md)
+TARGET = (0.47, 0.53)  # the first player's win rate
+BAND = (0.45, 0.55)  # where its 95% interval must lie
+
+
+@dataclass(frozen=True)
+class Compensation:
+    label: str
+    rules: tuple[tuple[str, int], ...]
+    size: int  # in # (a card counts as one #)
+
+    def describe(self) -> str:
+        return ", ".join(f"{k}={v}" for k, v in self.rules) or "the rules as written"
+
+
+COMPENSATIONS = (
+    Compensation("none", (), 0),
+    Compensation("draw1", (("second_turn_draw", 1),), 1),
+    Compensation("cards1", (("second_player_extra_cards", 1),), 1),
+    Compensation("ap2nd1", (("second_turn_extra_ap", 1),), 1),
+    Compensation("cut1", (("first_turn_ap_cut", 1),), 1),
+    Compensation("ap2nd2", (("second_turn_extra_ap", 2),), 2),
+    Compensation("cut2", (("first_turn_ap_cut", 2),), 2),
+)
+
+
+def meets(row: dict[str, Any], target: tuple[float, float] = TARGET, band: tuple[float, float] = BAND) -> bool:
+    """The decision rule on one row (``win_rate``, ``ci_low``, ``ci_high``)."""
+    return (target[0] <= row["win_rate"] <= target[1]) and band[0] <= row["ci_low"] and row["ci_high"] <= band[1]
+
+
+def recommend(rows: Sequence[dict[str, Any]], agents: Sequence[str] = AGENTS) -> Compensation | None:
+    """The smallest compensation that meets the rule under every agent (None: none does)."""
+    ok = {(r["agent"], r["compensation"]) for r in rows if r["meets"]}
+    order = sorted(range(len(COMPENSATIONS)), key=lambda i: (COMPENSATIONS[i].size, i))
+    for i in order:
+        c = COMPENSATIONS[i]
+        if all((a, c.label) in ok for a in agents):
+            return c
+    return None
+
+
+def run_first_turn_study(out: str | Path, workers: int | None = None, games: int = GAMES, seed: int = SEED,
+                         agents: Sequence[str] = AGENTS, decks: Sequence[str] | None = None,
+                         compensations: Sequence[Compensation] = COMPENSATIONS,
+                         quiet: bool = False) -> list[dict[str, Any]]:
+    """Play (or resume) every agent x compensation study under ``out`` and write the tables.
+    The defaults are the pre-registered study; smaller ``games``/``decks`` only to check it."""
+    from .simulate import Study, run_study
+
+    folder = Path(out)
+    rows: list[dict[str, Any]] = []
+    for agent in agents:
+        for c in compensations:
+            study = Study.make(decks=decks, games=games, agents=agent, rules=dict(c.rules), seed=seed)
+            if not quiet:
+                print(f"{agent} / {c.label}: {study.describe()}", flush=True)
+            res = run_study(study, out=folder / agent / c.label, workers=workers, quiet=quiet)
+            fp = res.tables["first_player"][0]
+            row = {"agent": agent, "compensation": c.label, "rules": c.describe(), "size": c.size,
+                   "games": fp["games"], "win_rate": fp["win_rate"], "ci_low": fp["ci_low"],
+                   "ci_high": fp["ci_high"]}
+            row["meets"] = meets(row)
+            rows.append(row)
+    write_tables(rows, folder, agents, games, seed)
+    return rows
+
+
+def write_tables(rows: Sequence[dict[str, Any]], folder: Path, agents: Sequence[str], games: int, seed: int) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    with (folder / "first_turn.csv").open("w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    (folder / "first_turn.md").write_text(markdown(rows, agents, games, seed), encoding="utf-8")
+
+
+def markdown(rows: Sequence[dict[str, Any]], agents: Sequence[str], games: int, seed: int) -> str:
+    lines = [f"First player's win rate, {games} games a deck pair, seed {seed} "
+             "(docs/lab/first-turn-study.md)", "",
+             "| compensation | size (#) | " + " | ".join(agents) + " |",
+             "|---|---:|" + "---|" * len(agents)]
+    by = {(r["agent"], r["compensation"]): r for r in rows}
+    for c in COMPENSATIONS:
+        cells = []
+        for a in agents:
+            r = by.get((a, c.label))
+            cells.append("" if r is None else f"{100 * r['win_rate']:.1f}% [{100 * r['ci_low']:.1f}, "
+                         f"{100 * r['ci_high']:.1f}]{' meets' if r['meets'] else ''} (n={r['games']})")
+        if any(cells):
+            lines.append(f"| {c.describe()} | {c.size} | " + " | ".join(cells) + " |")
+    best = recommend(rows, agents)
+    lines += ["", "Recommendation: " + (f"{best.describe()} (the smallest compensation that meets the rule "
+                                        f"under {', '.join(agents)})" if best else
+                                        "none of the compensations meets the rule under every agent")]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,275 @@
+"""``hostwcg balance tune``: deck-list changes that move every deck toward a target band
+(docs/balance.md, "Decks that tune themselves").
+
+Each round:
+
+1. **Measure**: the current lists play an ordinary study (``OUT/round-R/measure/``) on the
+   round's own seeds (``seed + R * ROUND_SEEDS``: a change is never judged on the games that
+   suggested it). A deck whose win rate against the field lies outside the band is to move:
+   down when above, up when below.
+2. **Propose**: legal one-card swaps (``-OUT +IN``, patches.py), ranked by per-card statistics
+   of that measurement: the card to take out is the deck's card whose ``iwd`` (the deck's win
+   rate when it was drawn minus when not) most pushes the wrong way (the most helpful card of a
+   deck that is too strong, the least helpful of a weak one); the card to put in is a card of the
+   pool the deck can pay for (its cost uses only the Host's resource and generic symbols) with
+   fewer than 4 copies in the deck, ranked by its mean ``iwd`` over the decks that play it
+   (weakest first for a strong deck, strongest first for a weak one; cards no deck plays come
+   last). Swaps the deck rules refuse are skipped.
+3. **Test**: each proposal, best first, plays a comparison against the current list on paired
+   seeds, only the deck's own pairs (``Study.focus``), with a group-sequential test on the deck's
+   win rate (compare.py: ``look_every`` paired games between looks, Pocock spending at
+   ``alpha``). The first proposal whose test stops with a change in the wanted direction is
+   adopted; if none does, the deck stays as it is this round.
+4. **Write**: the new lists go to ``OUT/round-R/decks/<id>.toml`` (never over a shipped or an
+   earlier file).
+
+It stops when every deck measures inside the band or after ``rounds`` rounds, and then measures
+the final lists once more. ``OUT/tune.md`` and ``OUT/tune.csv`` report every round: each deck's
+rate, every proposal tested, its games, its change and the decision.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from .compare import SequentialPlan, run_compare
+from .records import DeckRef
+from .simulate import Study, run_study
+
+ROUND_SEEDS = 1_000_000  # round R plays seeds from seed + R * ROUND_SEEDS
+DEFAULT_AGENTS = ("ppo_v1", "ppo_v1")  # without --agent: the strongest fast agent (docs/balance.md)
+
+
+@dataclass
+class TunePlan:
+    band: tuple[float, float] = (0.45, 0.55)
+    rounds: int = 3
+    candidates: int = 3  # proposals tested per deck and round, at most
+    look_every: int = 20  # paired games between looks of a proposal's test
+    alpha: float = 0.05
+
+
+@dataclass
+class TuneResult:
+    decks: list[DeckRef]
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+    final: dict[str, dict[str, Any]] = field(default_factory=dict)
+    out: Path | None = None
+
+    def in_band(self, band: tuple[float, float]) -> bool:
+        return bool(self.final) and all(band[0] <= r["win_rate"] <= band[1] for r in self.final.values())
+
+
+# ============================================================================ proposals
+
+
+def card_scores(cards: Sequence[Mapping[str, Any]]) -> tuple[dict[tuple[str, str], float], dict[str, float]]:
+    """From a study's ``cards`` table (condition ``drawn``): each (deck, card)'s ``iwd``, and
+    each card's mean ``iwd`` over the decks that play it."""
+    per: dict[tuple[str, str], float] = {}
+    by_card: dict[str, list[float]] = defaultdict(list)
+    for r in cards:
+        if r["condition"] != "drawn" or r.get("iwd") is None:
+            continue
+        per[(r["deck"], r["card"])] = float(r["iwd"])
+        by_card[r["card"]].append(float(r["iwd"]))
+    return per, {c: sum(xs) / len(xs) for c, xs in by_card.items()}
+
+
+def payable(card: Any, host: Any) -> bool:
+    """A card the deck can pay for from its Host's resource alone (generic symbols included)."""
+    from hostwcg_env.engine.carddef import CardType, Res
+
+    if card.type in (CardType.HOST, CardType.TOKEN) or card.test_id is not None:
+        return False
+    return all(r is Res.GENERIC or r is host.resource for r in card.cost)
+
+
+def proposals(deck: DeckRef, direction: int, cards: Sequence[Mapping[str, Any]], pool: Mapping[str, Any],
+              k: int) -> list[str]:
+    """Up to ``k`` legal swaps (``"ID: -OUT +IN"``) for ``deck`` to move its win rate
+    ``direction`` (+1 up, -1 down), best first (module docstring)."""
+    from hostwcg_env.cards.decks import COPY_LIMIT, Deck, check_deck
+
+    per, mean = card_scores(cards)
+    mine = list(dict.fromkeys(deck.main))
+    outs = sorted((c for c in mine if (deck.id, c) in per), key=lambda c: direction * per[(deck.id, c)])
+    host = pool[deck.host]
+    counts = {c: deck.main.count(c) for c in mine}
+    known = [c for c in mean if c in pool and payable(pool[c], host)]
+    unknown = sorted(c for c, card in pool.items() if c not in mean and payable(card, host))
+    ins = sorted(known, key=lambda c: -direction * mean[c]) + unknown
+    out: list[str] = []
+    for o, i in zip(outs, (c for c in ins if counts.get(c, 0) < COPY_LIMIT), strict=False):
+        if o == i:
+            continue
+        main = list(deck.main)
+        main.remove(o)
+        main.append(i)
+        if check_deck(Deck.from_lists(deck.host, main), pool):
+            continue
+        out.append(f"{deck.id}: -{o} +{i}")
+        if len(out) >= k:
+            break
+    return out
+
+
+# ============================================================================ running
+
+
+def write_deck(ref: DeckRef, folder: Path, plan_text: str = "") -> Path:
+    """``folder/<id>.toml``, a deck file (docs/cards.md) checked by the deck loader after writing;
+    an existing file is never replaced."""
+    from hostwcg_env.cards.decks import load_deck
+
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{ref.id}.toml"
+    if path.exists():
+        raise FileExistsError(f"{path} exists: balance tune never writes over a deck list")
+    counts: dict[str, int] = {}
+    for c in ref.main:
+        counts[c] = counts.get(c, 0) + 1
+    lines = [f"name = {json.dumps(ref.name)}", f"plan = {json.dumps(plan_text)}", f"host = {json.dumps(ref.host)}",
+             "", "[cards]"] + [f"{json.dumps(c)} = {n}" for c, n in counts.items()]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    load_deck(path)  # the file reads back as a legal deck
+    return path
+
+
+def _field(res: Any) -> dict[str, dict[str, Any]]:
+    return {r["deck"]: r for r in res.tables["decks"]}
+
+
+def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, workers: int | None = None,
+             quiet: bool = False, say: Any = print) -> TuneResult:
+    """Tune ``study``'s decks (module docstring); resumable like any study (run it again)."""
+    from .patches import patched_pool
+
+    plan = plan or TunePlan()
+    folder = Path(out)
+    pool = patched_pool(tuple(study.patches))
+    decks = list(study.decks)
+    result = TuneResult(decks, out=folder)
+    lo, hi = plan.band
+    for rnd in range(1, plan.rounds + 2):
+        seed = study.seed + rnd * ROUND_SEEDS
+        base = Study(decks, study.games, study.agents, dict(study.rules), seed, study.mirrors, "",
+                     study.max_width, study.patches)
+        measured = run_study(base, out=folder / f"round-{rnd}" / "measure", workers=workers, quiet=quiet)
+        rates = _field(measured)
+        say(f"round {rnd}: " + ", ".join(f"{d}: {100 * r['win_rate']:.1f}%" for d, r in rates.items()))
+        record: dict[str, Any] = {"round": rnd, "seed": seed, "rates": rates, "tests": []}
+        result.rounds.append(record)
+        result.final = rates
+        outside = [d for d in decks if not lo <= rates[d.id]["win_rate"] <= hi]
+        if not outside or rnd > plan.rounds:
+            break
+        new = list(decks)
+        for d in outside:
+            direction = -1 if rates[d.id]["win_rate"] > hi else 1
+            for k, swap in enumerate(proposals(d, direction, measured.tables["cards"], pool, plan.candidates)):
+                a = Study(decks, study.games, study.agents, dict(study.rules), seed, study.mirrors, "A",
+                          study.max_width, study.patches, d.id)
+                b = a.with_changes([], [swap], "B")
+                seq = SequentialPlan(f"deck:{d.id}", plan.look_every, plan.alpha)
+                res = run_compare(a, b, out=folder / f"round-{rnd}" / d.id / f"proposal-{k + 1}", workers=workers,
+                                  quiet=True, sequential=seq)
+                last = res.looks[-1] if res.looks else {}
+                diff = last.get("diff") or 0.0
+                adopted = bool(last.get("crossed")) and diff * direction > 0
+                test = {"deck": d.id, "swap": swap, "direction": "down" if direction < 0 else "up",
+                        "games": last.get("n"), "diff": diff, "z": last.get("z"), "adopted": adopted,
+                        "decision": res.decision}
+                record["tests"].append(test)
+                say(f"  {swap}: {'+' if diff >= 0 else ''}{100 * diff:.1f} points over {test['games']} paired games"
+                    f"{' -> adopted' if adopted else ''}")
+                if adopted:
+                    i = [x.id for x in decks].index(d.id)
+                    new[i] = b.decks[i]
+                    break
+        decks = new
+        result.decks = decks
+        lists = folder / f"round-{rnd}" / "decks"
+        for ref in decks:
+            if not (lists / f"{ref.id}.toml").exists():  # written by an earlier, interrupted run
+                write_deck(ref, lists, f"{ref.name} after round {rnd} of hostwcg balance tune")
+    write_report(result, plan, folder)
+    return result
+
+
+def write_report(result: TuneResult, plan: TunePlan, folder: Path) -> None:
+    rows = []
+    for rec in result.rounds:
+        for d, r in rec["rates"].items():
+            rows.append({"round": rec["round"], "seed": rec["seed"], "kind": "measure", "deck": d,
+                         "win_rate": r["win_rate"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
+                         "games": r["games"], "swap": "", "diff": None, "adopted": None})
+        for t in rec["tests"]:
+            rows.append({"round": rec["round"], "seed": rec["seed"], "kind": "proposal", "deck": t["deck"],
+                         "win_rate": None, "ci_low": None, "ci_high": None, "games": t["games"],
+                         "swap": t["swap"], "diff": t["diff"], "adopted": t["adopted"]})
+    folder.mkdir(parents=True, exist_ok=True)
+    with (folder / "tune.csv").open("w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    lo, hi = plan.band
+    md = [f"# balance tune: band {100 * lo:.0f}-{100 * hi:.0f}%", ""]
+    for rec in result.rounds:
+        md.append(f"## Round {rec['round']} (seed {rec['seed']})")
+        md.append("")
+        for d, r in rec["rates"].items():
+            flag = "" if lo <= r["win_rate"] <= hi else " (outside)"
+            md.append(f"* {d}: {100 * r['win_rate']:.1f}% [{100 * r['ci_low']:.1f}, {100 * r['ci_high']:.1f}], "
+                      f"n={r['games']}{flag}")
+        for t in rec["tests"]:
+            md.append(f"* tested `{t['swap']}` ({t['direction']}): {100 * t['diff']:+.1f} points over {t['games']} "
+                      f"paired games: {'adopted' if t['adopted'] else 'not adopted'}")
+        md.append("")
+    done = "every deck inside the band" if result.in_band(plan.band) else "not every deck inside the band"
+    md.append(f"Final lists ({done}): the last round's `decks/` folder; earlier lists stay in earlier rounds.")
+    (folder / "tune.md").write_text("\n".join(md) + "\n", encoding="utf-8")
+
+
+# ============================================================================ command line
+
+
+def add_arguments(bal: Any) -> None:
+    """The tune options of ``hostwcg balance`` (the others: --decks, --games, --agent, --seed...)."""
+    bal.add_argument("--band", default="0.45,0.55", metavar="LO,HI",
+                     help="tune: the target band of each deck's win rate against the field (default 0.45,0.55)")
+    bal.add_argument("--rounds", type=int, default=3, metavar="R", help="tune: rounds at most (default 3)")
+    bal.add_argument("--candidates", type=int, default=3, metavar="K",
+                     help="tune: swaps tested per deck and round, at most (default 3)")
+
+
+def parse_band(text: str) -> tuple[float, float]:
+    parts = text.split(",")
+    try:
+        lo, hi = (float(p) for p in parts)
+    except ValueError:
+        raise ValueError(f"--band {text!r}: write LO,HI with 0 <= LO < HI <= 1 (e.g. 0.45,0.55)") from None
+    if not 0 <= lo < hi <= 1:
+        raise ValueError(f"--band {text!r}: write LO,HI with 0 <= LO < HI <= 1 (e.g. 0.45,0.55)")
+    return lo, hi
+
+
+def cli(args: Any, study: Study, out: Path) -> int:
+    if args.rounds < 1 or args.candidates < 1:
+        raise ValueError("balance tune: --rounds and --candidates must be at least 1")
+    plan = TunePlan(parse_band(args.band), args.rounds, args.candidates, args.look_every, args.alpha)
+    if not (args.agents or args.agent):  # skill-robust by default: the strongest fast agent
+        study = replace(study, agents=DEFAULT_AGENTS)
+    if not args.quiet:
+        print(f"balance tune: {study.describe()}; band {plan.band[0]:g}-{plan.band[1]:g}", file=sys.stderr)
+    result = run_tune(study, out, plan, workers=args.workers, quiet=args.quiet)
+    print((out / "tune.md").read_text(), end="")
+    print(f"wrote tune.md, tune.csv and each round's lists (round-R/decks/) to {out}")
+    return 0 if result.in_band(plan.band) else 1

@@ -1,0 +1,35 @@
+"""Run the pre-registered first-turn study (docs/lab/first-turn-study.md) and write its tables.
+
+    python scripts/first_turn_study.py --workers 16 [--out runs/first-turn]
+
+Resumable: run the same command again to finish an interrupted study. ``--games`` and
+``--decks`` exist only to check the script on a tiny budget; the study itself is the defaults
+(hostwcg_env/analysis/firstturn.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from hostwcg_env.analysis.firstturn import GAMES, SEED, run_first_turn_study
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default="runs/first-turn", help="output folder (default runs/first-turn)")
+    ap.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
+    ap.add_argument("--games", type=int, default=GAMES, help=f"games per deck pair (the study: {GAMES})")
+    ap.add_argument("--decks", nargs="+", help="decks (the study: every shipped preconstructed deck)")
+    ap.add_argument("--quiet", action="store_true", help="no progress bars")
+    args = ap.parse_args(argv)
+    if args.games != GAMES or args.decks:
+        print(f"note: not the pre-registered study ({GAMES} games a pair, every shipped deck, seed {SEED})",
+              file=sys.stderr)
+    run_first_turn_study(args.out, workers=args.workers, games=args.games, decks=args.decks, quiet=args.quiet)
+    print(open(f"{args.out}/first_turn.md").read())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,204 @@
+"""The designer's balance studio: the first-turn flag of the report and the pre-registered
+first-turn study (docs/lab/first-turn-study.md), card and deck what-ifs (``balance compare
+--patch/--swap``, analysis/patches.py and whatif.py), ``balance --agent ppo_v1``. Studies here
+are tiny: the machine is small."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import hostwcg_env  # noqa: F401
+from hostwcg_env.analysis import Study, read_records, run_study
+from hostwcg_env.analysis.firstturn import COMPENSATIONS, meets, recommend, run_first_turn_study
+from hostwcg_env.analysis.patches import (
+    PatchError,
+    parse_patch,
+    parse_swap,
+    patched_pool,
+    swap_deck,
+)
+from hostwcg_env.analysis.replay import new_game, spec_of
+from hostwcg_env.analysis.report import first_player_flag, text_summary
+from hostwcg_env.analysis.simulate import resolve_decks
+from hostwcg_env.cards import default_pool
+from hostwcg_env.cli import main
+
+DECKS2 = ["brae_deep_roots", "karsh_ember_tide"]
+
+
+# ============================================================================ the first player
+
+
+def _fp(rate: float, lo: float, hi: float) -> dict:
+    return {"first_player": [{"scope": "all", "games": 400, "win_rate": rate, "ci_low": lo, "ci_high": hi,
+                              "too_wide": False}], "lengths": [], "decks": [], "matchups": [], "hosts": [], "cards": []}
+
+
+def test_the_report_flags_a_first_player_rate_outside_45_55() -> None:
+    high = first_player_flag(_fp(0.674, 0.665, 0.682))
+    assert high is not None and "67.4%" in high and "first player is favoured" in high
+    assert "first_turn_ap_cut" in high and "A56" in high
+    low = first_player_flag(_fp(0.44, 0.40, 0.48))
+    assert low is not None and "second player is favoured" in low
+    assert first_player_flag(_fp(0.55, 0.50, 0.60)) is None and first_player_flag(_fp(0.45, 0.4, 0.5)) is None
+    assert "FIRST PLAYER" in text_summary(_fp(0.6, 0.55, 0.65), {"study": "s"})
+    assert "FIRST PLAYER" not in text_summary(_fp(0.5, 0.45, 0.55), {"study": "s"})
+
+
+def test_the_first_turn_decision_rule() -> None:
+    def row(agent: str, label: str, rate: float, lo: float, hi: float) -> dict:
+        r = {"agent": agent, "compensation": label, "win_rate": rate, "ci_low": lo, "ci_high": hi}
+        return {**r, "meets": meets(r)}
+
+    assert meets({"win_rate": 0.52, "ci_low": 0.46, "ci_high": 0.549})
+    assert not meets({"win_rate": 0.535, "ci_low": 0.51, "ci_high": 0.54})  # outside 47-53
+    assert not meets({"win_rate": 0.50, "ci_low": 0.44, "ci_high": 0.54})  # interval leaves 45-55
+    rows = [row("lookahead", "cut1", 0.50, 0.48, 0.52), row("ppo_v1", "cut1", 0.56, 0.54, 0.58),
+            row("lookahead", "cut2", 0.49, 0.47, 0.51), row("ppo_v1", "cut2", 0.50, 0.48, 0.52),
+            row("lookahead", "ap2nd2", 0.50, 0.48, 0.52), row("ppo_v1", "ap2nd2", 0.51, 0.49, 0.53)]
+    best = recommend(rows)
+    assert best is not None and best.label == "ap2nd2"  # size 2 like cut2, and listed first
+    assert recommend(rows[:2]) is None
+
+
+def test_the_first_turn_study_runs_on_a_tiny_budget(tmp_path: Path) -> None:
+    rows = run_first_turn_study(tmp_path, workers=1, games=2, agents=("random",), decks=DECKS2,
+                                compensations=COMPENSATIONS[:2], quiet=True)
+    assert [r["compensation"] for r in rows] == ["none", "draw1"] and all(r["games"] == 2 for r in rows)
+    recs = read_records(tmp_path / "random" / "draw1")
+    assert recs and all(r["rules"] == {"second_turn_draw": 1} for r in recs)
+    assert (tmp_path / "first_turn.csv").exists()
+    assert "second_turn_draw=1" in (tmp_path / "first_turn.md").read_text()
+    assert main(["replay", str(tmp_path / "random" / "draw1"), "--all"]) == 0  # the record's rules replay
+
+
+def test_the_env_makes_room_for_the_second_players_extra_cards() -> None:
+    from hostwcg_env.engine import RuleConfig
+    from hostwcg_env.env.layout import hand_slots
+
+    assert hand_slots(RuleConfig()) == hand_slots(RuleConfig(first_turn_ap_cut=2, second_turn_extra_ap=1))
+    assert hand_slots(RuleConfig(second_player_extra_cards=2, second_turn_draw=1)) == hand_slots(
+        RuleConfig(starting_hand=8)) > hand_slots(RuleConfig())
+
+
+def test_balance_agent_ppo_v1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["balance", "--agent", "ppo_v1", "--decks", *DECKS2, "--games", "2", "--workers", "1",
+                 "--quiet", "--no-plots", "--out", str(tmp_path)])
+    assert code == 0, capsys.readouterr()
+    recs = read_records(tmp_path)
+    assert len(recs) == 2 and all(r["agents"] == ["ppo_v1", "ppo_v1"] for r in recs)
+
+
+# ============================================================================ what-ifs
+
+
+def test_parse_patch_and_swap() -> None:
+    assert parse_patch("Mossback Tortoise: health=5, power=2") == ("Mossback Tortoise", {"health": 5, "power": 2})
+    assert parse_patch('Grace, Aligner of Stars: cost="&&"') == ("Grace, Aligner of Stars", {"cost": "&&"})
+    assert parse_swap("brae: -Nature's Bounty +2 Seed the Earth -Squire") == (
+        "brae", [("-", 1, "Nature's Bounty"), ("+", 2, "Seed the Earth"), ("-", 1, "Squire")])
+    for bad in ("Mossback Tortoise", "Mossback Tortoise: health", ": health=5", "Squire: name=\"Knave\""):
+        with pytest.raises(PatchError, match="--patch"):
+            parse_patch(bad)
+    with pytest.raises(PatchError, match="write DECK: -CARD"):
+        parse_swap("brae -Squire")
+
+
+def test_a_patch_edits_the_card_in_memory_and_the_loader_checks_it() -> None:
+    pool = patched_pool(("Mossback Tortoise: health=5, power=2",))
+    assert (pool["Mossback Tortoise"].health, pool["Mossback Tortoise"].power) == (5, 2)
+    assert default_pool()["Mossback Tortoise"].health == 6  # the shipped pool is untouched
+    cases = {"Mossback Tortoise: health=0": "field 'health': must be at least 1, got 0",
+             "Mossback Tortoise: helth=5": "unknown field 'helth'",
+             "Mossback Tortoise: type=\"sorcery\"": "a Sorcery has no health",
+             "Mossback Tortois: health=5": "did you mean 'Mossback Tortoise'?"}
+    for text, msg in cases.items():
+        with pytest.raises(PatchError) as e:
+            patched_pool((text,))
+        assert msg in str(e.value) and "\n" not in str(e.value) and str(e.value).startswith("--patch")
+
+
+def test_a_swap_keeps_the_deck_id_and_checks_the_deck_rules() -> None:
+    decks = resolve_decks(DECKS2)
+    pool = default_pool()
+    i, ref = swap_deck("brae: -Nature's Bounty +Seed the Earth", decks, pool)
+    assert i == 0 and ref.id == "brae_deep_roots" and len(ref.main) == 50
+    assert ref.main.count("Seed the Earth") == decks[0].main.count("Seed the Earth") + 1
+    assert "Nature's Bounty" not in ref.main
+    cases = {"brae: +Squire": "DECK_SIZE: 51", "brae: -Mossback Tortoise -Riverside Healer +2 Grove Tender": "COPY_LIMIT Grove Tender",
+             "brae: -Squire +Grove Tender": "holds no 'Squire'", "lior: -Squire +Wolf": "not in the study",
+             "brae: -Seed the Earth +Seed the Eart": "UNKNOWN_CARD"}
+    for text, msg in cases.items():
+        with pytest.raises(PatchError, match=msg):
+            swap_deck(text, decks, pool)
+
+
+def test_what_if_compare_pairs_the_games_and_records_replay(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["balance", "compare", "--decks", *DECKS2, "--games", "4", "--workers", "1", "--agent", "random",
+                 "--patch", "Mossback Tortoise: health=2", "--swap", "brae: -Nature's Bounty +Seed the Earth",
+                 "--quiet", "--no-plots", "--out", str(tmp_path)])
+    text = capsys.readouterr().out
+    assert code == 0, text
+    assert "deck brae_deep_roots" in text and "card brae_deep_roots: Mossback Tortoise" in text
+    ra, rb = read_records(tmp_path / "A"), read_records(tmp_path / "B")
+    assert sorted(r["key"] for r in ra) == sorted(r["key"] for r in rb) and len(rb) == 4
+    assert all(r["patches"] == ["Mossback Tortoise: health=2"] for r in rb) and all("patches" not in r for r in ra)
+    game = new_game(rb[0])
+    assert game.state.registry["Mossback Tortoise"].health == 2 and spec_of(rb[0]).patches
+    assert main(["replay", str(tmp_path / "B"), "--all"]) == 0
+    rows = (tmp_path / "whatif.csv").read_text()
+    assert "brae_deep_roots" in rows and "random_verdict" in rows
+    # resumed: nothing new to play, and a study with other patches is refused in that folder
+    assert main(["balance", "compare", "--decks", *DECKS2, "--games", "4", "--workers", "1", "--agent", "random",
+                 "--patch", "Mossback Tortoise: health=2", "--swap", "brae: -Nature's Bounty +Seed the Earth",
+                 "--quiet", "--no-plots", "--out", str(tmp_path)]) == 0
+    assert main(["balance", "compare", "--decks", *DECKS2, "--games", "4", "--workers", "1", "--agent", "random",
+                 "--patch", "Mossback Tortoise: health=3", "--quiet", "--no-plots", "--out", str(tmp_path)]) == 1
+    capsys.readouterr()
+
+
+def test_a_bad_patch_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["balance", "compare", "--decks", *DECKS2, "--patch", "Mossback Tortoise: health=0"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == ("balance: --patch 'Mossback Tortoise: health=0': card 'Mossback Tortoise': field 'health': "
+                   "must be at least 1, got 0")
+
+
+def test_a_patched_study_pairs_with_the_plain_one() -> None:
+    a = Study.make(decks=DECKS2, games=2)
+    b = a.with_changes(["Mossback Tortoise: health=2"], [], "B")
+    assert [s.key for s in a.specs()] == [s.key for s in b.specs()]
+    assert b.specs()[0].patches == ("Mossback Tortoise: health=2",) and "patches" in b.identity()
+    assert "patches" not in a.identity()
+    res = run_study(b, workers=1, quiet=True)
+    assert all(r["patches"] == ["Mossback Tortoise: health=2"] for r in res.records)
+
+
+# ============================================================================ across skill
+
+
+def test_balance_skill_states_the_first_player_and_the_metagame_across_levels() -> None:
+    from hostwcg_env.analysis.skill import compare, markdown
+
+    def fp(rate: float, lo: float, hi: float) -> list[dict]:
+        return [{"scope": "all", "games": 100, "win_rate": rate, "ci_low": lo, "ci_high": hi}]
+
+    def mg(never: set[str]) -> list[dict]:
+        return [{"deck": d, "nash_share": 0.0 if d in never else 0.5, "never": d in never} for d in "abc"]
+
+    tables = {"lookahead": {"decks": [], "cards": [], "first_player": fp(0.66, 0.62, 0.70), "metagame": mg({"c"})},
+              "ppo_v1": {"decks": [], "cards": [], "first_player": fp(0.60, 0.56, 0.64), "metagame": mg({"b", "c"})}}
+    skill = compare(tables)
+    (row,) = skill["first_player"]
+    assert row["across_skill"] == "holds" and row["lookahead:verdict"] == "first favoured"
+    assert not row["in_band_at_every_level"]
+    meta = {r["deck"]: r["across_skill"] for r in skill["metagame"]}
+    assert meta == {"a": "played at every level", "b": "depends", "c": "never at every level"}
+    md = markdown(skill, ["lookahead", "ppo_v1"])
+    assert "| first player | 66.0% (62.0% - 70.0%) first favoured |" in md and "A56" in md
+    assert "| c | 0.0% | 0.0% | never at every level |" in md
+    tables["ppo_v1"]["first_player"] = fp(0.50, 0.46, 0.54)
+    assert compare(tables)["first_player"][0]["across_skill"] == "depends"
