@@ -9,7 +9,7 @@ from .base import Agent, EngineAgent, Observer, PolicyAgent, ViewAgent, decide
 from .random_agent import RandomAgent
 from .registry import AgentNameError, AgentSpec, Option, agent_specs, register
 
-AGENT_NAMES = ("random", "heuristic", "lookahead", "pimc", "turnsearch", "ismcts", "ppo", "ppo_v1")
+AGENT_NAMES = ("random", "heuristic", "lookahead", "pimc", "turnsearch", "ismcts", "ppo", "ppo_v1", "level")
 
 
 def make_agent(name: str, seed: int | None = None, **kw: Any) -> Agent:
@@ -29,6 +29,8 @@ def make_agent(name: str, seed: int | None = None, **kw: Any) -> Agent:
     * ``ppo_v1[:PATH.npz][:raw][:sample][:attacks][:plain][:look[=MARGIN]]``: the v1 set policy
       (``agents/set_agent.py``); ``:look`` checks its choice by rollouts (``agents/set_search.py``,
       with ``:worlds=N``, ``:turns=N``, ``:top=K``);
+    * ``level:1`` (the weakest) to ``level:5`` (the strongest): opponents at a chosen strength,
+      weaker by skill rather than noise (``agents/levels.py``, docs/levels.md);
     * ``module:Class[:KEY=VALUE...]``, a class or factory of your own, or the name of a
       ``hostwcg.agents`` entry point (docs/write-an-agent.md).
 

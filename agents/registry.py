@@ -305,6 +305,22 @@ def _ppo_v1(seed: int | None, path: str = "", raw: bool = False, sample: bool = 
                           check=not plain, **search)
 
 
+def _level_word(text: str) -> str:
+    from .levels import level_of
+
+    level_of(text)  # a ValueError for anything but 1 to 5 or a level's name
+    return text
+
+
+LEVEL = Kind(_level_word, "1 to 5, or a level's name (docs/levels.md)")
+
+
+def _level(seed: int | None, level: str = "3", **kw: Any) -> Any:
+    from .levels import make_level
+
+    return make_level(level, seed=seed, **kw)
+
+
 def _builtin() -> list[AgentSpec]:
     one = whole(1)
     w = _weight_options()
@@ -357,6 +373,9 @@ def _builtin() -> list[AgentSpec]:
                    Option("worlds", one, 1, "look: sampled worlds"), Option("turns", one, 2, "look: turns"),
                    Option("top", whole(0), 4, "look: likeliest actions checked (0: all)")),
                   value="path", usage=V1_USAGE),
+        AgentSpec("level", "an opponent at a chosen strength, weaker by skill, not noise: level:1 (weakest) to "
+                  "level:5 (docs/levels.md)", _level,
+                  (Option("level", LEVEL, "3", "1 to 5, or a level's name"),), value="level", usage="level[:1-5]"),
     ]
 
 

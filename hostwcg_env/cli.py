@@ -17,6 +17,7 @@
     hostwcg agents [list | NAME] [--check AGENT]          the agent registry: names, options, defaults
     hostwcg serve [--host H] [--port N] [--results DIR...] [--reports DIR...] [--agent SPEC]
                                          play, watch and replay in the browser (docs/web.md)
+    hostwcg export AGENT --onnx FILE     a learned policy's network as ONNX (docs/export.md)
 
 A deck is a short name (``karsh``), an id (``karsh_ember_tide``) or a ``.toml`` file
 (docs/cards.md "Naming a card or a deck"); an agent is ``random``, ``heuristic``,
@@ -24,7 +25,8 @@ A deck is a short name (``karsh``), an id (``karsh_ember_tide``) or a ``.toml`` 
 v0 policy) or ``ppo:PATH`` (a trained ``.zip`` or an exported ``.npz``), ``ppo_v1`` (the shipped v1
 network) or ``ppo_v1:look`` (that network checked by rollouts), ``ppo_v1:PATH.npz[:look]``, a
 ``hostwcg.agents`` entry point, or ``MODULE:CLASS`` of your own (``hostwcg agents`` lists them;
-``agents/registry.py``, docs/write-an-agent.md).
+``agents/registry.py``, docs/write-an-agent.md), or ``level:1`` (weakest) to ``level:5``
+(docs/levels.md).
 
 Exit status: 0 ok, 1 when something checked is wrong, 2 on a usage error. A bad value or file
 is refused with one line on stderr that names it (``hostwcg_env/cli_input.py`` checks them);
@@ -273,8 +275,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev = sub.add_parser("evaluate", help="round-robin ladder between agents (win rates, ratings)")
     ev.add_argument("--agents", type=agent_list(2, None), default="random,heuristic",
                     help="comma-separated agents: random, heuristic, lookahead[:W], pimc[:W], turnsearch[:N], "
-                         "ismcts[:N|:Ss], ppo, ppo:PATH, ppo_v1, ppo_v1:look, or MODULE:CLASS of your own "
-                         "('hostwcg agents' lists them; docs/write-an-agent.md)")
+                         "ismcts[:N|:Ss], ppo, ppo:PATH, ppo_v1, ppo_v1:look, level:1 to level:5 (docs/levels.md), "
+                         "or MODULE:CLASS of your own ('hostwcg agents' lists them; docs/write-an-agent.md)")
     ev.add_argument("--games", type=at_least(1), default=100, help="games per pair (seats swapped on paired seeds)")
     ev.add_argument("--workers", type=at_least(1), default=1,
                     help="processes playing games side by side (default 1; each plays whole games)")
@@ -304,6 +306,9 @@ def build_parser() -> argparse.ArgumentParser:
     from hostwcg_env.cli_agents import add_parser as add_agents_parser
 
     add_agents_parser(sub)
+    from hostwcg_env import cli_export
+
+    cli_export.add_parser(sub)
 
     au = sub.add_parser("audit", help="replay kept games and classify every choice by the blunder rules "
                         "(docs/agents.md): rates per agent, games ended at the turn limit, worst examples")
@@ -322,8 +327,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "the commands (hand, board, show CARD, log, concede).")
     pl.add_argument("--vs", type=agent_spec, default="heuristic",
                     help="your opponent: random, heuristic (default), lookahead, pimc, ismcts[:N|:Ss], ppo, ppo:PATH "
-                         "(a trained .zip or .npz), ppo_v1, ppo_v1:look (the strongest), or MODULE:CLASS "
-                         "('hostwcg agents' lists them)")
+                         "(a trained .zip or .npz), ppo_v1, ppo_v1:look (the strongest), level:1 (weakest) to "
+                         "level:5 (docs/levels.md), or MODULE:CLASS ('hostwcg agents' lists them)")
     pl.add_argument("--seat", choices=("A", "B"), default="A", help="your seat (default A)")
     pl.add_argument("--seed", type=at_least(0), default=0,
                     help=f"the game's seed, and the decks' when --decks does not name them: {SEED_HELP}")
@@ -663,7 +668,13 @@ def _refuse(args: argparse.Namespace, message: str, code: int) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     from hostwcg_env.cards import CardError, DeckError
+    from hostwcg_env.threads import configure_blas_env
 
+    try:
+        configure_blas_env()  # the agents' numpy on one BLAS thread (HOSTWCG_BLAS_THREADS, hostwcg_env/threads.py)
+    except ValueError as e:
+        print(f"hostwcg: {e}", file=sys.stderr)
+        return 2
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

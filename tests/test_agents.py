@@ -439,7 +439,8 @@ def test_terminal_player_scripted_session() -> None:
 
 
 def test_agent_names() -> None:
-    assert set(AGENT_NAMES) == {"random", "heuristic", "lookahead", "pimc", "turnsearch", "ismcts", "ppo", "ppo_v1"}
+    assert set(AGENT_NAMES) == {"random", "heuristic", "lookahead", "pimc", "turnsearch", "ismcts", "ppo", "ppo_v1",
+                                "level"}
     assert isinstance(make_agent("heuristic"), HeuristicAgent)
     with pytest.raises(ValueError):
         make_agent("nope")

@@ -22,6 +22,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import os
 import random
 import sys
 import time
@@ -161,6 +162,14 @@ def bradley_terry_intervals(names: list[str], wins: dict[tuple[str, str], float]
     return out
 
 
+def _load() -> float | None:
+    """The machine's 1-minute load average (None where the OS gives none)."""
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return None
+
+
 def _order(rec: dict[str, Any]) -> tuple[str, str, int]:
     return rec["agents"][0], rec["agents"][1], rec["seed"]
 
@@ -173,6 +182,7 @@ class LadderResult:
     resumed: int = 0  # records taken from a results file rather than played by this run
     source: str = ""  # set by ``from_results``: the files the records were read from
     deck_pool: tuple[str, ...] = ()  # set by ``run_ladder``: the ids of the decks its games drew from
+    load: tuple[float, float] | None = None  # set by ``run_ladder``: the 1-minute load average at its start and end
 
     def pair_wins(self) -> dict[tuple[str, str], float]:
         wins: dict[tuple[str, str], float] = {}
@@ -236,6 +246,10 @@ class LadderResult:
         lines += ["", "| agent | choices | ms per choice (mean) | slowest game's mean (ms) |", "|---|---:|---:|---:|"]
         for a, (n, mean, worst) in self.timing().items():
             lines.append(f"| {a} | {n} | {1000 * mean:.2f} | {1000 * worst:.2f} |")
+        if self.load is not None:  # times a choice depend on what else the machine runs
+            lines += ["", f"Machine load while playing (1-minute load average, os.getloadavg): {self.load[0]:.2f} "
+                          f"at the start, {self.load[1]:.2f} at the end, on {os.cpu_count()} cores "
+                          "(this run's own workers count in it)."]
         games = len(self.records)
         took = f"{self.seconds:.1f}" if self.seconds < 10 else f"{self.seconds:.0f}"
         played = (f"{games} games ({self.resumed} from the results file, {games - self.resumed} played "
@@ -346,6 +360,7 @@ def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, q
     specs = schedule(agents, games, seed, refs)
     done: dict[tuple[Any, ...], dict[str, Any]] = {}
     t0 = time.time()
+    load0 = _load()
     new: list[dict[str, Any]] = []
     with sigterm_unwinds():
         out = RecordWriter(results) if results is not None else None  # repairs an interrupted end first
@@ -383,4 +398,5 @@ def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, q
                 out.close()
     records = sorted([*done.values(), *new], key=_order)
     return LadderResult(list(agents), records, time.time() - t0, resumed=len(done),
-                        deck_pool=tuple(d.id for d in refs))
+                        deck_pool=tuple(d.id for d in refs),
+                        load=None if load0 is None else (load0, _load() or 0.0))
