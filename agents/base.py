@@ -1,15 +1,17 @@
-"""The agent interface (docs/agents.md).
+"""The agent interface (docs/agents.md, docs/write-an-agent.md).
 
-Every agent answers ``act(observation, action_mask) -> int`` over the flat action space of
-hostwcg_v0. Search and rule-based agents also implement the engine-level
+An agent is a ``ViewAgent`` or a ``PolicyAgent`` (``Agent``, the union, is what
+``agents.make_agent`` returns). A ``ViewAgent`` implements the engine-level
 ``choose(view, actions) -> Action``, which receives only the deciding player's PlayerView and
-the legal engine actions; ``act`` is then available when the agent is bound to a game
-(``bind``), as the ladder and the env's in-process opponents do.
+the legal engine actions; a ``PolicyAgent`` answers ``act(observation, action_mask) -> int``
+over the flat action space of hostwcg_v0. Search and rule-based agents derive from
+``EngineAgent``, whose ``act`` is available when the agent is bound to a game (``bind``), as the
+env's in-process opponents do.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeAlias, runtime_checkable
 
 import numpy as np
 
@@ -18,10 +20,23 @@ from hostwcg_env.engine.view import PlayerView
 
 
 @runtime_checkable
-class Agent(Protocol):
-    name: str
+class ViewAgent(Protocol):
+    """An agent that decides from what its player may see: ``choose(view, actions)`` gets the
+    deciding player's PlayerView and the legal engine actions and returns one of them
+    (docs/write-an-agent.md). ``EngineAgent`` adds ``act``, ``bind`` and ``reset``."""
+
+    def choose(self, view: PlayerView, actions: tuple[Action, ...]) -> Action: ...
+
+
+@runtime_checkable
+class PolicyAgent(Protocol):
+    """An agent over the flat action space of hostwcg_v0: ``act(observation, action_mask)``
+    returns the index of a legal action (the PPO policies; an engine agent once bound)."""
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
+
+
+Agent: TypeAlias = ViewAgent | PolicyAgent  # what agents.make_agent returns; decide() plays either
 
 
 class EngineAgent:

@@ -265,10 +265,7 @@ class HeuristicGuidedAgent(EngineAgent):
 
 class LookaheadAgent(HeuristicGuidedAgent):
     name = "lookahead"
-    # the options a name may set as KEY=VALUE (``from_spec``); any other key is an evaluation weight
-    INT_KEYS: tuple[str, ...] = ("turns", "max_rollout", "stall")
-    FLOAT_KEYS: tuple[str, ...] = ("margin",)
-    BOOL_KEYS: tuple[str, ...] = ("stop",)
+    # its name's options, typed, with the evaluation weights: agents/registry.py
 
     def __init__(self, worlds: int = 1, seed: int | None = None, margin: float = 0.0, turns: int = 1,
                  stop: bool = False, max_rollout: int = 200, weights: Weights | None = None,
@@ -289,31 +286,6 @@ class LookaheadAgent(HeuristicGuidedAgent):
         self.opponent_decks = opponent_decks if opponent_decks is not None else _shipped_lists()
         self.seed = seed
         self.reset()
-
-    @classmethod
-    def from_spec(cls, spec: str, seed: int | None = None, **kw: Any) -> Any:
-        """The agent a name's argument describes: ``"2"`` (worlds), ``"1:turns=2:danger=2.5"``
-        (worlds, then the options of ``INT_KEYS``, ``FLOAT_KEYS`` and ``BOOL_KEYS`` (``margin``,
-        ``turns``, ``stop``, ``max_rollout``) and evaluation weights)."""
-        weights: list[str] = []
-        for part in filter(None, spec.split(":")):
-            key, eq, value = part.partition("=")
-            try:
-                if not eq:
-                    kw.setdefault("worlds", int(part))
-                elif key in cls.INT_KEYS:
-                    kw.setdefault(key, int(value))
-                elif key in cls.BOOL_KEYS:
-                    kw.setdefault(key, bool(int(value)))
-                elif key in cls.FLOAT_KEYS:
-                    kw.setdefault(key, float(value))
-                else:
-                    weights.append(part)
-            except ValueError:
-                raise ValueError(f"{cls.name}:{spec}: {part!r} is not a number of worlds or KEY=NUMBER") from None
-        if weights:
-            kw.setdefault("weights", Weights.parse(",".join(weights)))
-        return cls(seed=seed, **kw)
 
     # ------------------------------------------------------------ choosing
     def pick(self, view: PlayerView, options: tuple[Action, ...], own: Action) -> Action:

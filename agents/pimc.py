@@ -42,9 +42,8 @@ from .lookahead import LookaheadAgent, evaluate
 
 class PIMCAgent(LookaheadAgent):
     name = "pimc"
-    INT_KEYS = LookaheadAgent.INT_KEYS + ("first",)
-    FLOAT_KEYS = LookaheadAgent.FLOAT_KEYS + ("keep",)
-    BOOL_KEYS = ()  # no "stop": the race scores each action by its own continuation only
+    # its name's options (no "stop": the race scores each action by its own continuation only):
+    # agents/registry.py
 
     def __init__(self, worlds: int = 16, seed: int | None = None, first: int = 2, keep: float = 0.5,
                  turns: int = 2, stall: int = STALL_TURN, **kw: Any) -> None:

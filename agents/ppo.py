@@ -33,6 +33,9 @@ class NumpyPolicy:
 
     def __init__(self, weights: dict[str, np.ndarray], deterministic: bool = True, seed: int | None = None,
                  guard: bool = True) -> None:
+        from hostwcg_env.threads import limit_blas_threads
+
+        limit_blas_threads()  # one BLAS thread unless HOSTWCG_BLAS_THREADS says otherwise (hostwcg_env/threads.py)
         self.guard = guard
         n = 0
         self.layers: list[tuple[np.ndarray, np.ndarray]] = []

@@ -28,6 +28,9 @@ class NumpySetPolicy:
     name = "set"
 
     def __init__(self, weights: dict[str, np.ndarray], deterministic: bool = True, seed: int | None = None) -> None:
+        from hostwcg_env.threads import limit_blas_threads
+
+        limit_blas_threads()  # one BLAS thread unless HOSTWCG_BLAS_THREADS says otherwise (hostwcg_env/threads.py)
         w = {k: np.asarray(v, dtype=np.float32) for k, v in weights.items()}
         self.w = w
         # each layer's weight transposed once, contiguous: x @ W.T on a strided view is twice as slow

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
 
 from hostwcg_env.engine import Action, Game
 from hostwcg_env.engine.view import PlayerView
@@ -71,31 +70,6 @@ class TurnSearchAgent(HeuristicGuidedAgent):
         self.opponent_decks = opponent_decks if opponent_decks is not None else _shipped_lists()
         self.seed = seed
         self.reset()
-
-    @classmethod
-    def from_spec(cls, spec: str, seed: int | None = None, **kw: Any) -> TurnSearchAgent:
-        """The agent a name's argument describes: ``"96"`` (iterations), ``"96:worlds=6:c=0.2"``
-        (iterations, then options ``worlds``, ``c``, ``widen``, ``alpha``, ``turns``,
-        ``max_rollout`` and the lookahead's evaluation weights)."""
-        weights: list[str] = []
-        ints = ("worlds", "turns", "max_rollout")
-        floats = ("c", "widen", "alpha")
-        for part in filter(None, spec.split(":")):
-            key, eq, value = part.partition("=")
-            try:
-                if not eq:
-                    kw.setdefault("iterations", int(part))
-                elif key in ints:
-                    kw.setdefault(key, int(value))
-                elif key in floats:
-                    kw.setdefault(key, float(value))
-                else:
-                    weights.append(part)
-            except ValueError:
-                raise ValueError(f"turnsearch:{spec}: {part!r} is not a number of iterations or KEY=NUMBER") from None
-        if weights:
-            kw.setdefault("weights", Weights.parse(",".join(weights)))
-        return cls(seed=seed, **kw)
 
     # ------------------------------------------------------------ choosing
     def pick(self, view: PlayerView, options: tuple[Action, ...], own: Action) -> Action:

@@ -12,7 +12,7 @@ from hostwcg_env.engine import Game, RuleConfig
 from hostwcg_env.engine.ruleset import Ruleset
 
 __all__ = ["Game", "RuleConfig", "Ruleset", "default_pool", "default_ruleset"]
-__version__ = "0.1.0"
+__version__ = "0.2.0.dev0"  # the one version number (toward 0.2.0, docs/env.md): pyproject.toml reads it
 
 # gymnasium id -> entry point (hostwcg_env/gym_make.py resolves agent names, then builds the env)
 GYM_IDS = {"hostwcg/HostWCG-v0": "hostwcg_env.gym_make:single_v0",

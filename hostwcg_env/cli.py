@@ -14,12 +14,19 @@
                     [--compare F=V] [--sequential] [--out DIR] [--workers N] [--backend ray]
     hostwcg replay FILE [--index N] [--side A|B|spectator] [--step] [--all]
     hostwcg audit RESULTS... [--games N] [--examples K]   blunder rates of the agents in kept games
+    hostwcg agents [list | NAME] [--check AGENT]          the agent registry: names, options, defaults
+    hostwcg serve [--host H] [--port N] [--results DIR...] [--reports DIR...] [--agent SPEC]
+                                         play, watch and replay in the browser (docs/web.md)
+    hostwcg export AGENT --onnx FILE     a learned policy's network as ONNX (docs/export.md)
 
 A deck is a short name (``karsh``), an id (``karsh_ember_tide``) or a ``.toml`` file
-(docs/cards.md "Naming a deck"); an agent is ``random``, ``heuristic``, ``lookahead[:W][:K=V...]``,
-``pimc[:W]``, ``turnsearch[:N]``, ``ismcts[:N|:Ss]``, ``ppo`` (the shipped v0 policy) or ``ppo:PATH``
-(a trained ``.zip`` or an exported ``.npz``), ``ppo_v1`` (the shipped v1 network) or ``ppo_v1:look``
-(that network checked by rollouts), ``ppo_v1:PATH.npz[:look]`` (``agents.make_agent``).
+(docs/cards.md "Naming a card or a deck"); an agent is ``random``, ``heuristic``,
+``lookahead[:W][:K=V...]``, ``pimc[:W]``, ``turnsearch[:N]``, ``ismcts[:N|:Ss]``, ``ppo`` (the shipped
+v0 policy) or ``ppo:PATH`` (a trained ``.zip`` or an exported ``.npz``), ``ppo_v1`` (the shipped v1
+network) or ``ppo_v1:look`` (that network checked by rollouts), ``ppo_v1:PATH.npz[:look]``, a
+``hostwcg.agents`` entry point, or ``MODULE:CLASS`` of your own (``hostwcg agents`` lists them;
+``agents/registry.py``, docs/write-an-agent.md), or ``level:1`` (weakest) to ``level:5``
+(docs/levels.md).
 
 Exit status: 0 ok, 1 when something checked is wrong, 2 on a usage error. A bad value or file
 is refused with one line on stderr that names it (``hostwcg_env/cli_input.py`` checks them);
@@ -162,15 +169,14 @@ def cmd_cards_list(args: argparse.Namespace) -> int:
 
 
 def cmd_cards_show(args: argparse.Namespace) -> int:
+    from hostwcg_env.cards.lookup import lookup
+
     pool = _pool()
-    name = " ".join(args.name)
-    card, near = find_card(pool, name)
-    if card is None:
-        print(f"no card named {name!r}")
-        if near:
-            print("did you mean: " + ", ".join(near) + "?")
+    found = lookup(" ".join(args.name), pool)  # any case, a unique start or word (docs/cards.md)
+    if found.name is None:
+        print(found.problem("card"))
         return 1
-    print("\n".join(card_sheet(card)))
+    print("\n".join(card_sheet(pool[found.name])))
     return 0
 
 
@@ -261,22 +267,25 @@ def build_parser() -> argparse.ArgumentParser:
                       help="colour the board: auto (when writing to a terminal, the default), always or never")
     demo.add_argument("--agents", type=agent_list(1, 2), metavar="A,B",
                       help="agents for seats A and B: random, heuristic, lookahead[:W], pimc[:W], turnsearch[:N], "
-                           "ismcts[:N|:Ss], ppo, ppo:raw, ppo:PATH (a trained .zip or .npz), ppo_v1, ppo_v1:look, "
-                           "ppo_v1:PATH.npz; one name is seat A's, B is random (default random,random)")
+                           "ismcts[:N|:Ss], ppo, ppo:PATH (a trained .zip or .npz), ppo_v1, ppo_v1:look, or "
+                           "MODULE:CLASS ('hostwcg agents' lists them); one name is seat A's, B is random "
+                           "(default random,random)")
     demo.set_defaults(func=cmd_demo)
 
     ev = sub.add_parser("evaluate", help="round-robin ladder between agents (win rates, ratings)")
     ev.add_argument("--agents", type=agent_list(2, None), default="random,heuristic",
                     help="comma-separated agents: random, heuristic, lookahead[:W], pimc[:W], turnsearch[:N], "
-                         "ismcts[:N|:Ss], ppo, ppo:raw, ppo:PATH, ppo_v1, ppo_v1:look, ppo_v1:PATH.npz (docs/agents.md)")
+                         "ismcts[:N|:Ss], ppo, ppo:PATH, ppo_v1, ppo_v1:look, level:1 to level:5 (docs/levels.md), "
+                         "or MODULE:CLASS of your own ('hostwcg agents' lists them; docs/write-an-agent.md)")
     ev.add_argument("--games", type=at_least(1), default=100, help="games per pair (seats swapped on paired seeds)")
     ev.add_argument("--workers", type=at_least(1), default=1,
                     help="processes playing games side by side (default 1; each plays whole games)")
     ev.add_argument("--seed", type=at_least(0), default=0, help=SEED_HELP)
     ev.add_argument("--decks", nargs="+", metavar="DECK",
                     help="the decks each game's two seats draw from: deck ids (brae_deep_roots), short names "
-                         "(brae) or .toml files, or 'preconstructed' for the eight preconstructed decks "
-                         "(default: the ladder's ten, every shipped deck file with the two stand-in test decks)")
+                         "(brae) or .toml files (default, or 'preconstructed': the eight preconstructed decks)")
+    ev.add_argument("--include-test", action="store_true",
+                    help="add the two stand-in test decks to the default eight (the ladder's ten before 2026-11-27)")
     ev.add_argument("--csv", type=out_file, metavar="FILE", help="also write the pairwise table as CSV")
     ev.add_argument("--results", metavar="FILE.jsonl",
                     help="append every finished game here and skip the games already in it (resume, merge)")
@@ -294,6 +303,12 @@ def build_parser() -> argparse.ArgumentParser:
     lad.set_defaults(func=cmd_ladder)
 
     add_balance_parsers(sub)
+    from hostwcg_env.cli_agents import add_parser as add_agents_parser
+
+    add_agents_parser(sub)
+    from hostwcg_env import cli_export
+
+    cli_export.add_parser(sub)
 
     au = sub.add_parser("audit", help="replay kept games and classify every choice by the blunder rules "
                         "(docs/agents.md): rates per agent, games ended at the turn limit, worst examples")
@@ -312,7 +327,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "the commands (hand, board, show CARD, log, concede).")
     pl.add_argument("--vs", type=agent_spec, default="heuristic",
                     help="your opponent: random, heuristic (default), lookahead, pimc, ismcts[:N|:Ss], ppo, ppo:PATH "
-                         "(a trained .zip or .npz), ppo_v1, ppo_v1:look (the strongest), ppo_v1:PATH.npz")
+                         "(a trained .zip or .npz), ppo_v1, ppo_v1:look (the strongest), level:1 (weakest) to "
+                         "level:5 (docs/levels.md), or MODULE:CLASS ('hostwcg agents' lists them)")
     pl.add_argument("--seat", choices=("A", "B"), default="A", help="your seat (default A)")
     pl.add_argument("--seed", type=at_least(0), default=0,
                     help=f"the game's seed, and the decks' when --decks does not name them: {SEED_HELP}")
@@ -320,6 +336,8 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                       help="colour the board: auto (when writing to a terminal, the default), always or never")
     pl.set_defaults(func=cmd_play)
+    from hostwcg_env.web.serve import add_parser as add_serve_parser  # the web app (docs/web.md)
+    add_serve_parser(sub)
     return p
 
 
@@ -338,11 +356,15 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
             return 2
         shard = (int(k), int(n))
     try:
-        decks = None
-        if args.decks:
-            from hostwcg_env.analysis.simulate import resolve_decks
+        from hostwcg_env.analysis.ladder import default_decks
+        from hostwcg_env.analysis.simulate import resolve_decks
 
-            decks = resolve_decks(None if args.decks == ["preconstructed"] else args.decks)
+        if args.decks in (None, ["preconstructed"]):
+            decks = list(default_decks(include_test=args.include_test))
+        else:
+            decks = resolve_decks(args.decks)
+            tests = [d for d in default_decks(True) if d not in default_decks() and d.id not in {x.id for x in decks}]
+            decks += tests if args.include_test else []
         result = run_ladder(names, args.games, workers=args.workers, seed=args.seed, quiet=args.quiet,
                             results=args.results, shard=shard, decks=decks)
     except ValueError as e:
@@ -427,8 +449,8 @@ def add_balance_parsers(sub: Any) -> None:
     bal.add_argument("--mirrors", action="store_true", help="also play each deck against itself")
     bal.add_argument("--games", type=at_least(1), default=100, metavar="N",
                      help="games per deck pair, seats swapped on paired seeds (default 100)")
-    bal.add_argument("--agent", help="the agent for both seats (default random; compare --patch/--swap: "
-                                     "lookahead and ppo_v1, one comparison each)")
+    bal.add_argument("--agent", help="the agent for both seats, any agent name, MODULE:CLASS included (default random; "
+                                     "compare --patch/--swap: lookahead and ppo_v1, one comparison each)")
     bal.add_argument("--agents", metavar="A,B", help="agents for seat A and seat B (overrides --agent)")
     bal.add_argument("--skills", type=agent_list(2, None), default="random,heuristic,lookahead,ppo_v1",
                      metavar="A,B,...", help="skill: the agents whose studies are compared, each in both seats "
@@ -480,7 +502,9 @@ def add_balance_parsers(sub: Any) -> None:
     rp.add_argument("--side", choices=("A", "B", "spectator"), default="spectator",
                     help="whose view to show: A's, B's, or every card (spectator, the default, as the demo "
                          "shows a game; unlike the env's render_view='spectator', which shows public cards only)")
-    rp.add_argument("--step", action="store_true", help="step through the decisions (Enter, t, c, b, q)")
+    rp.add_argument("--step", action="store_true",
+                    help="step through the decisions: each key is read when you press Enter (Enter alone: next; "
+                         "t: next turn, c: to the end, b: board, q: quit)")
     rp.add_argument("--all", action="store_true", help="check that every record in FILE replays exactly")
     rp.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                       help="colour the board: auto (when writing to a terminal, the default), always or never")
@@ -644,7 +668,13 @@ def _refuse(args: argparse.Namespace, message: str, code: int) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     from hostwcg_env.cards import CardError, DeckError
+    from hostwcg_env.threads import configure_blas_env
 
+    try:
+        configure_blas_env()  # the agents' numpy on one BLAS thread (HOSTWCG_BLAS_THREADS, hostwcg_env/threads.py)
+    except ValueError as e:
+        print(f"hostwcg: {e}", file=sys.stderr)
+        return 2
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

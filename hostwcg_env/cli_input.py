@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
@@ -120,45 +119,11 @@ def _wrong_type(value: str, typ: type) -> bool:
 
 
 def agent_problem(spec: str) -> str | None:
-    """What is wrong with an agent spec (``random``, ``ismcts:300``, ``ppo:PATH``...), or None."""
-    from agents import AGENT_NAMES, make_agent
+    """What is wrong with an agent spec (``random``, ``ismcts:300``, ``ppo:PATH``,
+    ``module:Class``...), or None (``agents.registry.problem``)."""
+    from agents.registry import problem
 
-    base, colon, arg = spec.partition(":")
-    if base not in AGENT_NAMES:
-        return f"unknown agent {spec!r} (known: {', '.join(AGENT_NAMES)})"
-    if base in ("random", "heuristic") and colon:
-        return f"agent {base} takes no ':' argument (got {spec!r})"
-    if base == "ismcts" and colon:
-        if arg.endswith("s"):
-            ok = _is_number(arg[:-1], float) and float(arg[:-1]) > 0 and math.isfinite(float(arg[:-1]))
-        else:
-            ok = _is_number(arg, int) and int(arg) >= 1
-        if not ok:
-            return (f"{spec!r}: write ismcts:ITERATIONS (a whole number, 1 or more) or "
-                    f"ismcts:SECONDSs (e.g. ismcts:0.5s)")
-    if base == "ppo" and colon and not arg:
-        return f"{spec!r}: write ppo:PATH (a trained model .zip or an exported .npz), or ppo for the shipped policy"
-    try:
-        make_agent(spec, seed=0)
-    except OSError as e:
-        return f"agent {spec!r} cannot be made: {e.strerror or e}: {e.filename or arg}"
-    except ImportError as e:  # a model .zip without torch installed (agents.ppo.weights_of_zip)
-        return f"agent {spec!r} cannot be made: {e}"
-    except (ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
-        if base == "ppo":  # neither a model .zip nor an exported policy (agents.ppo)
-            why = str(e).split(". ")[0] or type(e).__name__
-            return (f"agent {spec!r}: {arg or 'the shipped policy'} is neither a Stable-Baselines3 "
-                    f"model .zip nor an exported policy .npz ({why})")
-        return f"agent {spec!r} cannot be made: {e}"
-    return None
-
-
-def _is_number(text: str, typ: Callable[[str], Any]) -> bool:
-    try:
-        typ(text)
-    except ValueError:
-        return False
-    return True
+    return problem(spec)
 
 
 def agent_spec(text: str) -> str:

@@ -27,6 +27,11 @@ EXTRA_OF: dict[str, str] = {
     "nbformat": "notebooks",
     "ipykernel": "notebooks",
     "pyspiel": "openspiel",
+    "starlette": "web",
+    "uvicorn": "web",
+    "websockets": "web",
+    "onnx": "export",
+    "onnxruntime": "export",
 }
 
 

@@ -8,8 +8,9 @@ and said in one line.
 
 Answers: the number of a listed action, the action in the notation of docs/scenarios.md
 (``play h0``, ``attack f1``, ``target B.f2``, ``pass``), or with a card name for an index
-(``play Vanguard Lancer``). Commands: ``hand``, ``board``, ``show CARD`` (a name, ``h0``,
-``B.f2``), ``log``, ``help``, ``concede``. A typo gets the closest legal actions; an illegal
+(``play Vanguard Lancer``). Commands (``COMMANDS``): ``list``, ``hand``, ``board``, ``show CARD``
+(a name, ``h0``, ``B.f2``), ``log``, ``help``, ``concede``. Each question is headed by the
+player's action points (#) and pool as their own actions left them. A typo gets the closest legal actions; an illegal
 action gets the rule it breaks, and nothing changes. There is no undo.
 """
 
@@ -22,25 +23,36 @@ from pathlib import Path
 from typing import Any
 
 from hostwcg_env.cards.loader import default_ruleset
-from hostwcg_env.cards.text import card_sheet, find_card, stats_text
+from hostwcg_env.cards.lookup import lookup
+from hostwcg_env.cards.text import card_sheet, stats_text
 from hostwcg_env.demo import _agent, explain_result, load_decks
 from hostwcg_env.engine import Action, Game, IllegalActionError, RuleConfig
 from hostwcg_env.engine.actions import Kind
 from hostwcg_env.render import parse_event, render_events, render_text
 
 RESOURCES = "& authority, £ strife, ! emotion, % amity, $ generic (any)"
-HELP = f"""Answer with the number of an action in the list, or the action itself:
+HELP = """Answer with the number of an action in the list, or the action itself:
   pass | yes | ap host | ap draw | ap any & | play h0 | play Vanguard Lancer | attack f1
   target B.f2 | slot f3 | pay $ | card h2 | activate A.f0 0   (docs/scenarios.md, "The action notation")
 Places: h0.. your hand, f0..f4 front row, b0..b3 back row, A.f2 / B.b1 a side's slot, A.host.
-Costs: {RESOURCES}. Stats: H health, P power (Entities), S soul (Hosts).
+Costs: {resources}. Stats: H health, P power (Entities), S soul (Hosts).
+Before each question: your action points (#, 11.2) and your pool, as they are after your actions.
 Commands:
-  hand         your hand with costs and stats
-  board        the board again
-  show CARD    a card's text: a name, h0 (your hand), B.f2 (a slot)
-  log          everything that happened this turn
-  help         this text
-  concede      give up (also: quit)"""
+{commands}"""
+
+# every command ``_Table.ask`` answers, with its other spellings (tests/test_play.py: each is
+# listed by 'help' and answered, never read as an action)
+COMMANDS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("list", "actions"), "the question and its numbered actions again"),
+    (("hand",), "your hand with costs and stats"),
+    (("board",), "the board again"),
+    (("show CARD",), "a card's text: a name (any case, a unique start: show grace), h0, B.f2"),
+    (("log",), "everything that happened this turn"),
+    (("help", "?", "h"), "this text"),
+    (("concede", "quit", "exit"), "give up"),
+)
+HELP = HELP.format(resources=RESOURCES, commands="\n".join(
+    f"  {names[0]:<12} {text}" + (f" (also: {', '.join(names[1:])})" if names[1:] else "") for names, text in COMMANDS))
 
 
 def forced(game: Game) -> Action | None:
@@ -230,6 +242,10 @@ class _Table:
         prompt = f": {d.prompt}" if d.prompt else ""
         when = f"turn {s.turn}, {s.phase}" + (f" ({s.step})" if s.step else "") if s.started else "setup"
         self.out(f"{_kind_words(d.kind.value).capitalize()} [{when}]{prompt}")
+        if s.started:  # what your own actions left you: action points and pool (they change as you act)
+            view = self.game.view(self.seat)
+            pool = " ".join(f"{r}{n}" for r, n in sorted(view.pool(self.seat).items()) if n) or "empty"
+            self.out(f"  you: {view.ap(self.seat)} action points (#) | pool {pool}")
         for i, a in enumerate(d.actions, 1):
             label = self.label(a)
             text = str(a)
@@ -282,11 +298,11 @@ class _Table:
         g = self.game
         card = self.card_at(what)
         if card is None:
-            card, near = find_card(g.state.registry, what)
-            if card is None:
-                tail = f"; did you mean: {', '.join(near)}?" if near else ""
-                self.out(f"no card named {what!r} and nothing you can see at {what!r}{tail}")
+            found = lookup(what, g.state.registry)  # as 'hostwcg cards show' finds a card
+            if found.name is None:
+                self.out(f"{found.problem('card')}; and nothing you can see at {what!r}")
                 return
+            card = g.state.registry[found.name]
         self.out("\n".join(card_sheet(card)))
 
     def card_at(self, place: str) -> Any:

@@ -332,17 +332,20 @@ def test_ladder_command_reports_games_already_played_from_results_files(
 
 def test_evaluate_draws_from_the_decks_asked_for(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """hostwcg evaluate --decks: every game's two decks come from those named; 'preconstructed'
-    is the eight preconstructed decks (never a stand-in test deck), the default the ladder's ten
-    (both test decks drawn in a long enough schedule); an unknown name is refused, naming it."""
-    from hostwcg_env.analysis.ladder import load_results
+    and the default are the eight preconstructed decks (never a stand-in test deck), as the env,
+    training and balance deal; --include-test adds the two test decks (the ladder's ten before
+    2026-11-27, both drawn in a long enough schedule); an unknown name is refused, naming it."""
+    from hostwcg_env.analysis.ladder import default_decks, load_results
     from hostwcg_env.analysis.simulate import resolve_decks
 
     def ids(specs: list) -> set[str]:
         return {d for sp in specs for d in (sp.deck_a.id, sp.deck_b.id)}
 
-    assert ids(schedule(["random", "heuristic"], 400, 7)) == {d.id for d in shipped_deck_refs()}
     eight = resolve_decks(None)
-    assert len(eight) == 8 and ids(schedule(["random", "heuristic"], 400, 7, eight)) == {d.id for d in eight}
+    assert len(eight) == 8 and ids(schedule(["random", "heuristic"], 400, 7)) == {d.id for d in eight}
+    assert ids(schedule(["random", "heuristic"], 400, 7, eight)) == {d.id for d in eight}
+    assert ids(schedule(["random", "heuristic"], 400, 7, default_decks(include_test=True))) \
+        == {d.id for d in shipped_deck_refs()}
     res = tmp_path / "r.jsonl"
     assert main(["evaluate", "--agents", "random,heuristic", "--games", "4", "--quiet", "--decks", "brae", "karsh",
                  "--results", str(res)]) == 0
@@ -357,8 +360,16 @@ def test_evaluate_draws_from_the_decks_asked_for(tmp_path: Path, capsys: pytest.
     assert main(["evaluate", "--agents", "random,heuristic", "--games", "2", "--quiet",
                  "--decks", "preconstructed"]) == 0
     out = capsys.readouterr().out
-    assert "2 games in" in out and "over the preconstructed decks;" in out
-    assert "over the shipped decks;" in run_ladder(["random", "heuristic"], games=2, quiet=True).markdown()
+    assert "2 games in" in out and "over the eight preconstructed decks;" in out
+    # the eight by default, as everywhere; the two stand-in test decks only when asked
+    default = run_ladder(["random", "heuristic"], games=2, quiet=True)
+    assert "over the eight preconstructed decks;" in default.markdown()
+    assert not any(d["id"].startswith("test_") for r in default.records for d in r["decks"])
+    assert main(["evaluate", "--agents", "random,heuristic", "--games", "2", "--quiet"]) == 0
+    assert "over the eight preconstructed decks;" in capsys.readouterr().out
+    assert main(["evaluate", "--agents", "random,heuristic", "--games", "2", "--quiet", "--include-test"]) == 0
+    assert "over the ten shipped decks (the eight preconstructed and the two stand-in test decks);" \
+        in capsys.readouterr().out
     assert main(["evaluate", "--agents", "random,heuristic", "--games", "2", "--quiet", "--decks", "karsj"]) == 2
     assert "karsj" in capsys.readouterr().err
 
@@ -428,7 +439,8 @@ def test_terminal_player_scripted_session() -> None:
 
 
 def test_agent_names() -> None:
-    assert set(AGENT_NAMES) == {"random", "heuristic", "lookahead", "pimc", "turnsearch", "ismcts", "ppo", "ppo_v1"}
+    assert set(AGENT_NAMES) == {"random", "heuristic", "lookahead", "pimc", "turnsearch", "ismcts", "ppo", "ppo_v1",
+                                "level"}
     assert isinstance(make_agent("heuristic"), HeuristicAgent)
     with pytest.raises(ValueError):
         make_agent("nope")

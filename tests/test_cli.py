@@ -139,7 +139,7 @@ def test_cards_show_unknown_suggests(capsys):
     code, out = run(capsys, "cards", "show", "Squre")
     assert code == 1
     assert "no card named 'Squre'" in out
-    assert "did you mean: Squire" in out
+    assert "did you mean 'Squire'" in out
 
 
 # ============================================================================ decks

@@ -85,9 +85,14 @@ ROWS: list[tuple[list[str], str, str]] = [
     (["evaluate", "--quiet", "--agents", "random"], "give at least 2 agents", "err"),
     (["evaluate", "--quiet", "--agents", "random,nosuch"], "unknown agent 'nosuch'", "err"),
     (["evaluate", "--quiet", "--agents", "random,ismcts:abc"], "ismcts:ITERATIONS", "err"),
+    (["evaluate", "--quiet", "--agents", "random,level:6"], "level:6: no such level (known: level:1 (beginner)", "err"),
     (["evaluate", "--quiet", "--agents", "random,ismcts:0"], "ismcts:ITERATIONS", "err"),
     (["evaluate", "--quiet", "--agents", "random,ismcts:-1s"], "ismcts:ITERATIONS", "err"),
     (["evaluate", "--quiet", "--games", "0"], "argument --games: must be at least 1 (got 0)", "err"),
+    # ------------------------------------------------------------------ export
+    (["export", "heuristic", "--onnx", "{out}"], "heuristic: only the learned policies export", "err"),
+    (["export", "ppo_v1", "--onnx", "{emptydir}"], "is a folder", "err"),
+    (["export", "ppo_v1"], "required: --onnx", "err"),
     (["evaluate", "--quiet", "--games", "-5"], "argument --games: must be at least 1 (got -5)", "err"),
     (["evaluate", "--quiet", "--workers", "-1", "--games", "1"], "argument --workers: must be at least 1", "err"),
     (["evaluate", "--quiet", "--workers", "0", "--games", "1"], "argument --workers: must be at least 1", "err"),
@@ -153,6 +158,16 @@ ROWS: list[tuple[list[str], str, str]] = [
     (["play", "--seat", "C"], "argument --seat: invalid choice", "err"),
     (["play", "--decks", "{bin}", GOOD], "{bin}: FORMAT: not a text file", "err"),
     (["play", "--decks", GOOD, "{unknown_card}"], "UNKNOWN_CARD 'Nosuch'", "err"),
+    (["play", "--vs", "ismcts:0.5"], "argument --vs: agent 'ismcts:0.5': '0.5' is not a budget: write ismcts:0.5s", "err"),
+    # ------------------------------------------------------------------ agents
+    (["agents", "nosuch"], "hostwcg agents: unknown agent 'nosuch'", "err"),
+    (["agents", "--check", "lookahead:nope=1"], "agent 'lookahead:nope=1': unknown option 'nope'", "err"),
+    (["agents", "--check", "nosuch.module:Agent"], "cannot import 'nosuch.module'", "err"),
+    # ------------------------------------------------------------------ serve (docs/web.md)
+    (["serve", "--port", "-1"], "argument --port: must be at least 0 (got -1)", "err"),
+    (["serve", "--agent", "nosuch"], "argument --agent: unknown agent 'nosuch'", "err"),
+    (["serve", "--results", "{missing}"], "{missing}: no such folder", "err"),
+    (["serve", "--reports", "{bin}"], "{bin}: no such folder", "err"),
 ]
 
 # bad results and record files (a line that is not JSON in the middle of a file is read past

@@ -24,8 +24,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("agents", ("agents",)),
     ("analysis", ("hostwcg_env.analysis",)),
     ("training", ("agents.training",)),
-    ("top", ("hostwcg_env.testing", "hostwcg_env.cli", "hostwcg_env.gym_make", "hostwcg_env.cli_input", "hostwcg_env.demo",
-             "hostwcg_env.play", "hostwcg_env.__main__", "scripts")),
+    ("top", ("hostwcg_env.testing", "hostwcg_env.cli", "hostwcg_env.cli_agents", "hostwcg_env.gym_make",
+             "hostwcg_env.cli_input", "hostwcg_env.demo", "hostwcg_env.play", "hostwcg_env.__main__", "scripts",
+             "hostwcg_env.web")),
 ]
 RANK = {name: i for i, (name, _) in enumerate(LAYERS)}
 

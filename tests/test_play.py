@@ -137,8 +137,8 @@ def test_commands_help_hand_board_show(monkeypatch: pytest.MonkeyPatch) -> None:
     first = re.match(r"  h0 +(.+?)  ", rows[0])
     assert first is not None
     assert f"\n{first.group(1)}\n  type:       " in text  # show h0: the card sheet
-    assert "Grace, Aligner of Stars\n  type:       Entity" in text
-    assert "did you mean: Grace, Aligner of Stars" in text
+    # the full name, and words of it: the one lookup of 'hostwcg cards show' (cards/lookup.py)
+    assert text.count("Grace, Aligner of Stars\n  type:       Entity") == 2
     assert "nothing you can see at 'B.b3'" in text and "show what?" in text
     assert text.count("HOST WCG") >= 2  # the board, and again on 'board'
     assert "A conceded (rule 35.3.5)" in text and "You lose." in text
@@ -230,3 +230,44 @@ def test_a_whole_game_through_the_real_terminal_program() -> None:
     assert "Result: " in text and ("You win." in text or "You lose." in text or "A draw." in text)
     assert "Commands:" in text and "Your hand (" in text and "did you mean: pass?" in text
     assert "=== Turn 2:" in text and prompts > 10
+
+
+def test_each_question_shows_the_action_points_and_pool_your_actions_left() -> None:
+    """After an action of your own (two action points turned into a resource: ``ap any &``),
+    the next question says what is left: two action points (#) fewer, the resource in the pool."""
+    lines: list[str] = []
+    asked: list[str] = []
+    mark = [0]
+
+    def read(prompt: str) -> str:
+        block = "\n".join(lines[mark[0]:])
+        mark[0] = len(lines)
+        asked.append(block)
+        if len(asked) > 1 and "ap any &" in asked[-2] and "your turn" in "\n".join(lines):
+            return "concede"  # the question after the action: seen
+        if "ap any &" in block and "your turn" in "\n".join(lines):
+            return "ap any &"
+        return "1"
+
+    play_terminal(vs="random", seat=0, seed=2, read=read, out=lines.append)
+    status = [re.search(r"you: (\d+) action points \(#\) \| pool (.+)", q) for q in asked]
+    assert all(m is not None for m, q in zip(status, asked, strict=True) if "[turn" in q)
+    before, after = status[-2], status[-1]
+    assert before is not None and after is not None and "(2 AP: +1&)" in asked[-2]
+    assert int(after.group(1)) == int(before.group(1)) - 2
+    assert "&1" in after.group(2) and "&1" not in before.group(2)
+
+
+def test_help_lists_every_command_and_each_is_answered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every spelling ``ask`` answers is in 'help', and typed is answered as a command (never
+    read as an action: no 'is not a legal action')."""
+    words = [w.split()[0] for names, _ in play_mod.COMMANDS for w in names]
+    assert {"list", "actions", "hand", "board", "show", "log", "help", "concede", "quit"} <= set(words)
+    for names, _ in play_mod.COMMANDS:
+        assert re.search(rf"^  {re.escape(names[0])} +\S", play_mod.HELP, flags=re.M), names
+        for other in names[1:]:
+            assert other in play_mod.HELP
+    s = run(monkeypatch, Session([w for w in words if w not in ("concede", "quit", "exit", "show")] + ["show grace"]
+                                 + ["concede"], after="=== Turn 1"), seed=5)
+    assert "is not a legal action" not in s.text and "Grace, Aligner of Stars\n  type:" in s.text
+    assert s.text.count("Commands:") == 3  # help, ? and h

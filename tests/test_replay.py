@@ -130,6 +130,18 @@ def test_step_through_from_one_side(records: list[dict]) -> None:
     assert quit_lines[-1] == "stopped"
 
 
+def test_step_says_its_keys_need_enter(records: list[dict], capsys: pytest.CaptureFixture[str]) -> None:
+    """The keys of ``replay --step`` are read a line at a time: its help and the command's
+    --help say so."""
+    from hostwcg_env.cli import main
+
+    lines: list[str] = []
+    step_through(records[0], None, step=True, read=lambda _p: "q", out=lines.append)
+    assert lines[1].startswith("Keys are read when you press Enter: Enter alone: next decision | t Enter:")
+    assert main(["replay", "--help"]) == 0
+    assert "each key is read when you press Enter" in " ".join(capsys.readouterr().out.split())
+
+
 def test_load_record_by_key(shard: Path, records: list[dict]) -> None:
     assert load_record(shard, key=records[1]["key"])["key"] == records[1]["key"]
     with pytest.raises(LookupError):

@@ -66,8 +66,8 @@ DECKS = ("shipped", "ladder")
 
 def deck_kwargs(decks: str) -> dict[str, Any]:
     """The env's decks for ``--decks``: ``shipped`` (the eight preconstructed decks, the env's
-    default) or ``ladder`` (those and the two stand-in test decks, the decks the ladder deals,
-    ``hostwcg_env.analysis.ladder.schedule``)."""
+    default) or ``ladder`` (those and the two stand-in test decks: the ladder's ten, ``hostwcg
+    evaluate --include-test``, its default before 2026-11-27)."""
     if decks not in DECKS:
         raise ValueError(f"--decks: {decks!r} is not one of {', '.join(DECKS)}")
     if decks == "shipped":
@@ -316,7 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-minutes", type=float, default=None, help="stop (and save) after this wall time")
     p.add_argument("--decks", default=None, choices=DECKS,
                    help="shipped: the eight preconstructed decks (default); ladder: those and the two "
-                        "stand-in test decks, as the ladder deals them (a resumed run keeps its own)")
+                        "stand-in test decks, the ladder's ten (evaluate --include-test; a resumed run keeps its own)")
     p.add_argument("--init", default=None, metavar="MODEL.zip",
                    help="a new run starts from this model's policy weights (a behaviour-cloned one: "
                         "scripts/distill_v1.py train); its --dim/--emb must match")

@@ -1,5 +1,5 @@
 """The evaluation ladder: a round robin between agents with seats swapped on paired seeds
-over the shipped decks, win rates with Wilson 95% intervals, Bradley-Terry ratings (Elo
+over the eight preconstructed decks (the stand-in test decks only when asked), win rates with Wilson 95% intervals, Bradley-Terry ratings (Elo
 scale) with bootstrap 95% intervals, and each agent's time per choice.
 
     hostwcg evaluate --agents random,heuristic,ismcts,ppo --games 200 --workers 2
@@ -22,6 +22,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import os
 import random
 import sys
 import time
@@ -36,18 +37,29 @@ from .records import DeckRef, code_version, record_id, shipped_deck_refs
 from .runner import GameSpec, run_game
 from .stats import Z, wilson
 
-__all__ = ["Z", "LadderResult", "bradley_terry", "bradley_terry_intervals", "load_results", "play_game",
-           "run_ladder", "schedule", "wilson"]
+__all__ = ["Z", "LadderResult", "bradley_terry", "bradley_terry_intervals", "default_decks", "load_results",
+           "play_game", "run_ladder", "schedule", "wilson"]
 
 play_game = run_game  # one ladder game: its record
+
+
+def default_decks(include_test: bool = False) -> tuple[DeckRef, ...]:
+    """The decks a ladder deals unless told: the eight preconstructed ones in file order, as the
+    env, training and balance deal; with ``include_test`` every shipped deck file, the two
+    stand-in test decks included (the ladder's ten, its default before 2026-11-27: the kept
+    results played before then, agents/ladder_results/README.md)."""
+    from hostwcg_env.cards.decks import is_test_deck
+
+    return tuple(d for d in shipped_deck_refs() if include_test or not is_test_deck(d.id))
 
 
 def schedule(agents: Sequence[str], games: int, seed: int = 0,
              decks: Sequence[DeckRef] | None = None) -> list[GameSpec]:
     """``games`` games per pair: pairs of games share a seed and decks, with seats swapped.
-    The decks are drawn from ``decks`` (default: every shipped deck file, in file order) with
-    ``random.Random(seed)``; forced actions are taken without asking the agents."""
-    refs = list(decks) if decks is not None else list(shipped_deck_refs())
+    The decks are drawn from ``decks`` (default: ``default_decks()``, the eight preconstructed,
+    in file order) with ``random.Random(seed)``; forced actions are taken without asking the
+    agents."""
+    refs = list(decks) if decks is not None else list(default_decks())
     n_decks = len(refs)
     out: list[GameSpec] = []
     for x, y in combinations(agents, 2):
@@ -150,6 +162,14 @@ def bradley_terry_intervals(names: list[str], wins: dict[tuple[str, str], float]
     return out
 
 
+def _load() -> float | None:
+    """The machine's 1-minute load average (None where the OS gives none)."""
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return None
+
+
 def _order(rec: dict[str, Any]) -> tuple[str, str, int]:
     return rec["agents"][0], rec["agents"][1], rec["seed"]
 
@@ -162,6 +182,7 @@ class LadderResult:
     resumed: int = 0  # records taken from a results file rather than played by this run
     source: str = ""  # set by ``from_results``: the files the records were read from
     deck_pool: tuple[str, ...] = ()  # set by ``run_ladder``: the ids of the decks its games drew from
+    load: tuple[float, float] | None = None  # set by ``run_ladder``: the 1-minute load average at its start and end
 
     def pair_wins(self) -> dict[tuple[str, str], float]:
         wins: dict[tuple[str, str], float] = {}
@@ -195,17 +216,20 @@ class LadderResult:
 
     def decks_played(self) -> str:
         """The decks the games drew from (``deck_pool``; read from the records when the games come
-        from results files), in words: "the shipped decks" where a stand-in test deck is among
-        them (the ladder's ten, as before ``--decks``), "the preconstructed decks" for those
-        alone, else the decks' short names."""
+        from results files), in words: "the ten shipped decks (...)" where a stand-in test deck is
+        among them with the eight preconstructed (the ladder's default before 2026-11-27), "the
+        eight preconstructed decks" for those alone, else the decks' short names."""
         from hostwcg_env.cards.decks import deck_files, is_test_deck, short_name
 
         ids = set(self.deck_pool) or {d["id"] for r in self.records for d in r.get("decks", ())
                                       if isinstance(d, dict) and "id" in d}
-        if not ids or any(is_test_deck(i) for i in ids):
+        if not ids:
             return "the shipped decks"
+        # read from records, a test deck among them: the ladder's ten (a few games meet only some)
+        if ids == set(deck_files(include_test=True)) or (not self.deck_pool and any(map(is_test_deck, ids))):
+            return "the ten shipped decks (the eight preconstructed and the two stand-in test decks)"
         if ids == set(deck_files(include_test=False)):
-            return "the preconstructed decks"
+            return "the eight preconstructed decks"
         return "the decks " + ", ".join(sorted(short_name(i) for i in ids))
 
     def markdown(self) -> str:
@@ -222,6 +246,10 @@ class LadderResult:
         lines += ["", "| agent | choices | ms per choice (mean) | slowest game's mean (ms) |", "|---|---:|---:|---:|"]
         for a, (n, mean, worst) in self.timing().items():
             lines.append(f"| {a} | {n} | {1000 * mean:.2f} | {1000 * worst:.2f} |")
+        if self.load is not None:  # times a choice depend on what else the machine runs
+            lines += ["", f"Machine load while playing (1-minute load average, os.getloadavg): {self.load[0]:.2f} "
+                          f"at the start, {self.load[1]:.2f} at the end, on {os.cpu_count()} cores "
+                          "(this run's own workers count in it)."]
         games = len(self.records)
         took = f"{self.seconds:.1f}" if self.seconds < 10 else f"{self.seconds:.0f}"
         played = (f"{games} games ({self.resumed} from the results file, {games - self.resumed} played "
@@ -317,9 +345,8 @@ def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, q
     it ends (see the module docstring). With ``shard=(k, n)`` this run plays only the games
     whose place in the schedule is k modulo n (n runs, on one machine or several, share the
     schedule); the report covers every game of the schedule found in ``results`` too.
-    ``decks`` are the decks each game draws from (default: the ladder's, every shipped deck
-    file with the two stand-in test decks; ``simulate.resolve_decks()`` gives the eight
-    preconstructed ones)."""
+    ``decks`` are the decks each game draws from (default: ``default_decks()``, the eight
+    preconstructed; ``default_decks(include_test=True)`` adds the two stand-in test decks)."""
     from .backends import make_backend, sigterm_unwinds
     from .simulate import Progress
 
@@ -329,10 +356,11 @@ def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, q
             raise ValueError(f"shard {k}/{n_shards}: K must be 0 to N-1 and N at least 1")
     if results is not None and Path(results).is_dir():
         raise RecordFileError(f"--results {results} is a folder: give a results file (FILE.jsonl or FILE.jsonl.gz)")
-    refs = tuple(decks) if decks is not None else shipped_deck_refs()
+    refs = tuple(decks) if decks is not None else default_decks()
     specs = schedule(agents, games, seed, refs)
     done: dict[tuple[Any, ...], dict[str, Any]] = {}
     t0 = time.time()
+    load0 = _load()
     new: list[dict[str, Any]] = []
     with sigterm_unwinds():
         out = RecordWriter(results) if results is not None else None  # repairs an interrupted end first
@@ -370,4 +398,5 @@ def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, q
                 out.close()
     records = sorted([*done.values(), *new], key=_order)
     return LadderResult(list(agents), records, time.time() - t0, resumed=len(done),
-                        deck_pool=tuple(d.id for d in refs))
+                        deck_pool=tuple(d.id for d in refs),
+                        load=None if load0 is None else (load0, _load() or 0.0))

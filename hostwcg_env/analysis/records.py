@@ -25,7 +25,7 @@ action and the game replays from the decks, rules and seed. ``winner`` is the se
 played (that reached the stack). ``seats[p]``: the seconds seat p's agent spent choosing and
 its number of choices (decisions with two or more legal actions). ``version`` is the code that
 played it (the last git commit that changed the engine, the cards or the agents, ``+dirty``
-with uncommitted changes there; the package version, ``hostwcg 0.1.0``, outside a git
+with uncommitted changes there; the package version, ``hostwcg 0.2.0.dev0``, outside a git
 checkout); ``epoch`` the engine's decision epoch (``hostwcg_env.engine.ENGINE_EPOCH``: a record
 of an older epoch was asked other decisions and does not replay; 1 where it is missing);
 ``pool`` a hash of the card data; ``ms`` the wall time. ``seats`` and ``ms`` are the

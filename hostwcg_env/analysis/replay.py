@@ -197,7 +197,8 @@ def describe(rec: dict[str, Any]) -> str:
             f"{len(rec['actions'])} decisions")
 
 
-HELP = "Enter: next decision | t: to the next turn | c: to the end | b: board | q: quit"
+HELP = ("Keys are read when you press Enter: Enter alone: next decision | t Enter: to the next turn | "
+        "c Enter: to the end | b Enter: board | q Enter: quit")
 
 
 def step_through(rec: dict[str, Any], viewer: int | None, step: bool = True,

@@ -115,15 +115,12 @@ class Study:
             names *= 2
         if len(names) != 2:
             raise ValueError("agents: give one agent, or two (seat A, seat B)")
-        from agents import AGENT_NAMES, make_agent
+        from agents.registry import problem as agent_problem
 
         for n in names:
-            if n.partition(":")[0] not in AGENT_NAMES:
-                raise ValueError(f"unknown agent {n!r} (known: {', '.join(AGENT_NAMES)})")
-            try:
-                make_agent(n, seed=0)  # fail here, not in a worker (e.g. a missing checkpoint)
-            except (OSError, ValueError) as e:
-                raise ValueError(f"agent {n!r} cannot be made: {e}") from e
+            problem = agent_problem(n)  # fail here, not in a worker (e.g. a missing checkpoint)
+            if problem:
+                raise ValueError(problem)
         refs = resolve_decks(decks, include_test=include_test)
         if len(refs) < 2 and not (mirrors and refs):
             raise ValueError("a study needs at least two decks (or one with mirrors)")

@@ -34,6 +34,8 @@ from typing import Any
 
 from hostwcg_env.engine.carddef import CardDef, CardType
 
+from .lookup import lookup
+
 DECK_SIZE = 50  # 3.1.1, exactly (A10)
 COPY_LIMIT = 4  # 3.1.2, counted by name (A10)
 DECK_FIELDS = ("name", "plan", "host", "cards")
@@ -320,19 +322,17 @@ def deck_path(name: str | Path) -> Path:
     if "/" in text or "\\" in text or text.lower().endswith(".toml"):
         return Path(text)
     files = deck_files(include_test=True)
-    key = text.lower().replace(" ", "_").replace("-", "_")
-    if key in files:
-        return files[key]
     shorts = {short_name(i): i for i in files}
-    if key in shorts:
-        return files[shorts[key]]
-    # the start of an id, or whole words of it: 'kar', 'ember', 'iron_law'
-    near = [i for i in files if key and (i.startswith(key) or f"_{key}_" in f"_{i}_")]
-    if len(near) == 1:
-        return files[near[0]]
+    # the one lookup of every name (cards/lookup.py): an id or short name in any case, or the
+    # start of one deck's id or of a word of it: 'kar', 'ember', 'iron law'
+    found = lookup(text, [*files, *shorts], means=shorts)
+    if found.name is not None:
+        return files[found.name]
     if Path(text).is_file():
         return Path(text)
-    if near:
+    key = text.lower().replace(" ", "_").replace("-", "_")
+    near = found.near
+    if found.ambiguous:
         both = " ('test' alone, where a pair of decks is asked for, names both)" if key == "test" else ""
         raise DeckError(text, [DeckProblem(
             "UNKNOWN_DECK", f"UNKNOWN_DECK {text!r} is ambiguous: it could be {', '.join(near)}{both}")])

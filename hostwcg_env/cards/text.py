@@ -329,14 +329,9 @@ def card_sheet(card: CardDef) -> list[str]:
 
 
 def find_card(pool: dict[str, CardDef], name: str) -> tuple[CardDef | None, list[str]]:
-    """The card called ``name`` (case-insensitive), else close names to suggest."""
-    import difflib
+    """The card ``name`` stands for (``lookup.lookup``: any case, a unique start or word), else
+    the names it could be or the closest ones. ``Match.problem`` words a refusal."""
+    from .lookup import lookup
 
-    if name in pool:
-        return pool[name], []
-    folded = {n.lower(): n for n in pool}
-    if name.lower() in folded:
-        return pool[folded[name.lower()]], []
-    near = difflib.get_close_matches(name.lower(), list(folded), n=5, cutoff=0.5)
-    near += [n for n in folded if name.lower() in n and n not in near]
-    return None, [folded[n] for n in near[:5]]
+    m = lookup(name.strip(), pool)
+    return (pool[m.name], []) if m.name is not None else (None, m.near)
