@@ -31,7 +31,6 @@ take well under 3 ms a choice; level 5 takes about 2.5 ms on the 2-core developm
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from hostwcg_env.engine import Action, CardType, Kind
 from hostwcg_env.engine.actions import PASS
