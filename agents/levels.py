@@ -31,7 +31,6 @@ take well under 3 ms a choice; level 5 takes about 2.5 ms on the 2-core developm
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from hostwcg_env.engine import Action, CardType, Kind
 from hostwcg_env.engine.actions import PASS
@@ -102,6 +101,11 @@ class SkilledHeuristic(HeuristicAgent):
         return super()._priority(view, tuple(a for a in actions if a.kind is not Kind.AP_ANY))
 
 
+def known_levels() -> str:
+    """``level:1 (beginner), level:2 (casual), ...``: the levels, for messages."""
+    return ", ".join(f"level:{n} ({lv.name})" for n, lv in LEVELS.items())
+
+
 def level_of(spec: str) -> Level:
     """The level a ``level:N`` argument (``N``, 1 to 5, or its name) names; anything else is a
     ValueError naming the levels."""
@@ -109,20 +113,7 @@ def level_of(spec: str) -> Level:
     for n, lv in LEVELS.items():
         if text in (str(n), lv.name):
             return lv
-    known = ", ".join(f"level:{n} ({lv.name})" for n, lv in LEVELS.items())
-    raise ValueError(f"level:{spec}: no such level (known: {known})")
+    raise ValueError(f"no such level (known: {known_levels()})")
 
 
-def make_level(spec: str, seed: int | None = None, **kw: Any) -> Any:
-    """The agent of ``level:SPEC`` (``level_of``), seeded: what ``make_agent("level:N")``
-    returns."""
-    lv = level_of(spec)
-    number = next(n for n, x in LEVELS.items() if x is lv)
-    if lv.agent == "heuristic":
-        return SkilledHeuristic(seed, level=lv, name=f"level:{number}")
-    from . import make_agent
-
-    return make_agent(lv.agent, seed=seed, **kw)
-
-
-__all__ = ["LEVELS", "Level", "SkilledHeuristic", "level_of", "make_level"]
+__all__ = ["LEVELS", "Level", "SkilledHeuristic", "known_levels", "level_of"]

@@ -305,20 +305,18 @@ def _ppo_v1(seed: int | None, path: str = "", raw: bool = False, sample: bool = 
                           check=not plain, **search)
 
 
-def _level_word(text: str) -> str:
-    from .levels import level_of
+def _level(seed: int | None, level: str | None = None, **kw: Any) -> Any:
+    """``level:N``: the heuristic with skills left out (levels 1 to 3) or a shipped agent (4, 5),
+    ``agents/levels.py``."""
+    from .levels import LEVELS, SkilledHeuristic, known_levels, level_of
 
-    level_of(text)  # a ValueError for anything but 1 to 5 or a level's name
-    return text
-
-
-LEVEL = Kind(_level_word, "1 to 5, or a level's name (docs/levels.md)")
-
-
-def _level(seed: int | None, level: str = "3", **kw: Any) -> Any:
-    from .levels import make_level
-
-    return make_level(level, seed=seed, **kw)
+    if level is None:
+        raise ValueError(f"no such level (known: {known_levels()})")
+    lv = level_of(level)
+    number = next(n for n, x in LEVELS.items() if x is lv)
+    if lv.agent == "heuristic":
+        return SkilledHeuristic(seed, level=lv, name=f"level:{number}")
+    return make(lv.agent, seed, **kw)
 
 
 def _builtin() -> list[AgentSpec]:
@@ -375,7 +373,8 @@ def _builtin() -> list[AgentSpec]:
                   value="path", usage=V1_USAGE),
         AgentSpec("level", "an opponent at a chosen strength, weaker by skill, not noise: level:1 (weakest) to "
                   "level:5 (docs/levels.md)", _level,
-                  (Option("level", LEVEL, "3", "1 to 5, or a level's name"),), value="level", usage="level[:1-5]"),
+                  (Option("level", Kind(str, "1 to 5, or a level's name"), None, "1 to 5, or a level's name"),),
+                  value="level", usage="level:1 to level:5"),
     ]
 
 

@@ -69,7 +69,7 @@ def test_every_agent_name_of_the_kept_results_is_made() -> None:
                 break
     makeable = {n for n in names if n.partition(":")[0] in AGENT_NAMES
                 and not (n.startswith("ppo") and ":" in n and n.endswith(".npz") and not (ROOT / n.split(":", 1)[1]).exists())}
-    assert {"ismcts:0.45s", "turnsearch:64", "pimc", "ppo_v1:look", "lookahead:stop=1"} <= makeable
+    assert {"ismcts:0.45s", "pimc", "ppo_v1:look"} <= makeable  # others left the tree with their files
     for n in sorted(makeable):
         assert make_agent(n, seed=0) is not None, n
 
@@ -143,7 +143,7 @@ def test_one_error_format(name: str, why: str) -> None:
 
 def test_an_unknown_name_says_what_it_might_be() -> None:
     with pytest.raises(ValueError, match=r"unknown agent 'ismcst'; did you mean 'ismcts'.*\? \(expected random, "
-                                         r"heuristic, .*ppo_v1, or MODULE:CLASS"):
+                                         r"heuristic, .*ppo_v1, level, or MODULE:CLASS"):
         make_agent("ismcst")
     with pytest.raises(ValueError, match=r"unknown agent 'heur'; did you mean 'heuristic'\?"):
         make_agent("heur")  # never completed: the name is what the records keep

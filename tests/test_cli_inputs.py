@@ -85,7 +85,7 @@ ROWS: list[tuple[list[str], str, str]] = [
     (["evaluate", "--quiet", "--agents", "random"], "give at least 2 agents", "err"),
     (["evaluate", "--quiet", "--agents", "random,nosuch"], "unknown agent 'nosuch'", "err"),
     (["evaluate", "--quiet", "--agents", "random,ismcts:abc"], "ismcts:ITERATIONS", "err"),
-    (["evaluate", "--quiet", "--agents", "random,level:6"], "level:6: no such level (known: level:1 (beginner)", "err"),
+    (["evaluate", "--quiet", "--agents", "random,level:6"], "agent 'level:6': no such level (known: level:1 (beginner)", "err"),
     (["evaluate", "--quiet", "--agents", "random,ismcts:0"], "ismcts:ITERATIONS", "err"),
     (["evaluate", "--quiet", "--agents", "random,ismcts:-1s"], "ismcts:ITERATIONS", "err"),
     (["evaluate", "--quiet", "--games", "0"], "argument --games: must be at least 1 (got 0)", "err"),

@@ -20,11 +20,11 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("engine", ("hostwcg_env.engine",)),
     ("cards", ("hostwcg_env.cards",)),  # and the package root, which registers the card pool
     ("env", ("hostwcg_env.env", "hostwcg_env.board", "hostwcg_env.render", "hostwcg_env.hostwcg_v0", "hostwcg_env.hostwcg_v1",
-             "hostwcg_env.scenarios", "hostwcg_env.openspiel")),
+             "hostwcg_env.scenarios", "hostwcg_env.openspiel", "hostwcg_env.threads")),
     ("agents", ("agents",)),
     ("analysis", ("hostwcg_env.analysis",)),
     ("training", ("agents.training",)),
-    ("top", ("hostwcg_env.testing", "hostwcg_env.cli", "hostwcg_env.cli_agents", "hostwcg_env.gym_make",
+    ("top", ("hostwcg_env.testing", "hostwcg_env.cli", "hostwcg_env.cli_agents", "hostwcg_env.cli_export", "hostwcg_env.gym_make",
              "hostwcg_env.cli_input", "hostwcg_env.demo", "hostwcg_env.play", "hostwcg_env.__main__", "scripts",
              "hostwcg_env.web")),
 ]

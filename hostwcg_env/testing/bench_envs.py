@@ -164,7 +164,7 @@ def _locm(version: str) -> Callable[[Any], Row]:
             e.reset()
             done = False
             while not done:
-                mask = np.asarray(u.action_mask, dtype=bool)
+                mask = np.asarray(u.action_mask, dtype=np.bool_)  # type: ignore[attr-defined]
                 _o, _r, term, trunc, _i = e.step(pick(mask, rng))
                 done = term or trunc
                 n += 1

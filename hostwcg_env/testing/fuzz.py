@@ -30,6 +30,7 @@ import dataclasses
 import math
 import random
 from pathlib import Path
+from typing import Any
 
 import hostwcg_env  # noqa: F401  (registers the default card pool)
 from hostwcg_env.analysis.records import DeckRef
@@ -352,5 +353,6 @@ def flag_variants() -> list[tuple[str, RuleConfig]]:
         else:
             others = NUMERIC_VALUES[f.name]  # a KeyError here: a new numeric flag needs values
         for v in others:
-            out.append((f"{f.name}={str(v).lower()}", dataclasses.replace(default, **{f.name: v})))
+            changed: dict[str, Any] = {f.name: v}
+            out.append((f"{f.name}={str(v).lower()}", dataclasses.replace(default, **changed)))
     return out

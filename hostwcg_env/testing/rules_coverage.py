@@ -360,9 +360,9 @@ def collect(index: Path = INDEX, repo: Path = REPO) -> Coverage:
             cited.setdefault(r, []).extend(f"{part}/{x}" for x in places)
     tests: dict[str, list[str]] = {}
     unknown: list[str] = []
-    for part in (scan_scenarios(repo / "tests" / "scenarios", known, unknown),
-                 scan_python_tests(repo / "tests", known, unknown)):
-        for r, names in part.items():
+    for found in (scan_scenarios(repo / "tests" / "scenarios", known, unknown),
+                  scan_python_tests(repo / "tests", known, unknown)):
+        for r, names in found.items():
             tests.setdefault(r, []).extend(n for n in names if n not in tests.get(r, []))
     for names in tests.values():
         names.sort()
