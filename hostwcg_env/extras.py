@@ -1,8 +1,8 @@
 """Which optional extra installs a missing module, for one-line errors (README.md "Install").
 
-``pip install -e .`` installs the core (numpy, gymnasium, pettingzoo): the engine, both envs,
-``demo``, ``play``, ``evaluate``, ``ladder``, ``audit``, ``replay`` and ``balance`` with CSV and
-HTML output. Everything else comes with an extra named in pyproject.toml; a command that reaches
+``pip install -e .`` installs the core (numpy, gymnasium, pettingzoo, threadpoolctl): the engine,
+both envs, ``demo``, ``play``, ``evaluate``, ``ladder``, ``audit``, ``replay`` and ``balance``
+with CSV and HTML output. Everything else comes with an extra named in pyproject.toml; a command that reaches
 a module of a missing extra stops with one line naming the extra (``hostwcg_env/cli.py``).
 """
 

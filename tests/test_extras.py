@@ -66,6 +66,14 @@ def test_the_ray_backend_names_its_extra(tmp_path: Path) -> None:
     assert "distributed" in _one_line(run)
 
 
+@pytest.mark.parametrize(("args", "extra"), [(["export", "ppo_v1", "--onnx", "bot.onnx"], "export"),
+                                             (["serve", "--port", "0"], "web")])
+def test_export_and_serve_name_their_extra(args: list[str], extra: str, tmp_path: Path) -> None:
+    run = _hostwcg(args, tmp_path)
+    assert run.returncode == 2
+    assert f"hostwcg[{extra}]" in _one_line(run)
+
+
 def test_a_trained_zip_names_the_train_extra(tmp_path: Path) -> None:
     model = tmp_path / "model.zip"
     model.write_bytes(b"PK\x05\x06" + b"\0" * 18)  # an empty zip: torch is asked for first
