@@ -586,8 +586,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from hostwcg_env.analysis.records import record_key
     from hostwcg_env.analysis.replay import load_record, replayable, step_through, verify
 
-    if not Path(args.file).exists():
-        print(f"replay: no such file {args.file}", file=sys.stderr)
+    if not args.file.strip() or not Path(args.file).exists():
+        print(f"replay: no such file {args.file}" if args.file.strip() else
+              "replay: give a results file or a folder of shards (got an empty name)", file=sys.stderr)
         return 2
     try:
         if args.all:

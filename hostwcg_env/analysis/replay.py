@@ -18,7 +18,7 @@ from typing import Any
 
 from hostwcg_env.engine import ENGINE_EPOCH
 
-from .recordfile import iter_records
+from .recordfile import RecordFileError, iter_records
 from .records import DeckRef, pool_hash, record_key
 from .runner import GameSpec, Visitor, play
 
@@ -54,12 +54,26 @@ def replayable(paths: Any, warn: bool = True) -> Iterator[dict[str, Any]]:
 
 
 def load_record(path: str | Path, index: int = 0, key: str | None = None) -> dict[str, Any]:
-    """Record ``index`` (0-based, in file order, among those that kept their actions) of a
-    results file or a folder of shards, or the record whose key is ``key``."""
-    for i, rec in enumerate(replayable(path)):
-        if (key is not None and record_key(rec) == key) or (key is None and i == index):
-            return rec
-    what = f"key {key!r}" if key is not None else f"index {index}"
+    """Record ``index`` of a results file or a folder of shards, or the record whose key is
+    ``key``. ``index`` counts records (0-based, in file order), never lines: a line that is not
+    a record is skipped with a warning naming it and not counted. A record without actions (a
+    ladder line written before they were kept) is refused saying so."""
+    from .recordfile import numbered_records, shard_files
+
+    if not str(path).strip():
+        raise RecordFileError("give a results file or a folder of shards (got an empty name)")
+    if not Path(path).exists():
+        raise RecordFileError(f"{path}: no such file or folder")
+    i = 0
+    for f in shard_files(path):
+        for lineno, rec in numbered_records(f):
+            if (key is not None and record_key(rec) == key) or (key is None and i == index):
+                if not rec["actions"]:
+                    raise LookupError(f"{f}:{lineno}: record {i} has no actions (a ladder line written before "
+                                      "they were kept): it does not replay")
+                return rec
+            i += 1
+    what = f"key {key!r}" if key is not None else f"index {index} (it holds {i} record{'s' if i != 1 else ''})"
     raise LookupError(f"{path}: no record with {what}")
 
 
