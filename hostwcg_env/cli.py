@@ -466,7 +466,7 @@ def add_balance_parsers(sub: Any) -> None:
     rp = sub.add_parser("replay", help="replay a recorded game (a balance shard or a ladder results file) in the terminal")
     rp.add_argument("file", metavar="FILE", help="a JSONL file of game records or ladder results, or a folder of shards")
     rp.add_argument("--index", type=at_least(0), default=0, metavar="N",
-                    help="the record to replay (0-based, default 0)")
+                    help="the record to replay: 0-based, counting records (never lines) in file order (default 0)")
     rp.add_argument("--key", help="the record with this key (DECK_A|DECK_B|SEED) instead of --index")
     rp.add_argument("--side", choices=("A", "B", "spectator"), default="spectator",
                     help="whose view to show: A's, B's, or every card (spectator, the default, as the demo "

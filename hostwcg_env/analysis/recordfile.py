@@ -18,12 +18,19 @@ last one:
 A gzip file takes one writer at a time (a second is refused: each member is one run's); a
 plain file may be shared by runs on one machine (each appends whole lines).
 
+A file is opened, to read or to write, only if it is a results file (:func:`check_results_file`):
+a folder, a binary (a zip archive such as an ``.npz``), gzip data named ``.jsonl``, text named
+``.gz``, or text whose first line is not a game record nor the start of one is refused with one
+line naming the file and what it is, before a byte is written. Only a cut last record (a last
+line without its newline that starts like a record) is repaired; any other last line stops a
+writer, naming the line.
+
 Readers (:func:`iter_records`) take every layout the project has written (``records.upgrade``)
-and files damaged by older writers: a line that is not JSON (a record cut off by a kill, or
-the start of one with the next glued to it) is skipped with a warning naming the file and
-line, keeping the whole record glued to it; a gzip member cut short or broken is read up to its
-last whole line and reading goes on with the next member. Valid JSON that is not a game record
-is an error naming the file and line (:class:`RecordFileError`).
+and files damaged by older writers: a line that is not JSON is skipped with a warning naming
+the file and line and left in the file (the start of a record with the next glued to it keeps
+the glued record); a gzip member cut short or broken is read up to its last whole line and
+reading goes on with the next member. Valid JSON that is not a game record is an error naming
+the file and line (:class:`RecordFileError`).
 """
 
 from __future__ import annotations
@@ -148,6 +155,8 @@ def check_results_file(path: str | Path) -> None:
             raise RecordFileError(f"{p}: its name ends .gz but it is not gzip data ({kind or 'text'}): "
                                   "not a results file (a plain results file is named .jsonl)")
         line, whole = _first_line_gz(p)
+        if not whole and not line:
+            return  # a member cut before its first record was compressed (a kill in the first write)
         where = "its first line (gzip-compressed)"
     else:
         if kind is not None:
