@@ -337,6 +337,10 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
             print(f"evaluate: --shard {args.shard}: write K/N, e.g. 0/4", file=sys.stderr)
             return 2
         shard = (int(k), int(n))
+        if not args.results:
+            print("evaluate: --shard needs --results FILE (each shard's games go to a results file, "
+                  "merged afterwards)", file=sys.stderr)
+            return 2
     try:
         decks = None
         if args.decks:
@@ -344,7 +348,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
             decks = resolve_decks(None if args.decks == ["preconstructed"] else args.decks)
         result = run_ladder(names, args.games, workers=args.workers, seed=args.seed, quiet=args.quiet,
-                            results=args.results, shard=shard, decks=decks)
+                            results=args.results, shard=shard, decks=decks, keep_records=False)
     except ValueError as e:
         print(f"evaluate: {e}", file=sys.stderr)
         return 2
@@ -366,7 +370,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     from hostwcg_env.analysis.ladder import LadderResult
 
     try:
-        result = LadderResult.from_results(args.files)
+        result = LadderResult.from_results(args.files, keep_records=False)
     except ValueError as e:
         print(f"ladder: {e}", file=sys.stderr)
         return 2

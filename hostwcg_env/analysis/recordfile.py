@@ -157,7 +157,7 @@ def check_results_file(path: str | Path) -> None:
         line, whole = _first_line_gz(p)
         if not whole and not line:
             return  # a member cut before its first record was compressed (a kill in the first write)
-        where = "its first line (gzip-compressed)"
+        where = "the first line (decompressed)"
     else:
         if kind is not None:
             hint = " (a gzip results file is named .jsonl.gz)" if kind == "gzip data" else ""
@@ -166,18 +166,22 @@ def check_results_file(path: str | Path) -> None:
             line = fh.readline(MAX_LINE)
         whole = line.endswith(b"\n")
         line = line.rstrip(b"\r\n")
-        where = "its first line"
+        where = "the first line"
     try:
-        upgrade(json.loads(line))
-        return
-    except (ValueError, UnicodeDecodeError) as e:
+        d = json.loads(line)
+    except (ValueError, UnicodeDecodeError):
         if looks_cut(line):
             return  # a record cut off by a kill (the last line) or damaged in the middle: the readers say where
-        why = (str(e).removeprefix("not a game record (").removesuffix(")") if isinstance(e, RecordError)
-               else "not JSON" if line.strip() else "an empty line")
+        why = "not JSON" if line.strip() else "an empty line"
         if not whole and len(line) >= MAX_LINE:
             why = f"a line longer than {MAX_LINE >> 20} MiB"
-    raise RecordFileError(f"{p}:1: not a results file: {where} is not a game record ({why})")
+    else:
+        try:
+            upgrade(d)
+            return
+        except RecordError as e:
+            why = str(e).removeprefix("not a game record (").removesuffix(")")
+    raise RecordFileError(f"{p}:1: not a game record ({why}): {where} must be one, so this is not a results file")
 
 
 # ============================================================================ writing

@@ -86,10 +86,14 @@ def spec_of(rec: dict[str, Any]) -> GameSpec:
 
 
 def new_game(rec: dict[str, Any]) -> Any:
-    """The record's game before its first action."""
+    """The record's game before its first action; :class:`ReplayError` when the record's decks
+    or rules cannot set one up (a card or Host not in this card pool, say)."""
     from .runner import new_game as start
 
-    return start(spec_of(rec))
+    try:
+        return start(spec_of(rec))
+    except (ValueError, KeyError) as e:
+        raise ReplayError(f"{record_key(rec)}: the game cannot be set up: {e}{_pool_note(rec)}", 0) from None
 
 
 def _result(winner: int | None, reason: str | None) -> str:
@@ -167,6 +171,7 @@ def replay(rec: dict[str, Any], on_step: Callable[[Any, int, Any, int], Any] | N
                           f"{rec.get('version', 'unknown')}); this engine is of epoch {ENGINE_EPOCH} and "
                           f"asks other decisions, so the actions do not replay: check out that code "
                           f"to replay it (hostwcg_env.engine.ENGINE_EPOCH)", 0)
+    new_game(rec)  # the decks and rules set up a game (else ReplayError, saying why)
     script = _Script(rec)
     if visit is None and (on_step is not None or before_step is not None):
         visit = _Steps(before_step, on_step)
