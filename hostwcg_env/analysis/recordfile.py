@@ -145,8 +145,11 @@ def check_results_file(path: str | Path) -> None:
         return
     if not p.is_file():
         raise RecordFileError(f"{p} is not a regular file (a device, pipe or socket), not a results file")
-    with open(p, "rb") as fh:
-        head = fh.read(1 << 16)
+    try:
+        with open(p, "rb") as fh:
+            head = fh.read(1 << 16)
+    except OSError as e:
+        raise RecordFileError(f"{p}: cannot read it ({e.strerror or e})") from None
     if not head:
         return
     kind = _binary_kind(head)
