@@ -35,7 +35,7 @@ from .recordfile import RecordFileError, RecordWriter, check_results_file, iter_
 from .records import MAX_SEED, DeckRef, code_version, record_id, shipped_deck_refs
 from .runner import GameSpec, run_game
 from .stats import Z, wilson
-from .tally import Tally, id_digest
+from .tally import NumberSet, Tally, id_digest
 
 __all__ = ["Z", "LadderResult", "Schedule", "Tally", "bradley_terry", "bradley_terry_intervals", "load_results",
            "play_game", "run_ladder", "schedule", "wilson"]
@@ -310,7 +310,7 @@ class LadderResult:
         files are read once, record by record, into a :class:`Tally`; ``keep_records`` also
         keeps the records (``records``; ``hostwcg ladder`` does not)."""
         tally = Tally()
-        seen: set[int] = set()
+        seen = NumberSet()
         kept: list[dict[str, Any]] = []
         for path in paths:
             if not str(path).strip():
@@ -399,7 +399,7 @@ def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, q
     for name in agents:  # the report's rows in the order the agents were given
         if name not in tally.agents:
             tally.agents.append(name)
-    done: set[int] = set()  # the places in the schedule of the games taken from ``results``
+    done = NumberSet()  # the places in the schedule of the games taken from ``results``
     kept: list[dict[str, Any]] = []
     t0 = time.time()
     with sigterm_unwinds():

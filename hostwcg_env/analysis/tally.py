@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
+
+import numpy as np
 
 
 @dataclass
@@ -72,3 +75,39 @@ def id_digest(rid: tuple[Any, ...]) -> int:
     holds (a few dozen bytes a game, where the id itself takes hundreds)."""
     text = json.dumps(rid, separators=(",", ":"), ensure_ascii=False)
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+
+
+class NumberSet:
+    """A set of whole numbers from 0 to 2**64-1 (record digests, places in a schedule) in about
+    8 bytes each: a sorted numpy array, with the newest numbers in a small Python set merged
+    into it as that fills (a Python set of ints takes about 20 times as much, left scattered
+    over the memory the records were read into)."""
+
+    BATCH = 4096
+
+    def __init__(self) -> None:
+        self._sorted = np.empty(0, dtype=np.uint64)
+        self._new: set[int] = set()
+
+    def __contains__(self, n: int) -> bool:
+        if n in self._new:
+            return True
+        a = self._sorted
+        i = int(np.searchsorted(a, np.uint64(n)))
+        return i < len(a) and int(a[i]) == n
+
+    def add(self, n: int) -> None:
+        if n in self:
+            return
+        self._new.add(n)
+        if len(self._new) >= self.BATCH:
+            new = np.sort(np.fromiter(self._new, dtype=np.uint64, count=len(self._new)))
+            self._sorted = np.sort(np.concatenate((self._sorted, new)), kind="stable")  # two sorted runs: linear
+            self._new = set()
+
+    def __len__(self) -> int:
+        return len(self._sorted) + len(self._new)
+
+    def __iter__(self) -> Iterator[int]:
+        yield from (int(x) for x in self._sorted)
+        yield from self._new
