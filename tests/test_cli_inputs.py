@@ -167,7 +167,7 @@ RESULTS_ROWS: list[tuple[list[str], str, str]] = [
     (["balance", "--games", "1", "--decks", "brae", "karsh", "--quiet", "--out", "{bin}"], "{bin}", "err"),
 ]
 
-# issue 43 ("Trust, round two"): every record field that replay, ladder and audit read is
+# Every record field that replay, ladder and audit read is
 # checked; OS errors on a path, empty paths, unbounded counts and card numbers are refused on
 # one line. (file key, the field's problem as the one line names it)
 BAD_RECORDS: list[tuple[str, str]] = [

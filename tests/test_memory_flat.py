@@ -1,4 +1,4 @@
-"""Memory flat in the number of games (issue 43, "Trust, round two").
+"""Memory flat in the number of games.
 
 The ladder's report is summed as games finish (``analysis/tally.py``) and its schedule made a
 game at a time (``ladder.Schedule``); a balance study's schedule too (``Study.spec``). Each
