@@ -37,6 +37,7 @@ from typing import Any
 
 from hostwcg_env.cards.text import card_sheet, find_card, resource_name, stats_text
 from hostwcg_env.cli_input import (
+    MAX_WORKERS,
     SEED_HELP,
     CLIError,
     Parser,
@@ -275,7 +276,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="comma-separated agents: random, heuristic, lookahead[:W], pimc[:W], turnsearch[:N], "
                          "ismcts[:N|:Ss], ppo, ppo:raw, ppo:PATH, ppo_v1, ppo_v1:look, ppo_v1:PATH.npz (docs/agents.md)")
     ev.add_argument("--games", type=at_least(1), default=100, help="games per pair (seats swapped on paired seeds)")
-    ev.add_argument("--workers", type=at_least(1), default=1,
+    ev.add_argument("--workers", type=at_least(1, MAX_WORKERS), default=1,
                     help="processes playing games side by side (default 1; each plays whole games)")
     ev.add_argument("--seed", type=seed_arg, default=0, help=SEED_HELP)
     ev.add_argument("--decks", nargs="+", metavar="DECK",
@@ -458,7 +459,7 @@ def add_balance_parsers(sub: Any) -> None:
                      help="sequential: alpha-spending function, Pocock- or O'Brien-Fleming-type")
     bal.add_argument("--out", type=path_arg, metavar="DIR", help="output folder (default runs/balance, runs/compare)")
     bal.add_argument("--fresh", action="store_true", help="discard the games already in --out")
-    bal.add_argument("--workers", type=at_least(1), default=None, metavar="N",
+    bal.add_argument("--workers", type=at_least(1, MAX_WORKERS), default=None, metavar="N",
                      help="processes (local) or CPUs of a local Ray cluster (default: all cores)")
     bal.add_argument("--backend", choices=("local", "ray"), default="local",
                      help="local: multiprocessing (default); ray: a Ray cluster")

@@ -57,17 +57,22 @@ def _float(text: str) -> float:
     return x
 
 
-def at_least(lo: int) -> Callable[[str], int]:
-    """A whole number ``>= lo``."""
+def at_least(lo: int, hi: int | None = None) -> Callable[[str], int]:
+    """A whole number ``>= lo`` (and ``<= hi`` when given)."""
 
     def check(text: str) -> int:
         n = _int(text)
         if n < lo:
             raise argparse.ArgumentTypeError(f"must be at least {lo} (got {n})")
+        if hi is not None and n > hi:
+            raise argparse.ArgumentTypeError(f"must be at most {hi} (got {n})")
         return n
 
     check.__name__ = f"whole number >= {lo}"
     return check
+
+
+MAX_WORKERS = 1024  # processes (or a local Ray cluster's CPUs) one run may start
 
 
 def seed_arg(text: str) -> int:

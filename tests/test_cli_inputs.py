@@ -259,6 +259,8 @@ TRUST_ROWS: list[tuple[list[str], str, str]] = [
      "go past the largest seed, 2**63-1", "err"),
     (["balance", *STUDY, "--seed", MAX_SEED, "--games", "3"], "go past the largest seed, 2**63-1", "err"),
     ([*COMPARE, "--games", "1000000000000"], "a comparison plays at most 1,000,000 games a configuration", "err"),
+    (["evaluate", *ONE, "--workers", str(10**12)], "argument --workers: must be at most 1024", "err"),
+    (["balance", *STUDY, "--workers", "1025"], "argument --workers: must be at most 1024", "err"),
     # card numbers have ranges (docs/cards.md "Numbers")
     (["cards", "validate", "{bigpower}"], "card 'Big Ogre': field 'power': must be from 0 to 999, got 99999999999999999999", "out"),
     (["cards", "validate", "{bighealth}"], "card 'Big Ogre': field 'health': must be from 1 to 999, got 1000", "out"),
