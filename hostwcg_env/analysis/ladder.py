@@ -364,9 +364,6 @@ def load_results(path: str | Path, warn: bool = True) -> tuple[list[dict[str, An
     return records, {str(r.get("version") or "unknown") for r in records}
 
 
-CHUNK = 256  # games handed to the backend at a time: the schedule is never made whole
-
-
 def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, quiet: bool = False,
                results: str | Path | None = None, shard: tuple[int, int] | None = None,
                decks: Sequence[DeckRef] | None = None, keep_records: bool = True) -> LadderResult:
@@ -384,7 +381,7 @@ def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, q
     length starts at once. ``keep_records`` also keeps every record in ``records`` (memory
     growing with the games: ``hostwcg evaluate`` does not)."""
     from .backends import make_backend, sigterm_unwinds
-    from .simulate import Progress
+    from .simulate import Progress, chunk_size
 
     if shard is not None:
         k, n_shards = shard
@@ -430,7 +427,8 @@ def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, q
                 bar = Progress(n_todo, quiet=quiet)
                 todo = (plan.spec(i) for i in mine if i not in done)
                 try:
-                    while chunk := list(islice(todo, CHUNK)):
+                    size = chunk_size(backend)  # the schedule is never made whole
+                    while chunk := list(islice(todo, size)):
                         for rec in backend.imap_unordered(chunk):
                             tally.add(rec)
                             if keep_records:

@@ -315,7 +315,16 @@ def _dur(seconds: float) -> str:
 
 # ============================================================================ running
 
-CHUNK = 256  # games handed to a backend at a time
+CHUNK = 4096  # games handed to a backend at a time, at least (``chunk_size``)
+
+
+def chunk_size(backend: Any) -> int:
+    """How many games to hand ``backend`` at a time: enough to keep every worker busy (16 a
+    worker, or a Ray cluster's CPU), never the whole schedule."""
+    n = getattr(backend, "workers", None)
+    if n is None and hasattr(backend, "cpus"):
+        n = backend.cpus()
+    return max(CHUNK, 16 * int(n or 1))
 
 
 def _place(study: Study, rec: dict[str, Any]) -> int:
@@ -392,7 +401,8 @@ def run_study(study: Study, out: str | Path | None = None, backend: Any = "local
             if isinstance(backend, str) else (backend, False)
         with sigterm_unwinds():
             try:
-                while chunk := list(islice(todo, CHUNK)):
+                size = chunk_size(be)
+                while chunk := list(islice(todo, size)):
                     execute(chunk, {study.label: writer}, be, bar, sink=lambda r: new.__setitem__(record_key(r), r))
             except (KeyboardInterrupt, SystemExit):
                 bar.close()
