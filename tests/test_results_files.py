@@ -49,6 +49,7 @@ NOT_RESULTS: dict[str, tuple[bytes, str]] = {
     "plain.jsonl.gz": (b'{"v": 2}\n', "its name ends .gz but it is not gzip data (text)"),
     "blob.bin": (b"\x00\x01\x02\x03" * 40, "is binary data, not a results file"),
     "latin.jsonl": ("café, not UTF-8\n".encode("latin-1"), "is not UTF-8 text (byte 3), not a results file"),
+    "pretty.json": (b'{\n  "v": 2,\n  "x": 1\n}\n', ":1: not a game record (not JSON): the first line must be one"),
     "words.jsonl.gz": (gzip.compress(b"hello\n"), ":1: not a game record (not JSON): the first line (decompressed) must be one"),
 }
 assert len(NOT_RESULTS["note.txt"][0]) == 21

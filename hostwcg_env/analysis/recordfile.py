@@ -74,22 +74,24 @@ MAX_LINE = 1 << 26  # 64 MiB: no game record is near this long; a longer "line" 
 _FIRST_KEYS = ("v", "key", "decks", "deck_a", "a", "seed", "label")  # what records have begun with
 
 
-def looks_cut(line: bytes) -> bool:
+def looks_cut(line: bytes, ended: bool = False) -> bool:
     """Whether ``line`` (bytes without a newline) can be the start of a game record that a kill
-    cut short: an object whose first key is one a record begins with (``_FIRST_KEYS``), or a
-    prefix of such a start (``{``, ``{"v``)."""
+    cut short: an object whose first key is one a record begins with (``_FIRST_KEYS``), or, for
+    a last line (not ``ended`` by a newline), a prefix of such a start (``{``, ``{"v``). A line
+    ended by a newline must have its first key whole (``{`` alone is the start of a
+    pretty-printed JSON file, not of a record)."""
     text = line.lstrip()
     if not text.startswith(b"{"):
         return False
     rest = text[1:].lstrip()
     if not rest:
-        return True
+        return not ended
     if not rest.startswith(b'"'):
         return False
     name = rest[1:]
     end = name.find(b'"')
     if end < 0:
-        return any(k.encode().startswith(name) for k in _FIRST_KEYS)
+        return not ended and any(k.encode().startswith(name) for k in _FIRST_KEYS)
     return name[:end].decode("utf-8", "replace") in _FIRST_KEYS
 
 
@@ -173,7 +175,7 @@ def check_results_file(path: str | Path) -> None:
     try:
         d = json.loads(line)
     except (ValueError, UnicodeDecodeError):
-        if looks_cut(line):
+        if looks_cut(line, ended=whole):
             return  # a record cut off by a kill (the last line) or damaged in the middle: the readers say where
         why = "not JSON" if line.strip() else "an empty line"
         if not whole and len(line) >= MAX_LINE:
