@@ -162,6 +162,14 @@ class VectorEnv(_Base):
         if seed is not None:
             self.seed(seed)
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """A copy (pickle, deepcopy) has buffers of its own, and numpy copies a view as an
+        array of its own: each game's slates become views of the copy's buffers again."""
+        self.__dict__.update(state)
+        for i, (mine, theirs) in enumerate(zip(self._learner_slates, self._opp_slates, strict=True)):
+            mine.rebind({k: b[i] for k, b in self.buffers.items()})
+            theirs.rebind({k: b[i] for k, b in self.opponent_buffers.items()})
+
     # ------------------------------------------------------------------ opponents
     def set_opponents(self, opponent: Any, seed: int | None = None) -> None:
         """The opponent, or a list of them (a pool), for the episodes that start from now on;
