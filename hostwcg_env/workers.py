@@ -31,19 +31,15 @@ PACKAGES = ("hostwcg_env", "agents")  # the project's top-level packages (pyproj
 
 def project_paths() -> list[str]:
     """The folders the running project's packages come from: the parent of ``hostwcg_env``
-    (a checkout for an editable install, else site-packages), and that of ``agents`` where it
-    is elsewhere."""
+    (a checkout for an editable install, else site-packages), and that of an imported
+    ``agents`` package where it is elsewhere (the env layer imports no agent)."""
     import hostwcg_env
 
     out = [str(Path(hostwcg_env.__file__).resolve().parents[1])]
-    if not (Path(out[0]) / "agents" / "__init__.py").is_file():
-        try:
-            import agents
-        except ImportError:
-            pass
-        else:
-            if getattr(agents, "__file__", None):
-                out.append(str(Path(agents.__file__).resolve().parents[1]))
+    agents = sys.modules.get("agents")
+    where = getattr(agents, "__file__", None)
+    if where and not (Path(out[0]) / "agents" / "__init__.py").is_file():
+        out.append(str(Path(where).resolve().parents[1]))
     return list(dict.fromkeys(out))
 
 

@@ -20,7 +20,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("engine", ("hostwcg_env.engine",)),
     ("cards", ("hostwcg_env.cards",)),  # and the package root, which registers the card pool
     ("env", ("hostwcg_env.env", "hostwcg_env.board", "hostwcg_env.render", "hostwcg_env.hostwcg_v0", "hostwcg_env.hostwcg_v1",
-             "hostwcg_env.scenarios")),
+             "hostwcg_env.scenarios", "hostwcg_env.workers")),
     ("agents", ("agents",)),
     ("analysis", ("hostwcg_env.analysis",)),
     ("top", ("hostwcg_env.cli", "hostwcg_env.cli_input", "hostwcg_env.demo", "hostwcg_env.play", "hostwcg_env.__main__", "scripts")),
