@@ -359,6 +359,9 @@ def train(args: argparse.Namespace, log: Callable[[str], None] = print) -> dict[
             import hostwcg_env
 
             kw["runtime_env"] = {"py_modules": [hostwcg_env, agents]}
+        from hostwcg_env.workers import ray_runtime_env
+
+        kw["runtime_env"] = ray_runtime_env(kw.get("runtime_env"))  # whatever the working folder holds
         if args.address:
             kw["address"] = args.address
         else:

@@ -29,7 +29,8 @@ network) or ``ppo_v1:look`` (that network checked by rollouts), ``ppo_v1:PATH.np
 (docs/levels.md).
 
 Exit status: 0 ok, 1 when something checked is wrong, 2 on a usage error. A bad value or file
-is refused with one line on stderr that names it (``hostwcg_env/cli_input.py`` checks them);
+is refused with one line on stderr that names it (``hostwcg_env/cli_input.py`` checks them), as is a
+path the operating system cannot read or write;
 an unexpected failure still shows its traceback.
 """
 
@@ -43,6 +44,7 @@ from typing import Any
 
 from hostwcg_env.cards.text import card_sheet, find_card, resource_name, stats_text
 from hostwcg_env.cli_input import (
+    MAX_WORKERS,
     SEED_HELP,
     CLIError,
     Parser,
@@ -53,9 +55,13 @@ from hostwcg_env.cli_input import (
     deck_error_line,
     deck_name,
     fraction,
+    os_error_line,
     out_file,
+    path_arg,
     positive,
     rule_flag,
+    seed_arg,
+    write_text,
 )
 from hostwcg_env.engine.carddef import RES_LETTERS, RES_NAMES, CardDef, CardType, Res
 
@@ -230,13 +236,13 @@ def build_parser() -> argparse.ArgumentParser:
     sc = sub.add_parser("scenario", help="scenario files (docs/scenarios.md)")
     scs = sc.add_subparsers(dest="action", metavar="ACTION")
     run = scs.add_parser("run", help="run scenario files; exit 1 on any mismatch")
-    run.add_argument("files", nargs="+", metavar="FILE", help="scenario files or folders")
+    run.add_argument("files", nargs="+", type=path_arg, metavar="FILE", help="scenario files or folders")
     run.set_defaults(func=cmd_scenario_run)
 
     cards = sub.add_parser("cards", help="card files and the card pool (docs/cards.md)")
     cs = cards.add_subparsers(dest="action", metavar="ACTION")
     val = cs.add_parser("validate", help="check card files (default: the shipped pool)")
-    val.add_argument("files", nargs="*", metavar="FILE")
+    val.add_argument("files", nargs="*", type=path_arg, metavar="FILE")
     val.set_defaults(func=cmd_cards_validate)
     ls = cs.add_parser("list", help="a table of the card pool")
     ls.add_argument("--type", choices=[t.value for t in CardType])
@@ -251,7 +257,7 @@ def build_parser() -> argparse.ArgumentParser:
     deck = sub.add_parser("deck", help="deck lists (3.1, A10)")
     ds = deck.add_subparsers(dest="action", metavar="ACTION")
     chk = ds.add_parser("check", help="list every problem of deck files")
-    chk.add_argument("files", nargs="+", metavar="DECK", help="deck files or names (karsh, karsh_ember_tide)")
+    chk.add_argument("files", nargs="+", type=path_arg, metavar="DECK", help="deck files or names (karsh, karsh_ember_tide)")
     chk.set_defaults(func=cmd_deck_check)
 
     demo = sub.add_parser(
@@ -259,7 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="One seeded game between two agents, printed turn by turn with every card "
                     "shown: each turn's events and the board, then who won and by which rule. Each seat "
                     "plays a preconstructed deck drawn from the seed unless --decks names them.")
-    demo.add_argument("--seed", type=at_least(0), default=0,
+    demo.add_argument("--seed", type=seed_arg, default=0,
                       help=f"the game's seed, and the decks' when --decks does not name them: {SEED_HELP}")
     demo.add_argument("--decks", nargs="+", type=deck_name, metavar="DECK", help=DECKS_HELP)
     demo.add_argument("--quiet", action="store_true", help="print only the result")
@@ -278,16 +284,16 @@ def build_parser() -> argparse.ArgumentParser:
                          "ismcts[:N|:Ss], ppo, ppo:PATH, ppo_v1, ppo_v1:look, level:1 to level:5 (docs/levels.md), "
                          "or MODULE:CLASS of your own ('hostwcg agents' lists them; docs/write-an-agent.md)")
     ev.add_argument("--games", type=at_least(1), default=100, help="games per pair (seats swapped on paired seeds)")
-    ev.add_argument("--workers", type=at_least(1), default=1,
+    ev.add_argument("--workers", type=at_least(1, MAX_WORKERS), default=1,
                     help="processes playing games side by side (default 1; each plays whole games)")
-    ev.add_argument("--seed", type=at_least(0), default=0, help=SEED_HELP)
+    ev.add_argument("--seed", type=seed_arg, default=0, help=SEED_HELP)
     ev.add_argument("--decks", nargs="+", metavar="DECK",
                     help="the decks each game's two seats draw from: deck ids (brae_deep_roots), short names "
                          "(brae) or .toml files (default, or 'preconstructed': the eight preconstructed decks)")
     ev.add_argument("--include-test", action="store_true",
                     help="add the two stand-in test decks to the default eight (the ladder's ten before 2026-11-27)")
     ev.add_argument("--csv", type=out_file, metavar="FILE", help="also write the pairwise table as CSV")
-    ev.add_argument("--results", metavar="FILE.jsonl",
+    ev.add_argument("--results", type=path_arg, metavar="FILE.jsonl",
                     help="append every finished game here and skip the games already in it (resume, merge)")
     ev.add_argument("--shard", metavar="K/N", help="play only the games whose place in the schedule is K "
                     "modulo N (split one schedule over N runs; with --results)")
@@ -297,7 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     lad = sub.add_parser("ladder", help="the ladder of games already played: win rates and ratings from "
                          "results files (evaluate --results), playing nothing")
-    lad.add_argument("files", nargs="+", metavar="FILE.jsonl", help="results files (.jsonl or .jsonl.gz)")
+    lad.add_argument("files", nargs="+", type=path_arg, metavar="FILE.jsonl", help="results files (.jsonl or .jsonl.gz)")
     lad.add_argument("--csv", type=out_file, metavar="FILE", help="also write the pairwise table as CSV")
     lad.add_argument("--markdown", type=out_file, metavar="FILE", help="also write the report as markdown")
     lad.set_defaults(func=cmd_ladder)
@@ -312,7 +318,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     au = sub.add_parser("audit", help="replay kept games and classify every choice by the blunder rules "
                         "(docs/agents.md): rates per agent, games ended at the turn limit, worst examples")
-    au.add_argument("files", nargs="+", metavar="RESULTS", help="ladder results files (.jsonl or .jsonl.gz)")
+    au.add_argument("files", nargs="+", type=path_arg, metavar="RESULTS", help="ladder results files (.jsonl or .jsonl.gz)")
     au.add_argument("--games", type=at_least(1), metavar="N", help="audit only the first N games of each file")
     au.add_argument("--examples", type=at_least(0), default=3, metavar="K",
                     help="worst examples shown per agent and rule, with the board (default 3; 0: none)")
@@ -330,7 +336,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "(a trained .zip or .npz), ppo_v1, ppo_v1:look (the strongest), level:1 (weakest) to "
                          "level:5 (docs/levels.md), or MODULE:CLASS ('hostwcg agents' lists them)")
     pl.add_argument("--seat", choices=("A", "B"), default="A", help="your seat (default A)")
-    pl.add_argument("--seed", type=at_least(0), default=0,
+    pl.add_argument("--seed", type=seed_arg, default=0,
                     help=f"the game's seed, and the decks' when --decks does not name them: {SEED_HELP}")
     pl.add_argument("--decks", nargs="+", type=deck_name, metavar="DECK", help=DECKS_HELP)
     pl.add_argument("--color", choices=("auto", "always", "never"), default="auto",
@@ -355,6 +361,10 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
             print(f"evaluate: --shard {args.shard}: write K/N, e.g. 0/4", file=sys.stderr)
             return 2
         shard = (int(k), int(n))
+        if not args.results:
+            print("evaluate: --shard needs --results FILE (each shard's games go to a results file, "
+                  "merged afterwards)", file=sys.stderr)
+            return 2
     try:
         from hostwcg_env.analysis.ladder import default_decks
         from hostwcg_env.analysis.simulate import resolve_decks
@@ -366,7 +376,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
             tests = [d for d in default_decks(True) if d not in default_decks() and d.id not in {x.id for x in decks}]
             decks += tests if args.include_test else []
         result = run_ladder(names, args.games, workers=args.workers, seed=args.seed, quiet=args.quiet,
-                            results=args.results, shard=shard, decks=decks)
+                            results=args.results, shard=shard, decks=decks, keep_records=False)
     except ValueError as e:
         print(f"evaluate: {e}", file=sys.stderr)
         return 2
@@ -378,9 +388,9 @@ def _print_ladder(result: Any, args: argparse.Namespace) -> int:
     report = result.markdown()
     print(report)
     if args.csv:
-        Path(args.csv).write_text(result.csv())
+        write_text(args.csv, result.csv())
     if args.markdown:
-        Path(args.markdown).write_text(report + "\n")
+        write_text(args.markdown, report + "\n")
     return 0
 
 
@@ -388,7 +398,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     from hostwcg_env.analysis.ladder import LadderResult
 
     try:
-        result = LadderResult.from_results(args.files)
+        result = LadderResult.from_results(args.files, keep_records=False)
     except ValueError as e:
         print(f"ladder: {e}", file=sys.stderr)
         return 2
@@ -410,7 +420,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     report = result.markdown(args.examples)
     print(report)
     if args.markdown:
-        Path(args.markdown).write_text(report + "\n")
+        write_text(args.markdown, report + "\n")
     return 0
 
 
@@ -455,7 +465,7 @@ def add_balance_parsers(sub: Any) -> None:
     bal.add_argument("--skills", type=agent_list(2, None), default="random,heuristic,lookahead,ppo_v1",
                      metavar="A,B,...", help="skill: the agents whose studies are compared, each in both seats "
                                              "(default random,heuristic,lookahead,ppo_v1)")
-    bal.add_argument("--seed", type=at_least(0), default=0, help="base seed, 0 or more (default 0)")
+    bal.add_argument("--seed", type=seed_arg, default=0, help="base seed, a whole number from 0 to 2**63-1 (default 0)")
     bal.add_argument("--rule", type=rule_flag, action="append", default=[], metavar="FLAG=VALUE",
                      help="a RuleConfig flag for the study (repeatable), e.g. damage_draws=true")
     bal.add_argument("--compare", type=rule_flag, action="append", default=[], metavar="FLAG=VALUE",
@@ -478,9 +488,9 @@ def add_balance_parsers(sub: Any) -> None:
     from hostwcg_env.analysis.tune import add_arguments as add_tune_arguments
 
     add_tune_arguments(bal)
-    bal.add_argument("--out", metavar="DIR", help="output folder (default runs/balance, runs/compare)")
+    bal.add_argument("--out", type=path_arg, metavar="DIR", help="output folder (default runs/balance, runs/compare)")
     bal.add_argument("--fresh", action="store_true", help="discard the games already in --out")
-    bal.add_argument("--workers", type=at_least(1), default=None, metavar="N",
+    bal.add_argument("--workers", type=at_least(1, MAX_WORKERS), default=None, metavar="N",
                      help="processes (local) or CPUs of a local Ray cluster (default: all cores)")
     bal.add_argument("--backend", choices=("local", "ray"), default="local",
                      help="local: multiprocessing (default); ray: a Ray cluster")
@@ -495,9 +505,9 @@ def add_balance_parsers(sub: Any) -> None:
     bal.set_defaults(func=cmd_balance)
 
     rp = sub.add_parser("replay", help="replay a recorded game (a balance shard or a ladder results file) in the terminal")
-    rp.add_argument("file", metavar="FILE", help="a JSONL file of game records or ladder results, or a folder of shards")
+    rp.add_argument("file", type=path_arg, metavar="FILE", help="a JSONL file of game records or ladder results, or a folder of shards")
     rp.add_argument("--index", type=at_least(0), default=0, metavar="N",
-                    help="the record to replay (0-based, default 0)")
+                    help="the record to replay: 0-based, counting records (never lines) in file order (default 0)")
     rp.add_argument("--key", help="the record with this key (DECK_A|DECK_B|SEED) instead of --index")
     rp.add_argument("--side", choices=("A", "B", "spectator"), default="spectator",
                     help="whose view to show: A's, B's, or every card (spectator, the default, as the demo "
@@ -592,20 +602,26 @@ def _balance_write(res: Any, out: Path, plots: bool) -> int:
 
 
 def _balance_report(out: Path, plots: bool) -> int:
-    from hostwcg_env.analysis.simulate import BalanceResult, Study, load_done
+    from hostwcg_env.analysis.simulate import BalanceResult, Study, in_schedule_order, load_done
 
     if not (out / "study.json").exists():
         print(f"balance report: {out} holds no study (no study.json)", file=sys.stderr)
         return 1
     study = Study.load(out)
     done = load_done(study, out)
-    recs = [done[s.key] for s in study.specs() if s.key in done]
+    recs = in_schedule_order(study, done.values())
     return _balance_write(BalanceResult(study, recs, 0.0, out), out, plots)
+
+
+MAX_COMPARE_GAMES = 1_000_000  # balance compare lists its schedules: bounded (docs/balance.md)
 
 
 def _balance_compare(args: argparse.Namespace, a: Any, b: Any, out: Path) -> int:
     from hostwcg_env.analysis.compare import SequentialPlan, metric, run_compare
 
+    if a.n_games > MAX_COMPARE_GAMES:
+        raise CLIError(f"--games {args.games}: a comparison plays at most {MAX_COMPARE_GAMES:,} games a "
+                       f"configuration (this one would play {a.n_games:,}); give fewer --games or decks")
     plan = None
     if args.sequential:
         metric(args.metric)  # raises ValueError on an unknown metric
@@ -629,8 +645,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from hostwcg_env.analysis.records import record_key
     from hostwcg_env.analysis.replay import load_record, replayable, step_through, verify
 
-    if not Path(args.file).exists():
-        print(f"replay: no such file {args.file}", file=sys.stderr)
+    if not args.file.strip() or not Path(args.file).exists():
+        print(f"replay: no such file {args.file}" if args.file.strip() else
+              "replay: give a results file or a folder of shards (got an empty name)", file=sys.stderr)
         return 2
     try:
         if args.all:
@@ -708,6 +725,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except OSError as e:  # a path that cannot be read or written: one line naming it
+        return _refuse(args, os_error_line(e), 1)
 
 
 if __name__ == "__main__":

@@ -3,10 +3,11 @@ one is refused with one line that names it (never a traceback).
 
 * ``Parser``: an ``argparse.ArgumentParser`` whose usage errors are one line.
 * Argument types (``at_least``, ``fraction``, ``positive``, ``rule_flag``, ``agent_spec``,
-  ``agent_list``, ``out_file``): each refuses a bad value with ``ArgumentTypeError``, so the
+  ``agent_list``, ``out_file``, ``path_arg``): each refuses a bad value with ``ArgumentTypeError``, so the
   message names the option, e.g. ``argument --games: must be at least 1 (got 0)``.
 * ``CLIError``: bad input a command finds itself; ``cli.main`` prints it on one line.
-* ``deck_error_line``, ``card_error_line``: one line for a refused deck or card file.
+* ``deck_error_line``, ``card_error_line``: one line for a refused deck or card file;
+  ``os_error_line``: one line for an OS error on a path (``cli.main`` catches every one).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
-SEED_HELP = "a whole number, 0 or more"
+SEED_HELP = "a whole number from 0 to 2**63-1"
+MAX_SEED = 2**63 - 1  # as records hold them (hostwcg_env/analysis/records.py)
 
 
 class CLIError(Exception):
@@ -54,17 +56,30 @@ def _float(text: str) -> float:
     return x
 
 
-def at_least(lo: int) -> Callable[[str], int]:
-    """A whole number ``>= lo``."""
+def at_least(lo: int, hi: int | None = None) -> Callable[[str], int]:
+    """A whole number ``>= lo`` (and ``<= hi`` when given)."""
 
     def check(text: str) -> int:
         n = _int(text)
         if n < lo:
             raise argparse.ArgumentTypeError(f"must be at least {lo} (got {n})")
+        if hi is not None and n > hi:
+            raise argparse.ArgumentTypeError(f"must be at most {hi} (got {n})")
         return n
 
     check.__name__ = f"whole number >= {lo}"
     return check
+
+
+MAX_WORKERS = 1024  # processes (or a local Ray cluster's CPUs) one run may start
+
+
+def seed_arg(text: str) -> int:
+    """A seed: a whole number from 0 to 2**63-1."""
+    n = at_least(0)(text)
+    if n > MAX_SEED:
+        raise argparse.ArgumentTypeError(f"must be at most 2**63-1 (got {n})")
+    return n
 
 
 def fraction(text: str) -> float:
@@ -167,8 +182,16 @@ def deck_name(text: str) -> str:
     return text.strip()
 
 
+def path_arg(text: str) -> str:
+    """A path, refused when empty (``''`` would be the current folder)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path (give a file or folder name)")
+    return text
+
+
 def out_file(text: str) -> str:
     """A file to write: its folder exists and it is not itself a folder."""
+    path_arg(text)
     p = Path(text)
     if p.is_dir():
         raise argparse.ArgumentTypeError(f"{text}: is a folder (give a file name)")
@@ -190,3 +213,20 @@ def card_error_line(e: Any) -> str:
     first = e.problems[0] if e.problems else "refused"
     more = len(e.problems) - 1
     return f"{first}" + (f" (and {more} more: 'hostwcg cards validate FILE' lists them)" if more > 0 else "")
+
+
+def os_error_line(e: OSError) -> str:
+    """One line for an error of the operating system on a path (a file that cannot be read
+    or written, a folder that cannot be made): the path and the reason."""
+    where = " -> ".join(str(f) for f in (e.filename, e.filename2) if f is not None)
+    why = e.strerror or str(e) or type(e).__name__
+    return f"{where}: {why}" if where else why
+
+
+def write_text(path: str | Path, text: str) -> None:
+    """Write an output file; an OS error names the file (some, like a write to /proc, come
+    without its name)."""
+    try:
+        Path(path).write_text(text)
+    except OSError as e:
+        raise OSError(e.errno, e.strerror or str(e), str(path)) from None

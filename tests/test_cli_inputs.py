@@ -17,6 +17,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -181,6 +182,107 @@ RESULTS_ROWS: list[tuple[list[str], str, str]] = [
     (["balance", "--games", "1", "--decks", "brae", "karsh", "--quiet", "--out", "{bin}"], "{bin}", "err"),
 ]
 
+# Every record field that replay, ladder and audit read is
+# checked; OS errors on a path, empty paths, unbounded counts and card numbers are refused on
+# one line. (file key, the field's problem as the one line names it)
+BAD_RECORDS: list[tuple[str, str]] = [
+    ("rules_unknown", "not a game record (rules: unknown rule flag 'nosuch'"),
+    ("rules_range", "not a game record (rules: RuleConfig.starting_hand = -5: must be an integer from 0 to 50)"),
+    ("rules_type", "not a game record (rules: RuleConfig.damage_draws = 'maybe': must be true or false"),
+    ("rules_list", "not a game record ('rules' must be a table of rule flags)"),
+    ("seed_neg", "not a game record (seed -1 out of range: 0 to 2**63-1)"),
+    ("seed_big", "not a game record (seed 1000000000000000000000000000000 out of range"),
+    ("seed_bool", "not a game record (seed True is not an integer)"),
+    ("main_count_huge", "not a game record (deck A: more than 1000 cards in 'main')"),
+    ("main_count_str", 'not a game record (deck A: ["Grove Tender", "x"] in \'main\' is not a [card, count] pair'),
+    ("main_count_neg", 'not a game record (deck A: ["Grove Tender", -3] in \'main\' is not a [card, count] pair (count 1 or more))'),
+    ("main_name_num", "not a game record (deck A: [5, 4] in 'main' is not a [card, count] pair"),
+    ("main_notlist", "not a game record (deck A: 'main' must be a list of [card, count] pairs)"),
+    ("host_num", "not a game record (deck A: host 5 is not a name)"),
+    ("deck_id_num", "not a game record (deck A: id 5 is not a name)"),
+    ("deck_name_num", "not a game record (deck A: name 5 is not text)"),
+    ("action_num", "not a game record ('actions' must be a list of actions in the text notation)"),
+    ("turns_str", "not a game record (turns 'x': a whole number, 0 or more, or null)"),
+    ("decisions_neg", "not a game record (decisions -4: a whole number, 0 or more, or null)"),
+    ("epoch_str", "not a game record (epoch 'x': a whole number"),
+    ("reason_num", "not a game record (reason 5: text or null)"),
+    ("key_num", "not a game record (key 5: text or null)"),
+    ("label_num", "not a game record (label 5: text or null)"),
+    ("version_num", "not a game record (version 5: text or null)"),
+    ("ask_forced_str", "not a game record (ask_forced 'x': true, false or null)"),
+    ("first_player_bad", "not a game record (first_player 7: 0, 1 or null)"),
+    ("seats_str", "not a game record ('seats' must be two [seconds, choices] pairs of numbers, 0 or more)"),
+    ("seats_neg", "not a game record ('seats' must be two [seconds, choices] pairs"),
+    ("agent_seeds_str", "not a game record ('agent_seeds' must be two whole numbers)"),
+    ("cards_bad", "not a game record ('cards' must be two tables of opening, drawn and played card names)"),
+    ("ms_str", "not a game record (ms 'x': a number of milliseconds"),
+    ("winner_str", "not a game record (winner 'A': 0, 1 or null)"),
+]
+# the field is the second line's: the first is a good record, so the one line names line 2
+RECORD_ROWS: list[tuple[list[str], str, str]] = [
+    row for key, says in BAD_RECORDS for row in (
+        (["replay", f"{{{key}}}", "--index", "1"], f"{{{key}}}:2: {says}", "err"),
+        (["replay", f"{{{key}}}", "--all"], f"{{{key}}}:2: {says}", "err"),
+        (["ladder", f"{{{key}}}"], f"{{{key}}}:2: {says}", "err"),
+        (["audit", f"{{{key}}}"], f"{{{key}}}:2: {says}", "err"),
+    )
+] + [
+    # decks this card pool cannot set up: the replay says so (a checker's report, on stdout)
+    (["replay", "{host_unknown}"], "the game cannot be set up: deck of A: unknown card 'Nobody'", "out"),
+    (["replay", "{host_unknown}", "--all"], "the game cannot be set up: deck of A: unknown card 'Nobody'", "out"),
+    (["replay", "{main_unknown_card}"], "the game cannot be set up: deck of A: unknown card 'Nosuch Card'", "out"),
+    (["replay", "{action_bad}"], "action 1 of", "out"),
+]
+
+ONE = ["--agents", "random,random", "--games", "1", "--quiet"]
+MAX_SEED = str(2**63 - 1)
+TRUST_ROWS: list[tuple[list[str], str, str]] = [
+    # OS errors on any path: one line naming it
+    (["evaluate", *ONE, "--results", "/proc/version"], "/proc/version:1: not a game record (not JSON)", "err"),
+    (["evaluate", *ONE, "--results", "/proc/self/mem"], "/proc/self/mem: cannot read it (Input/output error)", "err"),
+    (["evaluate", *ONE, "--results", "/proc/nosuch/r.jsonl"], "/proc/nosuch: No such file or directory", "err"),
+    (["evaluate", *ONE, "--csv", "/proc/version"], "/proc/version: Input/output error", "err"),
+    (["evaluate", *ONE, "--markdown", "/proc/version"], "/proc/version: Input/output error", "err"),
+    (["ladder", "/proc/self/mem"], "/proc/self/mem: cannot read it", "err"),
+    (["audit", "/proc/self/mem"], "/proc/self/mem: cannot read it", "err"),
+    (["replay", "/proc/self/mem"], "/proc/self/mem: cannot read it", "err"),
+    (["replay", "/proc/version"], "/proc/version:1: not a game record", "err"),
+    (["balance", "--decks", "brae", "karsh", "--games", "1", "--quiet", "--out", "/proc/nosuch"],
+     "/proc/nosuch: No such file or directory", "err"),
+    (["cards", "validate", "/proc/self/mem"], "cannot read the file", "out"),
+    # empty paths
+    (["replay", ""], "argument FILE: an empty path", "err"),
+    (["ladder", ""], "argument FILE.jsonl: an empty path", "err"),
+    (["audit", ""], "argument RESULTS: an empty path", "err"),
+    (["evaluate", *ONE, "--results", ""], "argument --results: an empty path", "err"),
+    (["evaluate", *ONE, "--csv", ""], "argument --csv: an empty path", "err"),
+    (["evaluate", *ONE, "--markdown", ""], "argument --markdown: an empty path", "err"),
+    (["balance", *STUDY[:-1], ""], "argument --out: an empty path", "err"),
+    (["balance", "report", "--out", ""], "argument --out: an empty path", "err"),
+    (["scenario", "run", ""], "argument FILE: an empty path", "err"),
+    (["cards", "validate", ""], "argument FILE: an empty path", "err"),
+    (["deck", "check", ""], "argument DECK: an empty path", "err"),
+    (["demo", "--quiet", "--decks", "", GOOD], "'': no such deck", "err"),
+    # --shard needs --results
+    (["evaluate", *ONE, "--shard", "0/2"], "--shard needs --results FILE", "err"),
+    # counts and seeds bounded
+    (["demo", "--quiet", "--seed", str(2**63)], "argument --seed: must be at most 2**63-1", "err"),
+    (["play", "--seed", str(2**63)], "argument --seed: must be at most 2**63-1", "err"),
+    (["evaluate", *ONE, "--seed", str(10**30)], "argument --seed: must be at most 2**63-1", "err"),
+    (["balance", *STUDY, "--seed", str(2**63)], "argument --seed: must be at most 2**63-1", "err"),
+    (["evaluate", "--agents", "random,random", "--quiet", "--seed", MAX_SEED, "--games", "4"],
+     "go past the largest seed, 2**63-1", "err"),
+    (["balance", *STUDY, "--seed", MAX_SEED, "--games", "3"], "go past the largest seed, 2**63-1", "err"),
+    ([*COMPARE, "--games", "1000000000000"], "a comparison plays at most 1,000,000 games a configuration", "err"),
+    (["evaluate", *ONE, "--workers", str(10**12)], "argument --workers: must be at most 1024", "err"),
+    (["balance", *STUDY, "--workers", "1025"], "argument --workers: must be at most 1024", "err"),
+    # card numbers have ranges (docs/cards.md "Numbers")
+    (["cards", "validate", "{bigpower}"], "card 'Big Ogre': field 'power': must be from 0 to 999, got 99999999999999999999", "out"),
+    (["cards", "validate", "{bighealth}"], "card 'Big Ogre': field 'health': must be from 1 to 999, got 1000", "out"),
+    (["cards", "validate", "{bigamount}"], "field 'abilities[0].steps[0].amount': must be from 1 to 999, got 123456789", "out"),
+    (["demo", "--quiet", "--decks", "{bigdeck}", GOOD], "DECK_SIZE: 99999999999999999999 main-deck cards", "err"),
+]
+
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
@@ -193,6 +295,12 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         "unknown_card": b'name = "Bad"\nhost = "Test Host"\n[cards]\n"Nosuch" = 50\n',
         "corrupt": b'{"a": 1}\nnot json\n',
         "wrong_shape": b"[1, 2]\n",
+        "bigpower": _card(power="99999999999999999999"),
+        "bighealth": _card(health="1000"),
+        "bigamount": _card(extra='[[card.abilities]]\nkind = "triggered"\nwhen = { event = "attacks", subject = "self" }\n'
+                                 'steps = [ { do = "damage", amount = 123456789, to = "opponent_host" } ]\n'),
+        "bigdeck": b'name = "Huge"\nhost = "Test Host"\n[cards]\n"Squire" = 99999999999999999999\n',
+        **_bad_records(),
     }
     out = {}
     for name, data in made.items():
@@ -202,6 +310,51 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     (d / "emptydir").mkdir()
     out["emptydir"] = str(d / "emptydir")
     out["missing"] = str(d / "missing.toml")
+    return out
+
+
+def _card(power: str = "2", health: str = "2", extra: str = "") -> bytes:
+    return (f'[[card]]\nname = "Big Ogre"\ntype = "entity"\nresource = "strife"\ncost = "!!"\n'
+            f"health = {health}\npower = {power}\n{extra}").encode()
+
+
+def _bad_records() -> dict[str, bytes]:
+    """A good record, then the same record with one field wrong (``BAD_RECORDS``)."""
+    import copy
+    import json
+
+    from hostwcg_env.analysis.records import shipped_deck_refs
+    from hostwcg_env.analysis.runner import GameSpec, play
+
+    decks = shipped_deck_refs()
+    rec = json.loads(json.dumps(play(GameSpec(decks[0], decks[1], 3, ("random", "random"))).record))
+    changes: dict[str, tuple[list[Any], Any]] = {
+        "rules_unknown": (["rules"], {"nosuch": 1}), "rules_range": (["rules"], {"starting_hand": -5}),
+        "rules_type": (["rules"], {"damage_draws": "maybe"}), "rules_list": (["rules"], [1]),
+        "seed_neg": (["seed"], -1), "seed_big": (["seed"], 10**30), "seed_bool": (["seed"], True),
+        "main_count_huge": (["decks", 0, "main", 0, 1], 10**12), "main_count_str": (["decks", 0, "main", 0, 1], "x"),
+        "main_count_neg": (["decks", 0, "main", 0, 1], -3), "main_name_num": (["decks", 0, "main", 0, 0], 5),
+        "main_notlist": (["decks", 0, "main"], 5), "host_num": (["decks", 0, "host"], 5),
+        "deck_id_num": (["decks", 0, "id"], 5), "deck_name_num": (["decks", 0, "name"], 5),
+        "action_num": (["actions", 0], 5), "turns_str": (["turns"], "x"), "decisions_neg": (["decisions"], -4),
+        "epoch_str": (["epoch"], "x"), "reason_num": (["reason"], 5), "key_num": (["key"], 5),
+        "label_num": (["label"], 5), "version_num": (["version"], 5), "ask_forced_str": (["ask_forced"], "x"),
+        "first_player_bad": (["first_player"], 7), "seats_str": (["seats"], [["x", 1], [0.1, 2]]),
+        "seats_neg": (["seats"], [[-1.0, -1], [0.1, 2]]), "agent_seeds_str": (["agent_seeds"], ["a", "b"]),
+        "cards_bad": (["cards"], 5), "ms_str": (["ms"], "x"), "winner_str": (["winner"], "A"),
+        "host_unknown": (["decks", 0, "host"], "Nobody"),
+        "main_unknown_card": (["decks", 0, "main", 0, 0], "Nosuch Card"),
+        "action_bad": (["actions", 0], "frobnicate"),
+    }
+    out = {}
+    for name, (path, value) in changes.items():
+        bad = copy.deepcopy(rec)
+        o = bad
+        for k in path[:-1]:
+            o = o[k]
+        o[path[-1]] = value
+        first = [] if name in ("host_unknown", "main_unknown_card", "action_bad") else [rec]
+        out[name] = "".join(json.dumps(r) + "\n" for r in [*first, bad]).encode()
     return out
 
 
@@ -237,6 +390,14 @@ def test_bad_input_is_refused_on_one_line(argv: list[str], needle: str, where: s
 def test_bad_results_files_are_refused_on_one_line(argv: list[str], needle: str, where: str,
                                                    files: dict[str, str], tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    _check(argv, needle, where, files, tmp_path, capsys)
+
+
+@pytest.mark.parametrize(("argv", "needle", "where"), RECORD_ROWS + TRUST_ROWS,
+                         ids=[" ".join(r[0]) or "''" for r in RECORD_ROWS + TRUST_ROWS])
+def test_trust_round_two_bad_input_is_refused_on_one_line(argv: list[str], needle: str, where: str,
+                                                          files: dict[str, str], tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
     _check(argv, needle, where, files, tmp_path, capsys)
 
 

@@ -183,7 +183,7 @@ def test_single_agent_step_after_the_episode_raises() -> None:
     s = SingleAgentEnv(seed=0, turn_limit=3)
     s.reset(seed=0)
     _play_out(s)
-    with pytest.raises(RuntimeError, match=r"after the episode ended .*call env.reset\(\)"):
+    with pytest.raises(RuntimeError, match=r"after the game is over: call env.reset\(\)"):
         s.step(0)
     s.reset()
     s.step(int(np.flatnonzero(s.action_masks())[0]))
@@ -195,7 +195,7 @@ def test_single_agent_step_after_an_illegal_action_raises() -> None:
     illegal = int(np.flatnonzero(~s.action_masks())[0])
     _, reward, term, _, info = s.step(illegal)
     assert reward == -1.0 and term and info["illegal_action"]
-    with pytest.raises(RuntimeError, match="after the episode ended"):
+    with pytest.raises(RuntimeError, match="after the game is over"):
         s.step(int(np.flatnonzero(s.action_masks())[0]) if s.action_masks().any() else 0)
 
 

@@ -166,7 +166,7 @@ def test_single_env_plays_to_the_end() -> None:
             break
     assert term or trunc
     assert reward in (-1.0, 0.0, 1.0) and not obs["action_mask"].any()
-    with pytest.raises(RuntimeError, match="episode ended"):
+    with pytest.raises(RuntimeError, match="after the game is over"):
         env.step(0)
 
 

@@ -218,8 +218,9 @@ def test_a_line_cut_off_is_skipped_with_its_place_and_the_next_record_kept(
     got = list(iter_records(path))
     assert [timeless(r) for r in got] == [timeless(r) for r in recs[1:]]
     err = capsys.readouterr().err
-    assert "r.jsonl:1: skipped a record cut off" in err and "r.jsonl:2:" in err and "kept the whole record" in err
-    assert "r.jsonl:4:" in err
+    assert "r.jsonl:1: skipped line 1: a damaged record (not valid JSON); the file is left as it is" in err
+    assert "r.jsonl:2: skipped a record cut off by an interrupted run (kept the whole record glued to it)" in err
+    assert "r.jsonl:4: skipped the last line, a record cut off by an interrupted run" in err
 
 
 def test_valid_json_that_is_not_a_record_is_a_one_line_error(tmp_path: Path,

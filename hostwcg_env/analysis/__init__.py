@@ -12,8 +12,9 @@ Modules: ``runner`` (the one way to play a seeded game: a spec in, a record out)
 whole or not at all, resumed, read), ``simulate`` (studies, seeds, resumable runs), ``backends``
 (serial, multiprocessing, Ray), ``stats`` (intervals and the tables), ``report``
 (CSV/Parquet/PNG/HTML), ``compare`` (A/B rule variants, sequential tests), ``replay`` (exact
-replays of recorded games), ``ladder`` (the evaluation ladder between agents), ``selfplay``
-(random self-play and the deck matrix), ``distill`` (demonstrations from records).
+replays of recorded games), ``ladder`` (the evaluation ladder between agents), ``tally`` (the
+ladder report's sums, memory flat in the games), ``selfplay`` (random self-play and the deck
+matrix), ``distill`` (demonstrations from records).
 """
 
 from __future__ import annotations

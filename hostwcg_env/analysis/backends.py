@@ -107,6 +107,15 @@ def _die_with_parent() -> None:
             os._exit(0)
 
 
+def _init_worker(paths: list[str]) -> None:
+    """Pool initializer: stop with the parent, and import this project whatever the working
+    folder holds (hostwcg_env/workers.py)."""
+    from hostwcg_env.workers import project_first
+
+    _die_with_parent()
+    project_first(paths)
+
+
 class ProcessBackend(SerialBackend):
     """A ``multiprocessing`` pool (spawn) of ``workers`` processes, kept across calls."""
 
@@ -120,7 +129,10 @@ class ProcessBackend(SerialBackend):
         if self._pool is None:
             from multiprocessing import get_context
 
-            self._pool = get_context("spawn").Pool(self.workers, initializer=_die_with_parent)
+            from hostwcg_env.workers import project_paths
+
+            self._pool = get_context("spawn").Pool(self.workers, initializer=_init_worker,
+                                                   initargs=(project_paths(),))
         yield from _stop_if_terminated(self._pool.imap_unordered(run_game, specs, chunksize=1))
 
     def close(self) -> None:
@@ -168,6 +180,9 @@ class RayBackend(SerialBackend):
                 import hostwcg_env
 
                 kw["runtime_env"] = {"py_modules": [hostwcg_env, agents]}
+            from hostwcg_env.workers import ray_runtime_env
+
+            kw["runtime_env"] = ray_runtime_env(kw.get("runtime_env"))  # whatever the working folder holds
             if address:
                 kw["address"] = address
             else:  # "local": a new instance even where `ray start` left one running

@@ -26,19 +26,20 @@ import os
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, islice
 from pathlib import Path
 from typing import Any
 
-from .recordfile import RecordFileError, RecordWriter, iter_records
-from .records import DeckRef, code_version, record_id, shipped_deck_refs
+from .recordfile import RecordFileError, RecordWriter, check_results_file, iter_records
+from .records import MAX_SEED, DeckRef, code_version, record_id, shipped_deck_refs
 from .runner import GameSpec, run_game
 from .stats import Z, wilson
+from .tally import NumberSet, Tally, id_digest
 
-__all__ = ["Z", "LadderResult", "bradley_terry", "bradley_terry_intervals", "default_decks", "load_results",
-           "play_game", "run_ladder", "schedule", "wilson"]
+__all__ = ["Z", "LadderResult", "Schedule", "Tally", "bradley_terry", "bradley_terry_intervals", "default_decks",
+           "load_results", "play_game", "run_ladder", "schedule", "wilson"]
 
 play_game = run_game  # one ladder game: its record
 
@@ -57,20 +58,62 @@ def schedule(agents: Sequence[str], games: int, seed: int = 0,
              decks: Sequence[DeckRef] | None = None) -> list[GameSpec]:
     """``games`` games per pair: pairs of games share a seed and decks, with seats swapped.
     The decks are drawn from ``decks`` (default: ``default_decks()``, the eight preconstructed,
-    in file order) with ``random.Random(seed)``; forced actions are taken without asking the
-    agents."""
-    refs = list(decks) if decks is not None else list(default_decks())
-    n_decks = len(refs)
-    out: list[GameSpec] = []
-    for x, y in combinations(agents, 2):
-        for i in range(games // 2 + games % 2):
-            s = seed + i
-            r = random.Random(s)
-            da, db = r.randrange(n_decks), r.randrange(n_decks)
-            out.append(GameSpec(refs[da], refs[db], s, (x, y), ask_forced=False, index=len(out)))
-            if 2 * i + 1 < games:
-                out.append(GameSpec(refs[db], refs[da], s, (y, x), ask_forced=False, index=len(out)))
-    return out
+    in file order) with
+    ``random.Random(seed)``; forced actions are taken without asking the agents. (A list:
+    :class:`Schedule` gives the same games one at a time, for any number of them.)"""
+    return list(Schedule(agents, games, seed, decks))
+
+
+class Schedule:
+    """The ladder's schedule (``schedule``) made one game at a time: iterating it, or finding
+    the place of a record in it, takes no memory for the games not yet reached, so a run of any
+    length starts at once. Game ``pair * games + 2 * i`` is pair ``pair`` (of
+    ``combinations(agents, 2)``) at seed ``seed + i`` with the pair's first agent in seat A,
+    and the next game the same with the seats swapped."""
+
+    def __init__(self, agents: Sequence[str], games: int, seed: int = 0,
+                 decks: Sequence[DeckRef] | None = None) -> None:
+        self.agents = list(agents)
+        self.games, self.seed = games, seed
+        self.refs = list(decks) if decks is not None else list(default_decks())
+        self.pairs = list(combinations(self.agents, 2))
+        self.rounds = games // 2 + games % 2  # seeds per pair
+        if seed + self.rounds - 1 > MAX_SEED:
+            raise ValueError(f"seeds {seed} to {seed + self.rounds - 1} go past the largest seed, 2**63-1: "
+                             "give a smaller --seed or fewer --games")
+
+    def __len__(self) -> int:
+        return len(self.pairs) * self.games
+
+    def spec(self, index: int) -> GameSpec:
+        """Game ``index`` of the schedule."""
+        pair, j = divmod(index, self.games)
+        x, y = self.pairs[pair]
+        i, second = divmod(j, 2)
+        s = self.seed + i
+        r = random.Random(s)
+        n = len(self.refs)
+        da, db = r.randrange(n), r.randrange(n)
+        if second:
+            return GameSpec(self.refs[db], self.refs[da], s, (y, x), ask_forced=False, index=index)
+        return GameSpec(self.refs[da], self.refs[db], s, (x, y), ask_forced=False, index=index)
+
+    def __iter__(self) -> Iterator[GameSpec]:
+        for index in range(len(self)):
+            yield self.spec(index)
+
+    def index_of(self, rec: dict[str, Any]) -> int | None:
+        """The place of ``rec`` in the schedule (the game it is a record of), or None."""
+        a, b = rec["agents"]
+        i = rec["seed"] - self.seed
+        if not 0 <= i < self.rounds:
+            return None
+        rid = record_id(rec)
+        for k, (x, y) in enumerate(self.pairs):
+            for j, seats in ((2 * i, (x, y)), (2 * i + 1, (y, x))):
+                if (a, b) == seats and j < self.games and spec_id(self.spec(k * self.games + j)) == rid:
+                    return k * self.games + j
+        return None
 
 
 def spec_id(spec: GameSpec) -> tuple[Any, ...]:
@@ -176,26 +219,36 @@ def _order(rec: dict[str, Any]) -> tuple[str, str, int]:
 
 @dataclass
 class LadderResult:
+    """A ladder's report, computed from ``tally`` (the sums over its games, ``tally.py``), never
+    from records held in memory: ``records`` holds the game records only where they were asked
+    for (``keep_records``), and is empty otherwise."""
+
     agents: list[str]
-    records: list[dict[str, Any]]  # game records (records.py)
+    records: list[dict[str, Any]]  # game records (records.py), when kept
     seconds: float
     resumed: int = 0  # records taken from a results file rather than played by this run
     source: str = ""  # set by ``from_results``: the files the records were read from
     deck_pool: tuple[str, ...] = ()  # set by ``run_ladder``: the ids of the decks its games drew from
     load: tuple[float, float] | None = None  # set by ``run_ladder``: the 1-minute load average at its start and end
+    tally: Tally | None = None  # (made from ``records`` when not given)
+
+    def __post_init__(self) -> None:
+        if self.tally is None:
+            self.tally = Tally()
+            for rec in self.records:
+                self.tally.add(rec)
+
+    @property
+    def sums(self) -> Tally:
+        assert self.tally is not None
+        return self.tally
+
+    @property
+    def games(self) -> int:
+        return self.sums.games
 
     def pair_wins(self) -> dict[tuple[str, str], float]:
-        wins: dict[tuple[str, str], float] = {}
-        for rec in self.records:
-            a, b = rec["agents"]
-            w = rec["winner"]
-            if w is None:
-                wins[(a, b)] = wins.get((a, b), 0) + 0.5
-                wins[(b, a)] = wins.get((b, a), 0) + 0.5
-            else:
-                names = (a, b)
-                wins[(names[w], names[1 - w])] = wins.get((names[w], names[1 - w]), 0) + 1
-        return wins
+        return dict(self.sums.wins)
 
     def ratings(self) -> dict[str, tuple[float, float, float]]:
         """Per agent: Bradley-Terry rating on the Elo scale and its 95% interval
@@ -206,7 +259,7 @@ class LadderResult:
         wins = self.pair_wins()
         out = []
         for x, y in combinations(self.agents, 2):
-            n = sum(1 for r in self.records if set(r["agents"]) == {x, y})
+            n = self.sums.games_between(x, y)
             if not n and self.source:
                 continue  # a report from results files shows the pairs that were played
             p, lo, hi = wilson(wins.get((x, y), 0.0), n)
@@ -221,8 +274,7 @@ class LadderResult:
         eight preconstructed decks" for those alone, else the decks' short names."""
         from hostwcg_env.cards.decks import deck_files, is_test_deck, short_name
 
-        ids = set(self.deck_pool) or {d["id"] for r in self.records for d in r.get("decks", ())
-                                      if isinstance(d, dict) and "id" in d}
+        ids = set(self.deck_pool) or set(self.sums.deck_ids)
         if not ids:
             return "the shipped decks"
         # read from records, a test deck among them: the ladder's ten (a few games meet only some)
@@ -250,7 +302,7 @@ class LadderResult:
             lines += ["", f"Machine load while playing (1-minute load average, os.getloadavg): {self.load[0]:.2f} "
                           f"at the start, {self.load[1]:.2f} at the end, on {os.cpu_count()} cores "
                           "(this run's own workers count in it)."]
-        games = len(self.records)
+        games = self.games
         took = f"{self.seconds:.1f}" if self.seconds < 10 else f"{self.seconds:.0f}"
         played = (f"{games} games ({self.resumed} from the results file, {games - self.resumed} played "
                   f"in {took} s)" if self.resumed else f"{games} games in {took} s")
@@ -269,7 +321,7 @@ class LadderResult:
         if not self.agents:
             return False
         seen, todo = {self.agents[0]}, [self.agents[0]]
-        pairs = {(r["agents"][0], r["agents"][1]) for r in self.records}
+        pairs = {tuple(p) if len(p) == 2 else (next(iter(p)),) * 2 for p in self.sums.pair_games}
         while todo:
             x = todo.pop()
             for a, b in pairs:
@@ -280,24 +332,34 @@ class LadderResult:
         return seen == set(self.agents)
 
     @classmethod
-    def from_results(cls, paths: Sequence[str | Path]) -> LadderResult:
+    def from_results(cls, paths: Sequence[str | Path], keep_records: bool = True) -> LadderResult:
         """The ladder of every game in these results files, whatever pairs and seeds they
-        hold (``hostwcg ladder FILES``): a game found in more than one file counts once."""
-        records: dict[tuple[Any, ...], dict[str, Any]] = {}
-        agents: list[str] = []
+        hold (``hostwcg ladder FILES``): a game found in more than one file counts once. The
+        files are read once, record by record, into a :class:`Tally`; ``keep_records`` also
+        keeps the records (``records``; ``hostwcg ladder`` does not)."""
+        tally = Tally()
+        seen = NumberSet()
+        kept: list[dict[str, Any]] = []
         for path in paths:
+            if not str(path).strip():
+                raise RecordFileError("give a results file (got an empty name)")
             if not Path(path).is_file():
+                check_results_file(path)  # a folder: says so
                 raise RecordFileError(f"{path}: no such results file")
-            for rec in load_results(path)[0]:
-                records.setdefault(record_id(rec), rec)
-                for name in rec["agents"]:
-                    if name not in agents:
-                        agents.append(name)
-        if not records:
+            for rec in iter_records(path):
+                d = id_digest(record_id(rec))
+                if d in seen:
+                    continue
+                seen.add(d)
+                tally.add(rec)
+                if keep_records:
+                    kept.append(rec)
+        if not tally.games:
             raise RecordFileError(f"no games in {', '.join(map(str, paths))}")
+        agents = list(tally.agents)
         names = ", ".join(Path(p).name for p in paths)
-        out = cls(agents, sorted(records.values(), key=_order), 0.0,
-                  source=f"{len(paths)} results file{'s' if len(paths) > 1 else ''} ({names})")
+        out = cls(agents, sorted(kept, key=_order), 0.0,
+                  source=f"{len(paths)} results file{'s' if len(paths) > 1 else ''} ({names})", tally=tally)
         if out.connected():  # standings order: each row names the stronger agent first
             point = bradley_terry(agents, out.pair_wins())
             out.agents = sorted(agents, key=lambda a: -point[a])
@@ -306,14 +368,7 @@ class LadderResult:
     def timing(self) -> dict[str, tuple[int, float, float]]:
         """Per agent: choices made, mean seconds per choice, and the highest per-game mean
         (records without timing, balance records of the first layout, count no choices)."""
-        out: dict[str, list[Any]] = {a: [0, 0.0, 0.0] for a in self.agents}
-        for rec in self.records:
-            for name, (secs, k) in zip(rec["agents"], rec.get("seats") or ((0.0, 0), (0.0, 0)), strict=True):
-                out[name][0] += k
-                out[name][1] += secs
-                if k:
-                    out[name][2] = max(out[name][2], secs / k)
-        return {a: (n, secs / n if n else 0.0, worst) for a, (n, secs, worst) in out.items()}
+        return self.sums.timing(self.agents)
 
     def csv(self) -> str:
         buf = io.StringIO()
@@ -339,16 +394,21 @@ def load_results(path: str | Path, warn: bool = True) -> tuple[list[dict[str, An
 
 def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, quiet: bool = False,
                results: str | Path | None = None, shard: tuple[int, int] | None = None,
-               decks: Sequence[DeckRef] | None = None) -> LadderResult:
-    """Play the schedule (``schedule``) and collect the records. With ``results``, games
+               decks: Sequence[DeckRef] | None = None, keep_records: bool = True) -> LadderResult:
+    """Play the schedule (``schedule``) and tally the records. With ``results``, games
     already in that results file are taken from it and each new game is appended to it as
     it ends (see the module docstring). With ``shard=(k, n)`` this run plays only the games
     whose place in the schedule is k modulo n (n runs, on one machine or several, share the
     schedule); the report covers every game of the schedule found in ``results`` too.
     ``decks`` are the decks each game draws from (default: ``default_decks()``, the eight
-    preconstructed; ``default_decks(include_test=True)`` adds the two stand-in test decks)."""
+    preconstructed; ``default_decks(include_test=True)`` adds the two stand-in test decks).
+
+    The schedule is made a game at a time (:class:`Schedule`) and the report is summed as the
+    games finish (:class:`Tally`), so memory stays flat whatever ``games`` is: a run of any
+    length starts at once. ``keep_records`` also keeps every record in ``records`` (memory
+    growing with the games: ``hostwcg evaluate`` does not)."""
     from .backends import make_backend, sigterm_unwinds
-    from .simulate import Progress
+    from .simulate import Progress, chunk_size
 
     if shard is not None:
         k, n_shards = shard
@@ -357,46 +417,59 @@ def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, q
     if results is not None and Path(results).is_dir():
         raise RecordFileError(f"--results {results} is a folder: give a results file (FILE.jsonl or FILE.jsonl.gz)")
     refs = tuple(decks) if decks is not None else default_decks()
-    specs = schedule(agents, games, seed, refs)
-    done: dict[tuple[Any, ...], dict[str, Any]] = {}
+    plan = Schedule(agents, games, seed, refs)
+    total = len(plan)
+    tally = Tally()
+    for name in agents:  # the report's rows in the order the agents were given
+        if name not in tally.agents:
+            tally.agents.append(name)
+    done = NumberSet()  # the places in the schedule of the games taken from ``results``
+    kept: list[dict[str, Any]] = []
     t0 = time.time()
     load0 = _load()
-    new: list[dict[str, Any]] = []
     with sigterm_unwinds():
         out = RecordWriter(results) if results is not None else None  # repairs an interrupted end first
         try:
             if results is not None:
                 version = code_version()
-                old, versions = load_results(results)
-                wanted = {spec_id(sp) for sp in specs}
-                for rec in old:
-                    rid = record_id(rec)
-                    if rid in wanted:
-                        done.setdefault(rid, rec)
+                versions: set[str] = set()
+                for rec in iter_records(results):
+                    versions.add(str(rec.get("version") or "unknown"))
+                    i = plan.index_of(rec)
+                    if i is None or i in done:
+                        continue
+                    done.add(i)
+                    tally.add(rec)
+                    if keep_records:
+                        kept.append(rec)
                 if done and not quiet:
-                    print(f"{results}: {len(done)} of {len(specs)} games already played "
+                    print(f"{results}: {len(done)} of {total} games already played "
                           f"(code versions: {', '.join(sorted(versions))})", file=sys.stderr)
                 if versions - {version} and not quiet:
                     print(f"{results}: note: games played by other code versions than this one ({version})",
                           file=sys.stderr)
-            todo = [sp for i, sp in enumerate(specs)
-                    if spec_id(sp) not in done and (shard is None or i % shard[1] == shard[0])]
-            if todo:
-                backend = make_backend("local", workers=max(1, min(workers, len(todo))))
-                bar = Progress(len(todo), quiet=quiet)
+            mine = range(total) if shard is None else range(shard[0], total, shard[1])
+            n_todo = len(mine) - sum(1 for i in done if shard is None or i % shard[1] == shard[0])
+            if n_todo:
+                backend = make_backend("local", workers=max(1, min(workers, n_todo)))
+                bar = Progress(n_todo, quiet=quiet)
+                todo = (plan.spec(i) for i in mine if i not in done)
                 try:
-                    for rec in backend.imap_unordered(todo):
-                        new.append(rec)
-                        if out is not None:
-                            out.write(rec)
-                        bar.update()
+                    size = chunk_size(backend)  # the schedule is never made whole
+                    while chunk := list(islice(todo, size)):
+                        for rec in backend.imap_unordered(chunk):
+                            tally.add(rec)
+                            if keep_records:
+                                kept.append(rec)
+                            if out is not None:
+                                out.write(rec)
+                            bar.update()
                 finally:
                     backend.close()
                     bar.close()
         finally:
             if out is not None:
                 out.close()
-    records = sorted([*done.values(), *new], key=_order)
-    return LadderResult(list(agents), records, time.time() - t0, resumed=len(done),
-                        deck_pool=tuple(d.id for d in refs),
+    return LadderResult(list(agents), sorted(kept, key=_order), time.time() - t0, resumed=len(done),
+                        deck_pool=tuple(d.id for d in refs), tally=tally,
                         load=None if load0 is None else (load0, _load() or 0.0))

@@ -18,12 +18,19 @@ last one:
 A gzip file takes one writer at a time (a second is refused: each member is one run's); a
 plain file may be shared by runs on one machine (each appends whole lines).
 
+A file is opened, to read or to write, only if it is a results file (:func:`check_results_file`):
+a folder, a binary (a zip archive such as an ``.npz``), gzip data named ``.jsonl``, text named
+``.gz``, or text whose first line is not a game record nor the start of one is refused with one
+line naming the file and what it is, before a byte is written. Only a cut last record (a last
+line without its newline that starts like a record) is repaired; any other last line stops a
+writer, naming the line.
+
 Readers (:func:`iter_records`) take every layout the project has written (``records.upgrade``)
-and files damaged by older writers: a line that is not JSON (a record cut off by a kill, or
-the start of one with the next glued to it) is skipped with a warning naming the file and
-line, keeping the whole record glued to it; a gzip member cut short or broken is read up to its
-last whole line and reading goes on with the next member. Valid JSON that is not a game record
-is an error naming the file and line (:class:`RecordFileError`).
+and files damaged by older writers: a line that is not JSON is skipped with a warning naming
+the file and line and left in the file (the start of a record with the next glued to it keeps
+the glued record); a gzip member cut short or broken is read up to its last whole line and
+reading goes on with the next member. Valid JSON that is not a game record is an error naming
+the file and line (:class:`RecordFileError`).
 """
 
 from __future__ import annotations
@@ -59,6 +66,127 @@ class RecordFileError(ValueError):
 
 def _warn(message: str) -> None:
     print(f"warning: {message}", file=sys.stderr)
+
+
+# ============================================================================ what a results file is
+
+MAX_LINE = 1 << 26  # 64 MiB: no game record is near this long; a longer "line" is not one
+_FIRST_KEYS = ("v", "key", "decks", "deck_a", "a", "seed", "label")  # what records have begun with
+
+
+def looks_cut(line: bytes, ended: bool = False) -> bool:
+    """Whether ``line`` (bytes without a newline) can be the start of a game record that a kill
+    cut short: an object whose first key is one a record begins with (``_FIRST_KEYS``), or, for
+    a last line (not ``ended`` by a newline), a prefix of such a start (``{``, ``{"v``). A line
+    ended by a newline must have its first key whole (``{`` alone is the start of a
+    pretty-printed JSON file, not of a record)."""
+    text = line.lstrip()
+    if not text.startswith(b"{"):
+        return False
+    rest = text[1:].lstrip()
+    if not rest:
+        return not ended
+    if not rest.startswith(b'"'):
+        return False
+    name = rest[1:]
+    end = name.find(b'"')
+    if end < 0:
+        return not ended and any(k.encode().startswith(name) for k in _FIRST_KEYS)
+    return name[:end].decode("utf-8", "replace") in _FIRST_KEYS
+
+
+def _binary_kind(head: bytes) -> str | None:
+    """What the first bytes of a file say it is when it is not text, or None for text."""
+    if head.startswith(b"PK\x03\x04") or head.startswith(b"PK\x05\x06"):
+        return "a zip archive (such as an .npz or .zip file)"
+    if head.startswith(GZ_MAGIC[:2]):
+        return "gzip data"
+    if b"\x00" in head:
+        return "binary data"
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as e:
+        if e.start < len(head) - 3:  # (a character cut at the end of the block is fine)
+            return f"not UTF-8 text (byte {e.start})"
+    return None
+
+
+def _first_line_gz(p: Path) -> tuple[bytes, bool]:
+    """The first line of a gzip file (decoded up to any damage) and whether it ended with a
+    newline."""
+    d = zlib.decompressobj(31)
+    buf = b""
+    with open(p, "rb") as fh:
+        while len(buf) <= MAX_LINE and b"\n" not in buf and not d.eof:
+            chunk = fh.read(1 << 12)
+            if not chunk:
+                break
+            backup = d.copy()
+            try:
+                buf += d.decompress(chunk)
+            except zlib.error:  # decode this chunk again byte by byte, up to the damage
+                d = backup
+                with contextlib.suppress(zlib.error):
+                    for j in range(len(chunk)):
+                        buf += d.decompress(chunk[j : j + 1])
+                break
+    k = buf.find(b"\n")
+    return (buf[:k], True) if k >= 0 else (buf, False)
+
+
+def check_results_file(path: str | Path) -> None:
+    """Refuse what is not a results file (``RecordFileError``: one line naming the file and what
+    it is), reading its first bytes and first line only and changing nothing: a folder, a file
+    that is not plain JSON lines nor (named ``.gz``) gzip-compressed JSON lines, a binary file,
+    or one whose first line is not a game record nor the start of one a kill cut off. A file
+    that does not exist yet, or is empty, passes (a writer starts it)."""
+    p = Path(path)
+    if p.is_dir():
+        raise RecordFileError(f"{p} is a folder, not a results file (give FILE.jsonl or FILE.jsonl.gz)")
+    if not p.exists():
+        return
+    if not p.is_file():
+        raise RecordFileError(f"{p} is not a regular file (a device, pipe or socket), not a results file")
+    try:
+        with open(p, "rb") as fh:
+            head = fh.read(1 << 16)
+    except OSError as e:
+        raise RecordFileError(f"{p}: cannot read it ({e.strerror or e})") from None
+    if not head:
+        return
+    kind = _binary_kind(head)
+    if is_gzip(p):
+        if not head.startswith(GZ_MAGIC[: len(head)]):
+            raise RecordFileError(f"{p}: its name ends .gz but it is not gzip data ({kind or 'text'}): "
+                                  "not a results file (a plain results file is named .jsonl)")
+        line, whole = _first_line_gz(p)
+        if not whole and not line:
+            return  # a member cut before its first record was compressed (a kill in the first write)
+        where = "the first line (decompressed)"
+    else:
+        if kind is not None:
+            hint = " (a gzip results file is named .jsonl.gz)" if kind == "gzip data" else ""
+            raise RecordFileError(f"{p} is {kind}, not a results file of JSON lines{hint}")
+        with open(p, "rb") as fh:
+            line = fh.readline(MAX_LINE)
+        whole = line.endswith(b"\n")
+        line = line.rstrip(b"\r\n")
+        where = "the first line"
+    try:
+        d = json.loads(line)
+    except (ValueError, UnicodeDecodeError):
+        if looks_cut(line, ended=whole):
+            return  # a record cut off by a kill (the last line) or damaged in the middle: the readers say where
+        why = "not JSON" if line.strip() else "an empty line"
+        if not whole and len(line) >= MAX_LINE:
+            why = f"a line longer than {MAX_LINE >> 20} MiB"
+    else:
+        try:
+            upgrade(d)
+            return
+        except RecordError as e:
+            why = str(e).removeprefix("not a game record (").removesuffix(")")
+    raise RecordFileError(f"{p}:1: not a game record ({why}): {where} must be one, so this is not a results file")
 
 
 # ============================================================================ writing
@@ -157,8 +285,9 @@ class RecordWriter:
 
     def __init__(self, path: str | Path, warn: bool = True) -> None:
         p = Path(path)
-        if p.is_dir():
-            raise RecordFileError(f"{p} is a folder: give a results file (FILE.jsonl or FILE.jsonl.gz)")
+        if not str(path).strip():
+            raise RecordFileError("a results file needs a name (got an empty one)")
+        check_results_file(p)  # before anything is written: a file that is no results file is left as it is
         p.parent.mkdir(parents=True, exist_ok=True)
         self.path = p
         self.gz = is_gzip(p)
@@ -281,6 +410,7 @@ def repair(path: str | Path, warn: bool = True, locked: bool = False) -> bool:
     p = Path(path)
     if not p.is_file():
         return False
+    check_results_file(p)
     fd = -1
     if not locked:
         fd = os.open(p, os.O_RDONLY)
@@ -320,6 +450,11 @@ def _repair_plain(p: Path, warn: bool) -> bool:
             whole = True
         except (ValueError, UnicodeDecodeError):
             whole = False
+        if not whole and not looks_cut(tail):
+            fh.seek(0)
+            lineno = 1 + sum(block.count(b"\n") for block in iter(lambda: fh.read(1 << 20), b""))
+            raise RecordFileError(f"{p}:{lineno}: the last line is neither a game record nor one cut off by an "
+                                  "interrupted run: nothing appended (the file is left as it is)")
         if whole:
             fh.seek(0, os.SEEK_END)
             fh.write(b"\n")
@@ -490,7 +625,18 @@ def _salvage(line: str) -> dict[str, Any] | None:
 
 def iter_file(path: str | Path, warn: bool = True) -> Iterator[dict[str, Any]]:
     """The records of one results file in file order, in this layout (``records.upgrade``)."""
+    for _lineno, rec in numbered_records(path, warn=warn):
+        yield rec
+
+
+def numbered_records(path: str | Path, warn: bool = True) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(line number, record)`` for each record of one results file, in file order (the
+    line numbers of a gzip file count its decompressed lines). A file that is no results file
+    is refused first (``check_results_file``); a line that is not JSON is skipped with a
+    warning naming the file and line, and left in the file: only a cut-off last line is a
+    record an interrupted run left, removed by the next writer (``repair``)."""
     p = Path(path)
+    check_results_file(p)
     for lineno, raw in enumerate(_raw_lines(p, warn), 1):
         try:
             line = raw.decode("utf-8").strip()
@@ -503,13 +649,21 @@ def iter_file(path: str | Path, warn: bool = True) -> Iterator[dict[str, Any]]:
         except ValueError:
             rec = _salvage(line)
             if warn:
-                _warn(f"{p}:{lineno}: skipped a record cut off by an interrupted run"
-                      + (" (kept the whole record glued to it)" if rec is not None else ""))
+                if rec is not None:
+                    _warn(f"{p}:{lineno}: skipped a record cut off by an interrupted run (kept the whole "
+                          "record glued to it)")
+                elif not raw.endswith(b"\n") and looks_cut(raw):
+                    _warn(f"{p}:{lineno}: skipped the last line, a record cut off by an interrupted run "
+                          "(the next run writing the file removes it)")
+                else:
+                    _warn(f"{p}:{lineno}: skipped line {lineno}: "
+                          + ("a damaged record" if looks_cut(raw.strip()) else "not a game record")
+                          + " (not valid JSON); the file is left as it is")
             if rec is not None:
-                yield rec
+                yield lineno, rec
             continue
         try:
-            yield upgrade(d)
+            yield lineno, upgrade(d)
         except RecordError as e:
             raise RecordFileError(f"{p}:{lineno}: {e}") from None
 
@@ -521,6 +675,8 @@ def iter_records(paths: str | Path | Iterable[str | Path], warn: bool = True) ->
     ``replay.replay(record)``."""
     items = [paths] if isinstance(paths, str | Path) else list(paths)
     for item in items:
+        if not str(item).strip():
+            raise RecordFileError("give a results file or a folder of them (got an empty name)")
         if not Path(item).exists():
             raise RecordFileError(f"{item}: no such file or folder")
         for f in shard_files(item):
@@ -541,5 +697,5 @@ def read_records(path: str | Path | Iterable[str | Path], warn: bool = True) -> 
     return out
 
 
-__all__ = ["RecordFileError", "RecordWriter", "ShardWriter", "iter_file", "iter_records", "read_records",
-           "record_key", "repair", "shard_files"]
+__all__ = ["RecordFileError", "RecordWriter", "ShardWriter", "check_results_file", "iter_file", "iter_records",
+           "numbered_records", "read_records", "record_key", "repair", "shard_files"]

@@ -219,23 +219,117 @@ def upgrade(d: Any) -> dict[str, Any]:
     return rec
 
 
+MAX_SEED = 2**63 - 1  # seeds are whole numbers from 0 to this (a record's and the CLI's)
+MAX_DECK = 1000  # cards a deck list of a record may hold (a deck is 50 by rule 3.1): bounds unrle
+
+
+def _bad(what: str) -> RecordError:
+    return RecordError(f"not a game record ({what})")
+
+
+def _whole(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
 def _check(rec: dict[str, Any]) -> None:
-    if not isinstance(rec["seed"], int):
-        raise RecordError(f"not a game record (seed {rec['seed']!r} is not an integer)")
+    """Every field that ``replay``, ``ladder`` and ``audit`` read, checked for type and range
+    (``upgrade`` turns a failure into one line naming the field)."""
+    seed = rec["seed"]
+    if not _whole(seed):
+        raise _bad(f"seed {seed!r} is not an integer")
+    if not 0 <= seed <= MAX_SEED:
+        raise _bad(f"seed {seed} out of range: 0 to 2**63-1")
     decks, agents = rec["decks"], rec["agents"]
     if not (isinstance(decks, list) and len(decks) == 2 and all(isinstance(x, dict) and "id" in x and "host" in x
                                                                  and "main" in x for x in decks)):
-        raise RecordError("not a game record ('decks' must be two decks with id, host and main)")
+        raise _bad("'decks' must be two decks with id, host and main")
+    for side, d in zip("AB", decks, strict=True):
+        _check_deck(side, d)
     if not (isinstance(agents, list) and len(agents) == 2 and all(isinstance(a, str) for a in agents)):
-        raise RecordError("not a game record ('agents' must be two names)")
-    if not isinstance(rec["actions"], list):  # (each action is checked when the game replays)
-        raise RecordError("not a game record ('actions' must be a list of actions in the text notation)")
+        raise _bad("'agents' must be two names")
+    _check_rules(rec.get("rules"))
+    actions = rec["actions"]
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        # (each action's text is checked when the game replays)
+        raise _bad("'actions' must be a list of actions in the text notation")
     if rec["winner"] not in (0, 1, None) or isinstance(rec["winner"], bool):
-        raise RecordError(f"not a game record (winner {rec['winner']!r}: 0, 1 or null)")
+        raise _bad(f"winner {rec['winner']!r}: 0, 1 or null")
     seats = rec.get("seats")
-    if seats is not None and not (isinstance(seats, list) and len(seats) == 2
-                                  and all(isinstance(x, list) and len(x) == 2 for x in seats)):
-        raise RecordError("not a game record ('seats' must be two [seconds, choices] pairs)")
+    if seats is not None and not (isinstance(seats, list) and len(seats) == 2 and all(
+            isinstance(x, list) and len(x) == 2 and isinstance(x[0], int | float) and not isinstance(x[0], bool)
+            and x[0] >= 0 and _whole(x[1]) and x[1] >= 0 for x in seats)):
+        raise _bad("'seats' must be two [seconds, choices] pairs of numbers, 0 or more")
+    for name in ("turns", "decisions", "epoch"):
+        v = rec.get(name)
+        if v is not None and not (_whole(v) and v >= 0):
+            raise _bad(f"{name} {v!r}: a whole number, 0 or more, or null")
+    for name in ("first_player",):
+        v = rec.get(name)
+        if v is not None and (not _whole(v) or v not in (0, 1)):
+            raise _bad(f"{name} {v!r}: 0, 1 or null")
+    for name in ("key", "label", "reason", "version", "pool"):
+        v = rec.get(name)
+        if v is not None and not isinstance(v, str):
+            raise _bad(f"{name} {v!r}: text or null")
+    for name in ("ask_forced", "truncated"):
+        v = rec.get(name)
+        if v is not None and not isinstance(v, bool):
+            raise _bad(f"{name} {v!r}: true, false or null")
+    ms = rec.get("ms")
+    if ms is not None and not (isinstance(ms, int | float) and not isinstance(ms, bool) and ms >= 0):
+        raise _bad(f"ms {ms!r}: a number of milliseconds, 0 or more, or null")
+    seeds = rec.get("agent_seeds")
+    if seeds is not None and not (isinstance(seeds, list) and len(seeds) == 2 and all(_whole(x) for x in seeds)):
+        raise _bad("'agent_seeds' must be two whole numbers")
+    cards = rec.get("cards")
+    if cards is not None and not (isinstance(cards, list) and len(cards) == 2 and all(
+            isinstance(c, dict) and all(isinstance(c.get(k, []), list) for k in ("opening", "drawn", "played"))
+            for c in cards)):
+        raise _bad("'cards' must be two tables of opening, drawn and played card names")
+
+
+def _check_deck(side: str, d: dict[str, Any]) -> None:
+    for name in ("id", "host"):
+        if not isinstance(d[name], str) or not d[name]:
+            raise _bad(f"deck {side}: {name} {d[name]!r} is not a name")
+    if not isinstance(d.get("name", ""), str):
+        raise _bad(f"deck {side}: name {d['name']!r} is not text")
+    main = d["main"]
+    if not isinstance(main, list):
+        raise _bad(f"deck {side}: 'main' must be a list of [card, count] pairs")
+    total = 0
+    for item in main:
+        if isinstance(item, str):
+            total += 1
+            continue
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str) and _whole(item[1])
+                and item[1] >= 1):
+            raise _bad(f"deck {side}: {json.dumps(item)[:60]} in 'main' is not a [card, count] pair (count 1 or more)")
+        total += item[1]
+        if total > MAX_DECK:
+            raise _bad(f"deck {side}: more than {MAX_DECK} cards in 'main'")
+
+
+@cache
+def _rules_problem(text: str) -> str | None:
+    from hostwcg_env.engine import RuleConfig
+
+    rules = json.loads(text)
+    if not isinstance(rules, dict):
+        return "'rules' must be a table of rule flags"
+    try:
+        RuleConfig().with_overrides(rules)
+    except (ValueError, TypeError) as e:
+        return f"rules: {e}"
+    return None
+
+
+def _check_rules(rules: Any) -> None:
+    if rules is None:
+        return
+    problem = _rules_problem(json.dumps(rules, sort_keys=True))
+    if problem:
+        raise _bad(problem)
 
 
 def _from_v1(d: dict[str, Any]) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from typing import Any
 
 from hostwcg_env.engine import ENGINE_EPOCH
 
-from .recordfile import iter_records
+from .recordfile import RecordFileError, iter_records
 from .records import DeckRef, pool_hash, record_key
 from .runner import GameSpec, Visitor, play
 
@@ -54,12 +54,26 @@ def replayable(paths: Any, warn: bool = True) -> Iterator[dict[str, Any]]:
 
 
 def load_record(path: str | Path, index: int = 0, key: str | None = None) -> dict[str, Any]:
-    """Record ``index`` (0-based, in file order, among those that kept their actions) of a
-    results file or a folder of shards, or the record whose key is ``key``."""
-    for i, rec in enumerate(replayable(path)):
-        if (key is not None and record_key(rec) == key) or (key is None and i == index):
-            return rec
-    what = f"key {key!r}" if key is not None else f"index {index}"
+    """Record ``index`` of a results file or a folder of shards, or the record whose key is
+    ``key``. ``index`` counts records (0-based, in file order), never lines: a line that is not
+    a record is skipped with a warning naming it and not counted. A record without actions (a
+    ladder line written before they were kept) is refused saying so."""
+    from .recordfile import numbered_records, shard_files
+
+    if not str(path).strip():
+        raise RecordFileError("give a results file or a folder of shards (got an empty name)")
+    if not Path(path).exists():
+        raise RecordFileError(f"{path}: no such file or folder")
+    i = 0
+    for f in shard_files(path):
+        for lineno, rec in numbered_records(f):
+            if (key is not None and record_key(rec) == key) or (key is None and i == index):
+                if not rec["actions"]:
+                    raise LookupError(f"{f}:{lineno}: record {i} has no actions (a ladder line written before "
+                                      "they were kept): it does not replay")
+                return rec
+            i += 1
+    what = f"key {key!r}" if key is not None else f"index {index} (it holds {i} record{'s' if i != 1 else ''})"
     raise LookupError(f"{path}: no record with {what}")
 
 
@@ -73,10 +87,14 @@ def spec_of(rec: dict[str, Any]) -> GameSpec:
 
 
 def new_game(rec: dict[str, Any]) -> Any:
-    """The record's game before its first action."""
+    """The record's game before its first action; :class:`ReplayError` when the record's decks
+    or rules cannot set one up (a card or Host not in this card pool, say)."""
     from .runner import new_game as start
 
-    return start(spec_of(rec))
+    try:
+        return start(spec_of(rec))
+    except (ValueError, KeyError) as e:
+        raise ReplayError(f"{record_key(rec)}: the game cannot be set up: {e}{_pool_note(rec)}", 0) from None
 
 
 def _result(winner: int | None, reason: str | None) -> str:
@@ -154,6 +172,7 @@ def replay(rec: dict[str, Any], on_step: Callable[[Any, int, Any, int], Any] | N
                           f"{rec.get('version', 'unknown')}); this engine is of epoch {ENGINE_EPOCH} and "
                           f"asks other decisions, so the actions do not replay: check out that code "
                           f"to replay it (hostwcg_env.engine.ENGINE_EPOCH)", 0)
+    new_game(rec)  # the decks and rules set up a game (else ReplayError, saying why)
     script = _Script(rec)
     if visit is None and (on_step is not None or before_step is not None):
         visit = _Steps(before_step, on_step)

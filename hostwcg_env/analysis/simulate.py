@@ -18,13 +18,14 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from .recordfile import RecordFileError, ShardWriter, read_records, repair, shard_files
-from .records import DeckRef, pool_hash, record_key
+from .records import MAX_SEED, DeckRef, game_key, pool_hash, record_key
 from .runner import GameSpec, run_game
 
 STUDY_FILE = "study.json"
@@ -126,6 +127,9 @@ class Study:
             raise ValueError("a study needs at least two decks (or one with mirrors)")
         if games < 1:
             raise ValueError("games must be at least 1")
+        if seed + games - 1 > MAX_SEED:
+            raise ValueError(f"seeds {seed} to {seed + games - 1} go past the largest seed, 2**63-1: give a "
+                             "smaller --seed or fewer --games")
         return cls(refs, games, (names[0], names[1]), parse_rules(rules), seed, mirrors, label, max_width)
 
     # ------------------------------------------------------------------ schedule
@@ -136,18 +140,58 @@ class Study:
                 and (not self.focus or self.focus in (ids[i], ids[j]))]
 
     def specs(self) -> list[GameSpec]:
-        out: list[GameSpec] = []
-        rules = tuple(sorted(self.rules.items()))
-        for k in range(self.games):
-            for i, j in self.pairs():
-                if i == j:
-                    a, b, seed = i, i, self.seed + k
-                else:
-                    a, b = (i, j) if k % 2 == 0 else (j, i)
-                    seed = self.seed + k // 2
-                out.append(GameSpec(self.decks[a], self.decks[b], seed, self.agents, rules,
-                                    self.label, len(out), patches=self.patches))
-        return out
+        """The whole schedule as a list (``spec`` and ``iter_specs`` give it a game at a time,
+        for a study of any size)."""
+        return list(self.iter_specs())
+
+    def iter_specs(self, upto: int | None = None) -> Iterator[GameSpec]:
+        """The schedule's games in order (the first ``upto`` of them), made one at a time."""
+        n = self.n_games if upto is None else min(upto, self.n_games)
+        for index in range(n):
+            yield self.spec(index)
+
+    def spec(self, index: int) -> GameSpec:
+        """Game ``index`` of the schedule: round ``k = index // pairs``, pair ``index % pairs``;
+        in round k a pair of two decks plays at seed ``seed + k // 2``, seats swapped on odd
+        rounds, and a mirror at seed ``seed + k``."""
+        pairs = self._pairs()
+        k, q = divmod(index, len(pairs))
+        i, j = pairs[q]
+        if i == j:
+            a, b, seed = i, i, self.seed + k
+        else:
+            a, b = (i, j) if k % 2 == 0 else (j, i)
+            seed = self.seed + k // 2
+        return GameSpec(self.decks[a], self.decks[b], seed, self.agents, tuple(sorted(self.rules.items())),
+                        self.label, index, patches=self.patches)
+
+    def _pairs(self) -> list[tuple[int, int]]:
+        cached: list[tuple[int, int]] | None = self.__dict__.get("_pairs_cache")
+        if cached is None or self.__dict__.get("_pairs_for") != (len(self.decks), self.mirrors, self.focus):
+            cached = self.pairs()
+            self.__dict__["_pairs_cache"] = cached
+            self.__dict__["_pairs_for"] = (len(self.decks), self.mirrors, self.focus)
+        return cached
+
+    def index_of(self, deck_a: str, deck_b: str, seed: int) -> int | None:
+        """The place in the schedule of the game of these decks (by id) and seed, or None."""
+        ids = {d.id: n for n, d in reversed(list(enumerate(self.decks)))}
+        if deck_a not in ids or deck_b not in ids:
+            return None
+        a, b = ids[deck_a], ids[deck_b]
+        pairs = self._pairs()
+        if a == b:
+            if (a, a) not in pairs:
+                return None
+            k = seed - self.seed
+        else:
+            if (min(a, b), max(a, b)) not in pairs:
+                return None
+            k = 2 * (seed - self.seed) + (0 if a < b else 1)
+        if not 0 <= k < self.games:
+            return None
+        index = k * len(pairs) + pairs.index((min(a, b), max(a, b)))
+        return index if self.spec(index).key == game_key(deck_a, deck_b, seed) else None
 
     @property
     def n_games(self) -> int:
@@ -288,6 +332,28 @@ def _dur(seconds: float) -> str:
 
 # ============================================================================ running
 
+CHUNK = 4096  # games handed to a backend at a time, at least (``chunk_size``)
+
+
+def chunk_size(backend: Any) -> int:
+    """How many games to hand ``backend`` at a time: enough to keep every worker busy (16 a
+    worker, or a Ray cluster's CPU), never the whole schedule."""
+    n = getattr(backend, "workers", None)
+    if n is None and hasattr(backend, "cpus"):
+        n = backend.cpus()
+    return max(CHUNK, 16 * int(n or 1))
+
+
+def _place(study: Study, rec: dict[str, Any]) -> int:
+    i = study.index_of(rec["decks"][0]["id"], rec["decks"][1]["id"], rec["seed"])
+    assert i is not None  # (load_done and the backends give records of the schedule only)
+    return i
+
+
+def in_schedule_order(study: Study, records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Records of ``study`` (``load_done``) in schedule order."""
+    return sorted(records, key=lambda r: _place(study, r))
+
 
 def execute(todo: list[GameSpec], writers: dict[str, ShardWriter | None], backend: Any,
             progress: Progress | None = None, sink: Callable[[dict[str, Any]], None] | None = None) -> int:
@@ -306,15 +372,16 @@ def execute(todo: list[GameSpec], writers: dict[str, ShardWriter | None], backen
 
 
 def load_done(study: Study, out: str | Path | None) -> dict[str, dict[str, Any]]:
-    """Records of this study already under ``out`` (by key), those of its schedule only."""
+    """Records of this study already under ``out`` (by key), those of its schedule only (found
+    by ``Study.index_of``, not by listing the schedule: a study of any size)."""
     if out is None:
         return {}
-    keys = {s.key for s in study.specs()}
     done = {}
     for rec in read_records(out):
         k = record_key(rec)
-        if k in keys and rec.get("label", "") == study.label and list(rec["agents"]) == list(study.agents) \
-                and rec.get("rules", {}) == study.rules and list(rec.get("patches", ())) == list(study.patches):
+        if rec.get("label", "") == study.label and list(rec["agents"]) == list(study.agents) \
+                and rec.get("rules", {}) == study.rules and list(rec.get("patches", ())) == list(study.patches) \
+                and study.index_of(rec["decks"][0]["id"], rec["decks"][1]["id"], rec["seed"]) is not None:
             done[k] = rec
     return done
 
@@ -334,26 +401,30 @@ def run_study(study: Study, out: str | Path | None = None, backend: Any = "local
     t0 = time.time()
     if out is not None:
         prepare_out(study, out, fresh=fresh)
-    specs = study.specs()
-    if upto is not None:
-        specs = specs[:upto]
+    total = study.n_games if upto is None else min(upto, study.n_games)
     done = load_done(study, out)
-    todo = [s for s in specs if s.key not in done]
+    done_here = sum(1 for r in done.values() if _place(study, r) < total)
+    n_todo = total - done_here if stop_after is None else min(stop_after, total - done_here)
+    # the schedule is made a game at a time and handed over in chunks: a study of any size
+    # starts at once and its schedule takes no memory
+    todo: Iterator[GameSpec] = (sp for sp in study.iter_specs(total) if sp.key not in done)
     if stop_after is not None:
-        todo = todo[:stop_after]
+        todo = islice(todo, stop_after)
     new: dict[str, dict[str, Any]] = {}
-    if todo:
+    if n_todo > 0:
         writer = ShardWriter(Path(out) / "shards", prefix=study.label) if out is not None else None
-        bar = Progress(len(specs), len(specs) - len([s for s in specs if s.key not in done]), quiet=quiet)
+        bar = Progress(total, done_here, quiet=quiet)
         be, own = (make_backend(backend, workers=workers, address=address), True) \
             if isinstance(backend, str) else (backend, False)
         with sigterm_unwinds():
             try:
-                execute(todo, {study.label: writer}, be, bar, sink=lambda r: new.__setitem__(record_key(r), r))
+                size = chunk_size(be)
+                while chunk := list(islice(todo, size)):
+                    execute(chunk, {study.label: writer}, be, bar, sink=lambda r: new.__setitem__(record_key(r), r))
             except (KeyboardInterrupt, SystemExit):
                 bar.close()
                 if out is not None and not quiet:
-                    print(f"\ninterrupted: {len(done) + len(new)} of {len(specs)} games are kept in {out}; "
+                    print(f"\ninterrupted: {len(done) + len(new)} of {total} games are kept in {out}; "
                           "run the same command again to resume", file=sys.stderr)
                 raise
             finally:
@@ -363,7 +434,7 @@ def run_study(study: Study, out: str | Path | None = None, backend: Any = "local
                     be.close()
         bar.close()
     allrec = {**done, **new}
-    records = [allrec[s.key] for s in specs if s.key in allrec]
+    records = sorted((r for r in allrec.values() if _place(study, r) < total), key=lambda r: _place(study, r))
     return BalanceResult(study, records, time.time() - t0, Path(out) if out is not None else None,
                          new_games=len(new), new_ms=sum(r.get("ms") or 0 for r in new.values()))
 

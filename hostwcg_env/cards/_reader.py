@@ -35,6 +35,9 @@ def unknown(what: str, value: object, known: Iterable[str]) -> str:
     return text + ")"
 
 
+
+NUMBER_MAX = 999  # the largest number a card file may hold, and -NUMBER_MAX the smallest (docs/cards.md)
+
 class Scope:
     """Where problems go and what they are prefixed with (``file: card 'X'``)."""
 
@@ -94,6 +97,8 @@ class Table:
         return value
 
     def get_int(self, key: str, minimum: int | None = None) -> int | None:
+        """The integer at ``key`` (None if absent or wrong): every number of a card file is from
+        ``-NUMBER_MAX`` to ``NUMBER_MAX`` (docs/cards.md "Numbers"), and at least ``minimum``."""
         if key not in self.data:
             return None
         value = self.data[key]
@@ -102,6 +107,10 @@ class Table:
             return None
         if minimum is not None and value < minimum:
             self.err(key, f"must be at least {minimum}, got {value}")
+            return None
+        if not -NUMBER_MAX <= value <= NUMBER_MAX:
+            self.err(key, f"must be from {max(minimum, -NUMBER_MAX) if minimum is not None else -NUMBER_MAX} "
+                          f"to {NUMBER_MAX}, got {value} (docs/cards.md \"Numbers\")")
             return None
         return value
 

@@ -19,6 +19,9 @@ from .events import Event  # noqa: E402
 from .game import Game  # noqa: E402
 from .ruleset import Ruleset  # noqa: E402
 from .state import GameState, Obj, StackItem  # noqa: E402
+from .travel import register as _register_reducers  # noqa: E402
+
+_register_reducers()  # pickle and deep copies in both builds (travel.py)
 
 # The engine's decision epoch: bumped whenever the sequence of decisions a seeded game asks for
 # changes (who is asked, when), so that a recorded game's actions no longer replay. Records

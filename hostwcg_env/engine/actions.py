@@ -20,6 +20,7 @@ class IllegalActionError(ValueError):
     def __init__(self, rule: str, message: str) -> None:
         super().__init__(f"{rule}: {message}")
         self.rule = rule
+        self.message = message  # with ``rule``, what a copy is made from (travel.py: pickled by Ray)
 
 
 class Kind(StrEnum):

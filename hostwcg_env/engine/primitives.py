@@ -900,9 +900,18 @@ class Search(Primitive):
         return f"search your deck for {article(noun)}{reveal} and put it into your hand, then shuffle your deck"
 
 
+def reveal_zone(g: Core, p: int, zone: str, ids: list[int]) -> None:
+    """Player ``p`` shows a hidden zone to both players (41.1.1) as a multiset: its cards in
+    name order, never in the zone's real order (the order they were drawn or put there, which
+    the other player may not see: 4.1.1, 4.3.1, 2.1.1). ``Reveal(B, hand=[Ogre, Squire])``."""
+    names = ", ".join(sorted(g.s.objs[o].name for o in ids))
+    g.emit("Reveal", f"Reveal({'AB'[p]}, {zone}=[{names}])", player=p)
+
+
 @dataclass(frozen=True)
 class RevealHand(Primitive):
-    """The hand is shown to both players, a public event (41.1, 41.1.1)."""
+    """The hand is shown to both players, a public event (41.1, 41.1.1), in name order
+    (``reveal_zone``)."""
 
     @staticmethod
     def spec() -> Spec:
@@ -917,8 +926,7 @@ class RevealHand(Primitive):
     def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
         s = g.s
         for q in players_of(s, item, self.who):
-            names = ", ".join(s.objs[o].name for o in s.players[q].hand)
-            g.emit("Reveal", f"Reveal({'AB'[q]}, hand=[{names}])", player=q)
+            reveal_zone(g, q, "hand", s.players[q].hand)
 
     def text(self, tc: TextCtx) -> str:
         return players(self.who, "reveal your hand", "your opponent reveals their hand",

@@ -53,10 +53,10 @@ from hostwcg_env.cards.decks import stand_in_decks
 from hostwcg_env.engine import Game, IllegalActionError, RuleConfig
 
 from .codec import Codec, LayoutError
+from .inputs import AGENTS, SELECTED, Selected, check_int, check_seed, seat_of, step_after_end
 from .layout import action_layout
 from .observation import LIMIT, ObservationEncoder
 
-AGENTS = ["player_0", "player_1"]
 RENDER_MODES = ("ansi", "human", "rgb_array")
 RENDER_FPS = 2  # frames a second of a recorded video (gymnasium's RecordVideo reads it)
 
@@ -142,8 +142,8 @@ def config_for(config: Any = None, turn_limit: int | None = None) -> RuleConfig:
         raise TypeError(f"config must be a RuleConfig (e.g. RuleConfig(damage_draws=True)), "
                         f"got {type(config).__name__}")
     cfg = config or RuleConfig()
-    if turn_limit is not None:
-        cfg = cfg.with_overrides({"turn_limit": turn_limit})
+    if turn_limit is not None:  # an integer, never a text read as one (docs/env.md "Inputs")
+        cfg = cfg.with_overrides({"turn_limit": check_int("turn_limit", turn_limit, 1)})
     return cfg
 
 
@@ -229,7 +229,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
 
     # ------------------------------------------------------------ lifecycle
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if seed is not None:
+        if check_seed(seed) is not None:
             self._rng.seed(seed)
         game_seed = self._rng.getrandbits(63)
         decks = [self._rng.choice(pool) for pool in self.deck_pools]
@@ -271,8 +271,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
         if g is None:
             raise _not_reset("step()")
         if not self.agents:
-            raise RuntimeError("step() after the game is over (every agent has stepped out): "
-                               "call env.reset() to start a new game")
+            raise step_after_end()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)  # raises ValueError unless the action is None
@@ -300,12 +299,13 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
         mask = self.codec.mask(g).copy() if deciding else self._zero_mask.copy()
         return {"observation": obs, "action_mask": mask}
 
-    def action_mask(self, agent: str | None = None) -> np.ndarray:
+    def action_mask(self, agent: str | Selected = SELECTED) -> np.ndarray:
+        """The mask of ``agent`` (default: the agent to act); an agent is checked as
+        ``observe`` checks it. All zeros for an agent that does not decide now."""
         g = self.game
         if g is None:
             raise _not_reset("action_mask()")
-        agent = agent or self.agent_selection
-        _seat(agent)
+        agent = self.agent_selection if isinstance(agent, Selected) else AGENTS[seat_of(agent)]
         if g.is_over or g.decision is None or AGENTS[g.decision.player] != agent:
             return self._zero_mask.copy()
         return self.codec.mask(g).copy()
@@ -358,10 +358,7 @@ def board_seat(render_view: int | str) -> int | str:
 
 
 def _seat(agent: str) -> int:
-    try:
-        return AGENTS.index(agent)
-    except ValueError:
-        raise ValueError(f"unknown agent {agent!r} (the agents are {', '.join(AGENTS)})") from None
+    return seat_of(agent)
 
 
 def _forward(name: str, guarded: bool) -> property:
@@ -387,7 +384,9 @@ class StandardWrappers(wrappers.OrderEnforcingWrapper):
     TerminateIllegalWrapper(raw_env, illegal_reward=-1)))``, the stack PettingZoo's classic
     environments use, and is an ``OrderEnforcingWrapper``: an illegal action ends the game
     with -1 to its player (and PettingZoo's warning), an action outside the space fails an
-    assertion, misuse before ``reset`` raises. One layer saves the attribute lookups that
+    assertion, misuse before ``reset`` raises. One difference, on purpose: a step after the
+    game is over raises raw_env's error (``inputs.step_after_end``) where PettingZoo's
+    wrapper only warns, so every env and wrapper says the same (docs/env.md "Inputs"). One layer saves the attribute lookups that
     the three-wrapper chain repeats on every ``last()`` and ``step()``; the test suite plays
     both side by side and checks every observation, reward and flag agree
     (``pettingzoo_wrapped_env`` builds the three-wrapper stack).
@@ -457,10 +456,8 @@ class StandardWrappers(wrappers.OrderEnforcingWrapper):
             EnvLogger.error_step_before_reset()
             return
         e = self.env
-        if not e.agents:
-            self._has_updated = True
-            EnvLogger.warn_step_after_terminated_truncated()
-            return
+        if not e.agents:  # raw_env's error (PettingZoo's wrapper only warns and goes on)
+            raise step_after_end()
         self._has_updated = True
         agent = e.agent_selection
         dead = e.terminations[agent] or e.truncations[agent]

@@ -19,6 +19,7 @@ from pettingzoo import ParallelEnv
 from pettingzoo.utils.env_logger import EnvLogger
 
 from .aec import AGENTS, RENDER_FPS, RENDER_MODES, action_index, raw_env
+from .inputs import step_after_end
 
 
 class HostParallelEnv(ParallelEnv):
@@ -45,7 +46,7 @@ class HostParallelEnv(ParallelEnv):
         if self.aec.game is None:
             raise RuntimeError("step() before reset(): call env.reset() first")
         if not self.agents:
-            raise RuntimeError("step() after the game is over: call env.reset() to start a new game")
+            raise step_after_end()
         if not isinstance(actions, dict):
             raise TypeError(f"actions must be a dict of agent -> action, got {type(actions).__name__}")
         unknown = [a for a in actions if a not in self.possible_agents]

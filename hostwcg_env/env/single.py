@@ -28,6 +28,7 @@ import numpy as np
 
 from .aec import AGENTS, RENDER_FPS, RENDER_MODES, action_index, raw_env
 from .codec import encode, offered
+from .inputs import check_seed, step_after_end
 
 Policy = Callable[[np.ndarray, np.ndarray], int]
 
@@ -83,6 +84,7 @@ class SingleAgentEnv(gym.Env):
         weights (e.g. ``lambda w, seed: agents.ppo.NumpyPolicy(w, deterministic=False,
         seed=seed)``, as scripts/train_ppo.py passes)."""
         super().__init__()
+        check_seed(seed)
         self._from_weights = from_weights
         self.aec = raw_env(render_mode=render_mode, **env_kwargs)
         self.render_mode = render_mode
@@ -146,6 +148,7 @@ class SingleAgentEnv(gym.Env):
         return self.learner not in e.agents or e.terminations[self.learner] or e.truncations[self.learner]
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        check_seed(seed)  # the envs' one message (gymnasium's own check lets a bool through)
         super().reset(seed=seed)
         if seed is not None:  # the same seed gives the same sequence of episodes
             self._rng.seed(seed)
@@ -173,9 +176,8 @@ class SingleAgentEnv(gym.Env):
         e = self.aec
         if self._done is None:
             raise RuntimeError("step() before reset(): call env.reset() first")
-        if self._done:
-            raise RuntimeError("step() after the episode ended (terminated or truncated): "
-                               "call env.reset() to start the next one")
+        if self._done:  # terminated, truncated, or lost by an illegal action
+            raise step_after_end()
         index = action_index(action, e.layout.n)  # TypeError / ValueError outside Discrete(n)
         if not self.action_masks()[index]:
             # As PettingZoo's TerminateIllegalWrapper: an illegal action loses the episode.

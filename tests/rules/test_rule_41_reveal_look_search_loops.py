@@ -19,8 +19,8 @@ def test_rule_41_reveal_look_and_search_show_cards_to_different_players() -> Non
               "A": {"hand": ["Exposure", "Scry Glass"], "pool": {"!": 2}, "deck": ["Ogre", "Wall", "Herald"]},
               "B": {"hand": ["Pinger", "Duelist"]}})
     play(g, "A play Exposure", "resolve", "A slot b0", "resolve")
-    expect(g, {"view": {"A": {"contains": ["Reveal(B, hand=[Pinger, Duelist])"]},
-                        "B": {"contains": ["Reveal(B, hand=[Pinger, Duelist])"]}}})
+    expect(g, {"view": {"A": {"contains": ["Reveal(B, hand=[Duelist, Pinger])"]},
+                        "B": {"contains": ["Reveal(B, hand=[Duelist, Pinger])"]}}})
     play(g, "A play Scry Glass", "resolve", "A slot b0", "A pass", "B pass")
     expect(g, {"view": {"A": {"contains": ["Look(A, deck, 3, [Ogre, Wall, Herald])"]},
                         "B": {"contains": ["Look(A, deck, 3)"], "not_contains": ["Ogre", "Herald"]}}})

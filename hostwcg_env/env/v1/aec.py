@@ -34,6 +34,7 @@ from ..aec import (
     deck_pools_for,
     finish_episode,
 )
+from ..inputs import SELECTED, Selected, check_seed, seat_of, step_after_end
 from ..parallel import HostParallelEnv
 from .encoder import Encoder, Slate
 from .layout import obs_layout
@@ -90,7 +91,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
 
     # ------------------------------------------------------------ lifecycle
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if seed is not None:
+        if check_seed(seed) is not None:
             self._rng.seed(seed)
         game_seed = self._rng.getrandbits(63)
         decks = [self._rng.choice(pool) for pool in self.deck_pools]
@@ -148,8 +149,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
         if g is None:
             raise RuntimeError("step() before reset(): call env.reset() first")
         if not self.agents:
-            raise RuntimeError("step() after the game is over (every agent has stepped out): "
-                               "call env.reset() to start a new game")
+            raise step_after_end()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -189,12 +189,12 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
         sl = self.observe_into(agent)
         return {k: a.copy() for k, a in sl.arrays.items()}
 
-    def action_mask(self, agent: str | None = None) -> np.ndarray:
+    def action_mask(self, agent: str | Selected = SELECTED) -> np.ndarray:
+        """As hostwcg_v0's: the agent to act by default, any other agent checked as ``observe``."""
         g = self.game
         if g is None:
             raise RuntimeError("action_mask() before reset(): call env.reset() first")
-        agent = agent or self.agent_selection
-        p = _seat(agent)
+        p = AGENTS.index(self.agent_selection) if isinstance(agent, Selected) else seat_of(agent)
         if g.is_over or g.decision is None or g.decision.player != p:
             return np.zeros(self.layout.n, dtype=np.int8)
         self.legal.refresh(g)
@@ -231,10 +231,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
 
 
 def _seat(agent: str) -> int:
-    try:
-        return AGENTS.index(agent)
-    except ValueError:
-        raise ValueError(f"unknown agent {agent!r} (the agents are {', '.join(AGENTS)})") from None
+    return seat_of(agent)
 
 
 def env(**kwargs: Any) -> AECEnv:

@@ -107,6 +107,12 @@ class Slate:
         self.lay = lay
         if arrays is None:
             arrays = {k: np.zeros(shape, dtype=dt) for k, (shape, dt) in lay.sizes().items()}
+        self.rebind(arrays)
+        self.clear(None, -1)
+
+    def rebind(self, arrays: dict[str, np.ndarray]) -> None:
+        """Write into ``arrays`` from now on: new arrays, or arrays that hold what this slate
+        showed (a copied vector env's rows of its own buffers)."""
         self.arrays = arrays
         self.cards = arrays["cards"]
         self.card_id = arrays["card_id"]
@@ -117,7 +123,6 @@ class Slate:
         self.act_card = arrays["action_card"]
         self.act_src = arrays["action_source_row"]
         self.act_tgt = arrays["action_target_row"]
-        self.clear(None, -1)
 
     def clear(self, game: object, viewer: int) -> None:
         """Start afresh (a new game or another viewer): every array to its empty value."""

@@ -45,6 +45,7 @@ from hostwcg_env.engine import IllegalActionError
 
 from ..aec import AGENTS, RENDER_FPS, RENDER_MODES, action_index
 from ..codec import LayoutError, encode, offered
+from ..inputs import check_int, check_seed, step_after_end
 from .aec import raw_env
 from .encoder import Slate
 from .spaces import observation_space
@@ -130,9 +131,9 @@ class VectorEnv(_Base):
     def __init__(self, n: int, opponent: Any = "random", seat: int | str = "alternate",
                  seed: int | None = None, copy_obs: bool = True, autoreset: bool = True,
                  **env_kwargs: Any) -> None:
-        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-            raise ValueError(f"n (the number of games) must be an integer >= 1, got {n!r}")
-        if seat not in ("alternate", 0, 1):
+        n = check_int("n (the number of games)", n, 1)
+        check_seed(seed)
+        if seat not in ("alternate", 0, 1) or type(seat) is bool:
             raise ValueError(f"seat must be 'alternate', 0 or 1, got {seat!r}")
         self.games = [raw_env(**env_kwargs) for _ in range(n)]
         lay = self.games[0].obs_layout
@@ -162,6 +163,14 @@ class VectorEnv(_Base):
         if seed is not None:
             self.seed(seed)
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """A copy (pickle, deepcopy) has buffers of its own, and numpy copies a view as an
+        array of its own: each game's slates become views of the copy's buffers again."""
+        self.__dict__.update(state)
+        for i, (mine, theirs) in enumerate(zip(self._learner_slates, self._opp_slates, strict=True)):
+            mine.rebind({k: b[i] for k, b in self.buffers.items()})
+            theirs.rebind({k: b[i] for k, b in self.opponent_buffers.items()})
+
     # ------------------------------------------------------------------ opponents
     def set_opponents(self, opponent: Any, seed: int | None = None) -> None:
         """The opponent, or a list of them (a pool), for the episodes that start from now on;
@@ -185,7 +194,7 @@ class VectorEnv(_Base):
         self._opp_of[i] = self.pool[k]
 
     def seed(self, seed: int | None = None) -> list[int | None]:
-        seeds = list(super().seed(seed))
+        seeds = list(super().seed(check_seed(seed)))
         base = seeds[0]
         self._pick_rng = np.random.default_rng(base)
         for k, o in enumerate(self.pool):
@@ -407,6 +416,7 @@ class SingleEnv(gym.Env):
         self._ready = False
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict[str, np.ndarray], dict]:
+        check_seed(seed)
         super().reset(seed=seed)
         if seed is not None:
             self.vec.seed(seed)  # reseeds the opponents too
@@ -420,7 +430,7 @@ class SingleEnv(gym.Env):
         if not self._ready:
             raise RuntimeError("step() before reset(): call env.reset() first")
         if self.vec.done[0]:
-            raise RuntimeError("step() after the episode ended: call env.reset() to start the next one")
+            raise step_after_end()
         self.vec.step_async(np.array([action]))
         obs, rewards, dones, infos = self.vec.step_wait()
         info = infos[0]
