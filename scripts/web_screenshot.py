@@ -19,14 +19,11 @@ import random
 import sys
 from pathlib import Path
 
+from hostwcg_env.testing.web_server import running
+from hostwcg_env.web.files import Roots
+from hostwcg_env.web.sessions import Hub
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
-
-from web_server import running  # noqa: E402
-
-from hostwcg_env.web.files import Roots  # noqa: E402
-from hostwcg_env.web.sessions import Hub  # noqa: E402
 
 MAX_BYTES = 200_000
 

@@ -23,8 +23,10 @@ def test_version_flag_and_attribute(capsys: pytest.CaptureFixture[str]) -> None:
     import hostwcg_env
     from hostwcg_env.cli import main
 
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    assert hostwcg_env.__version__ == project["version"]
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    # one version number: the package's, which pyproject.toml reads (tests/test_version.py)
+    assert "version" in pyproject["project"]["dynamic"]
+    assert pyproject["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "hostwcg_env.__version__"}
     assert main(["--version"]) == 0
     assert capsys.readouterr().out.strip() == f"hostwcg {hostwcg_env.__version__}"
 

@@ -20,7 +20,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("engine", ("hostwcg_env.engine",)),
     ("cards", ("hostwcg_env.cards",)),  # and the package root, which registers the card pool
     ("env", ("hostwcg_env.env", "hostwcg_env.board", "hostwcg_env.render", "hostwcg_env.hostwcg_v0", "hostwcg_env.hostwcg_v1",
-             "hostwcg_env.scenarios", "hostwcg_env.openspiel", "hostwcg_env.threads", "hostwcg_env.workers")),
+             "hostwcg_env.scenarios", "hostwcg_env.openspiel", "hostwcg_env.threads", "hostwcg_env.workers",
+             "hostwcg_env.extras")),
     ("agents", ("agents",)),
     ("analysis", ("hostwcg_env.analysis",)),
     ("training", ("agents.training",)),

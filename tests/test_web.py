@@ -21,7 +21,6 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
 pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e '.[web]')")
 
-from resample import resample_opponent  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from hostwcg_env.board import board_of  # noqa: E402
@@ -31,6 +30,7 @@ from hostwcg_env.engine import Action, Game, RuleConfig  # noqa: E402
 from hostwcg_env.engine.actions import Kind  # noqa: E402
 from hostwcg_env.engine.kinds import Zone  # noqa: E402
 from hostwcg_env.engine.view import hidden_ids  # noqa: E402
+from hostwcg_env.testing.resample import resample_opponent  # noqa: E402
 from hostwcg_env.web.app import create_app  # noqa: E402
 from hostwcg_env.web.files import Roots  # noqa: E402
 from hostwcg_env.web.sessions import Hub  # noqa: E402
@@ -202,7 +202,7 @@ def _forward(t: Table) -> None:
 
 
 def test_twin_games_differing_in_hidden_cards_send_the_same_bytes() -> None:
-    """From many positions the opponent's hidden cards are drawn again (tests/resample.py);
+    """From many positions the opponent's hidden cards are drawn again (hostwcg_env.testing.resample);
     both games go on with the same choices (the player's: any legal one; the opponent's: public
     ones). Every message the player is sent is byte-identical until the rules reveal a
     resampled card."""
@@ -516,7 +516,8 @@ def test_twenty_games_at_once_do_not_interfere(tmp_path: Path) -> None:
     """20 tabs play at once on a real server (uvicorn, real sockets): each gets only its own
     game's messages; each plays a few moves and concedes."""
     import websockets
-    from web_server import running
+
+    from hostwcg_env.testing.web_server import running
 
     hub = _hub(tmp_path)
 

@@ -22,8 +22,8 @@ pytest.importorskip("uvicorn", reason="the web extra is not installed (pip insta
 pytest.importorskip("playwright", reason="Playwright is not installed (pip install playwright)")
 
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
-from web_server import running  # noqa: E402
 
+from hostwcg_env.testing.web_server import running  # noqa: E402
 from hostwcg_env.web.files import Roots  # noqa: E402
 from hostwcg_env.web.sessions import Hub  # noqa: E402
 

@@ -1,5 +1,5 @@
-"""A test helper: the web app (hostwcg_env/web) on a real uvicorn server in a thread, on a
-free port of 127.0.0.1 (tests/test_web.py, tests/test_web_browser.py)."""
+"""The web app (hostwcg_env/web) on a real uvicorn server in a thread, on a free port of
+127.0.0.1: for the web tests (tests/test_web.py, tests/test_web_browser.py) and screenshots."""
 
 from __future__ import annotations
 
