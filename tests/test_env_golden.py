@@ -29,7 +29,7 @@ from hostwcg_env.cards.decks import DECKS_DIR, stand_in_decks
 from hostwcg_env.engine import RuleConfig
 from hostwcg_env.env import AGENTS
 from hostwcg_env.env.observation import obs_sections
-from hostwcg_env.testing.golden import Trace, first_difference, load_shorts, save_shorts
+from hostwcg_env.testing.golden import Trace, first_difference, load_shorts, play_aec, save_shorts
 
 TRACES = Path(__file__).resolve().parent / "golden" / "hostwcg_v0.npz"
 
@@ -52,36 +52,18 @@ def _trace() -> Trace:
 _V0_SIZE = sum(rows * width for _, rows, width, _ in obs_sections(RuleConfig()))
 
 
-def aec_digest(make: Callable[[], Any], seed: int, games: int, peek_every: int = 0,
-               max_steps: int = 20_000) -> Trace:
-    """Hash of everything the agents see in ``games`` games of an AEC env: the deciding agent's
-    ``last()`` every step and, every ``peek_every``-th step, the other agent's observation."""
-    e = make()
-    rng = random.Random(seed)
-    h = _trace()
-    steps = 0
-    for k in range(games):
-        e.reset(seed=seed if k == 0 else None)
-        for agent in e.agent_iter(max_steps):
-            obs, rew, term, trunc, info = e.last()
-            h.where = f"game {k}, step {steps}, {agent}'s last()"
-            h.feed(("agent", agent), ("observation", obs["observation"]), ("action_mask", obs["action_mask"]),
-                   ("reward", rew), ("terminated", term), ("truncated", trunc), ("info", sorted(info.items())))
-            if peek_every and steps % peek_every == peek_every - 1:
-                other = AGENTS[1 - AGENTS.index(agent)]
-                if other in e.agents:
-                    o = e.observe(other)
-                    h.where = f"game {k}, step {steps}, observe({other})"
-                    h.feed(("agent", other), ("observation", o["observation"]), ("action_mask", o["action_mask"]))
-            steps += 1
-            if term or trunc:
-                e.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            e.step(int(legal[rng.randrange(len(legal))]))
-        h.where = f"game {k}, end"
-        h.feed(("end", "end"), ("cumulative rewards", sorted(e._cumulative_rewards.items())))
-    return h
+def _seen(h: Trace, agent: str, obs: Any, last: bool) -> None:
+    h.feed(("agent", agent), ("observation", obs["observation"]), ("action_mask", obs["action_mask"]))
+
+
+def _end(h: Trace, e: Any) -> None:
+    h.feed(("end", "end"), ("cumulative rewards", sorted(e._cumulative_rewards.items())))
+
+
+def aec_digest(make: Callable[[], Any], seed: int, games: int, peek_every: int = 0) -> Trace:
+    """Everything the agents see in ``games`` games of an AEC env (``play_aec``): the deciding
+    agent's ``last()`` every step and, every ``peek_every``-th step, the other agent's observation."""
+    return play_aec(make(), _trace(), seed, games, _seen, peek_every, end=_end)
 
 
 def parallel_digest(seed: int, games: int) -> Trace:

@@ -23,39 +23,21 @@ from hostwcg_env import hostwcg_v1
 from hostwcg_env.cards import load_deck
 from hostwcg_env.cards.decks import DECKS_DIR
 from hostwcg_env.engine import RuleConfig
-from hostwcg_env.env import AGENTS
-from hostwcg_env.testing.golden import Trace, first_difference, load_shorts, save_shorts
+from hostwcg_env.testing.golden import Trace, first_difference, load_shorts, play_aec, save_shorts
 
 TRACES = Path(__file__).resolve().parent / "golden" / "hostwcg_v1.npz"
 FROZEN = [load_deck(p) for p in sorted((DECKS_DIR / "history" / "2026-11-25").glob("*.toml"))]
 POOLS = {"deck_pools": [FROZEN, FROZEN]}
 
 
+def _seen(h: Trace, agent: str, obs: Any, last: bool) -> None:
+    if last:
+        h.feed(("agent", agent))
+    h.feed_dict("observation", obs)
+
+
 def aec_trace(make: Callable[[], Any], seed: int, games: int, peek_every: int = 0) -> Trace:
-    e = make()
-    rng = random.Random(seed)
-    h = Trace()
-    steps = 0
-    for k in range(games):
-        e.reset(seed=seed if k == 0 else None)
-        for agent in e.agent_iter(20_000):
-            obs, rew, term, trunc, info = e.last()
-            h.where = f"game {k}, step {steps}, {agent}'s last()"
-            h.feed(("agent", agent))
-            h.feed_dict("observation", obs)
-            h.feed(("reward", rew), ("terminated", term), ("truncated", trunc), ("info", sorted(info.items())))
-            if peek_every and steps % peek_every == peek_every - 1:
-                other = AGENTS[1 - AGENTS.index(agent)]
-                if other in e.agents:
-                    h.where = f"game {k}, step {steps}, observe({other})"
-                    h.feed_dict("observation", e.observe(other))
-            steps += 1
-            if term or trunc:
-                e.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            e.step(int(legal[rng.randrange(len(legal))]))
-    return h
+    return play_aec(make(), Trace(), seed, games, _seen, peek_every)
 
 
 def parallel_trace(seed: int, games: int) -> Trace:

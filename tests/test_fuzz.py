@@ -1,33 +1,10 @@
-"""Seeded random-play fuzz of the engine (README.md "Rules fidelity").
-
-Thousands of complete games between every ordered pair of shipped decks (both seatings and the
-mirrors), each played by a seeded ``random.Random`` that picks uniformly among the legal
-actions. After EVERY action the invariants below are checked; every game must end within the
-turn limit and no exception may escape. For a sample of games the recorded action sequence is
-replayed from the same seed (identical event log), and clones taken at random points are
-continued with the same actions (identical event log again).
-
-Invariants checked after every action (``check_invariants``):
-- every object id in ``state.objs`` is in exactly one place (an owner zone list, a slot, the
-  Host, a form zone, a marker list, a card item on the stack or the card being resolved), each
-  id in a container exists in ``objs``, and each object's ``zone`` / ``slot`` / ``owner`` /
-  ``controller`` / ``attached_to`` agree with where it is found;
-- per owner, the number of non-token cards stays 50 main + 1 Host; tokens are only in play;
-- no pool value and no action-point total is negative;
-- the stack is empty whenever the phase changes (a phase or turn change inside one ``apply``
-  only happens from a state whose stack was empty);
-- the game is either over (no legal action) or waits on a decision with distinct legal actions
-  whose text notation round-trips; the turn never exceeds the turn limit, and a game truncated
-  at the turn limit ends with ``turn == turn_limit`` (``test_random_games_to_the_turn_limit``
-  plays short games to the limit, ``test_random_games_to_the_decision_limit`` to the per-turn
-  decision cap).
-
-Every game is played by the project's one game runner (``hostwcg_env.analysis.runner``) with
-a driver for both seats and a visitor that checks the invariants, so the fuzz covers the very
-loop the ladder, balance studies and replays play through. The reference replay below starts
-the game from the deck files directly (``Game.new``), so it also checks that the runner's decks
-give the same game. The games are split into several test functions (per deck pair and seed
-chunk) so that pytest-xdist can run them in parallel.
+"""Seeded random-play fuzz of the engine (README.md "Rules fidelity"): thousands of complete
+games between every ordered pair of shipped decks, every invariant checked after every action,
+a sample replayed and cloned. The checker, the games and their invariants are
+``hostwcg_env.testing.fuzz`` (its docstring lists them); here they are split into test
+functions (per deck pair and seed chunk) so that pytest-xdist runs them in parallel.
+``test_random_games_to_the_turn_limit`` plays short games to the turn limit and
+``test_random_games_to_the_decision_limit`` to the per-turn decision cap.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ One byte in 256 can hide an earlier difference, which the message says; the dige
 from __future__ import annotations
 
 import hashlib
+import random
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,40 @@ class Trace:
 
     def digest(self) -> str:
         return self.h.hexdigest()
+
+
+def play_aec(env: Any, trace: Trace, seed: int, games: int,
+             seen: Callable[[Trace, str, Mapping[str, Any], bool], None], peek_every: int = 0,
+             end: Callable[[Trace, Any], None] | None = None, max_steps: int = 20_000) -> Trace:
+    """Feed ``trace`` everything the agents of an AEC ``env`` see in ``games`` games of random
+    legal actions drawn from ``random.Random(seed)`` (the env seeded once, later resets unseeded,
+    as training loops do): every step, the deciding agent's ``last()`` (``seen(trace, agent, obs,
+    True)``, then its reward, flags and info) and, every ``peek_every``-th step, the other
+    agent's ``observe()`` (``seen(..., False)``); after each game, ``end(trace, env)``."""
+    rng = random.Random(seed)
+    steps = 0
+    for k in range(games):
+        env.reset(seed=seed if k == 0 else None)
+        for agent in env.agent_iter(max_steps):
+            obs, rew, term, trunc, info = env.last()
+            trace.where = f"game {k}, step {steps}, {agent}'s last()"
+            seen(trace, agent, obs, True)
+            trace.feed(("reward", rew), ("terminated", term), ("truncated", trunc), ("info", sorted(info.items())))
+            if peek_every and steps % peek_every == peek_every - 1:
+                other = next(a for a in env.possible_agents if a != agent)
+                if other in env.agents:
+                    trace.where = f"game {k}, step {steps}, observe({other})"
+                    seen(trace, other, env.observe(other), False)
+            steps += 1
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.randrange(len(legal))]))
+        if end is not None:
+            trace.where = f"game {k}, end"
+            end(trace, env)
+    return trace
 
 
 def first_difference(kept: bytes, trace: Trace) -> str:
