@@ -185,6 +185,6 @@ def export_sb3(model: Any, path: str | Path, meta: dict[str, Any] | None = None)
     out = actor_arrays(sd, model.policy.activation_fn.__name__)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, **out)  # type: ignore[arg-type]
+    np.savez_compressed(path, allow_pickle=True, **out)
     if meta is not None:
         path.with_suffix(".json").write_text(json.dumps(meta, indent=2))

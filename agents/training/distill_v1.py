@@ -83,7 +83,7 @@ def extract(paths: list[str], agent: str | None, games: int | None, out: str, wo
         parts = [_extract_part((c, agent, gamma)) for c in chunks]
     data = merge(parts)
     Path(out).parent.mkdir(parents=True, exist_ok=True)
-    np.savez(out, **data)
+    np.savez(out, allow_pickle=True, **data)
     facts = {"records": [str(p) for p in paths], "agent": agent, "games": int(data["n_games"]),
              "skipped_unexpressible": sum(int(p["skipped_unexpressible"]) for p in parts),
              "rows": int(len(data["actions"])), "seconds": round(time.time() - t0, 1),
@@ -230,7 +230,7 @@ def train(data: dict[str, np.ndarray], out: str, epochs: int = 4, batch_size: in
              "value_coef": value_coef, "dim": fe.dim, "emb": fe.emb, "head": fe.head, "only_head": only_head, "seed": seed, "init": init,
              "seconds": round(time.time() - t0, 1), "stopped_early": stopped}
     if export:
-        np.savez(export, **export_weights(model))
+        np.savez(export, allow_pickle=True, **export_weights(model))
     Path(out).with_suffix(".json").write_text(json.dumps(facts, indent=1) + "\n")
     return facts
 
@@ -298,7 +298,7 @@ def dagger(weights_path: str, out: str, games: int, teacher: str = "lookahead",
         b.truncate(sum(1 for gi in b.games if gi < b.n_games))
     data = merge([b.arrays() for b in builders])
     Path(out).parent.mkdir(parents=True, exist_ok=True)
-    np.savez(out, **data)
+    np.savez(out, allow_pickle=True, **data)
     facts = {"student": weights_path, "teacher": teacher, "opponents": opponents, "decks": decks,
              "games": int(data["n_games"]),
              "rows": int(len(data["actions"])), "agreement": agree / max(1, labelled),

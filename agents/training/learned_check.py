@@ -162,7 +162,7 @@ def rows(weights: str, out: str, games: int, seed: int, opponent: str = "heurist
         res = [x for x in map(_rows_of_game, jobs) if x is not None]
     data = _merge([r[0] for r in res])
     Path(out).parent.mkdir(parents=True, exist_ok=True)
-    np.savez(out, **data)
+    np.savez(out, allow_pickle=True, **data)
     facts = {"weights": weights, "opponent": opponent, "seed": seed, "games": len(res),
              "rows": len(data["actions"]), "worlds": worlds, "top": top,
              "score": float(np.mean([r[1] for r in res])), "seconds": round(time.time() - t0, 1)}
@@ -303,7 +303,7 @@ def train(weights: str, paths: list[str], out: str, margin: float, hidden: int =
     w["check.margin"] = np.array([margin], np.float32)
     w["check.top"] = np.array([top], np.float32)
     Path(out).parent.mkdir(parents=True, exist_ok=True)
-    np.savez(out, **w)
+    np.savez(out, allow_pickle=True, **w)
     facts = {"weights": weights, "rows": files, "choices": int(len(y)), "train": int(len(tr)), "held_out": int(len(te)),
              "top": top, "hidden": hidden, "epochs": log, "lr": lr, "batch_size": batch_size, "margin": margin,
              "seed": seed, "seconds": round(time.time() - t0, 1), "stopped_early": stopped}
@@ -404,7 +404,7 @@ def improve(weights: str, paths: list[str], out: str, beta: float = 30.0, epochs
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     model.save(out)
     if export:
-        np.savez(export, **export_weights(model))
+        np.savez(export, allow_pickle=True, **export_weights(model))
     facts = {"weights": weights, "rows": files, "choices": n, "train": int(len(tr)), "held_out": int(len(te)),
              "beta": beta, "epochs": log, "lr": lr, "batch_size": batch_size, "value_coef": value_coef,
              "seed": seed, "seconds": round(time.time() - t0, 1), "stopped_early": stopped}
