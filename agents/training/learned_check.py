@@ -74,6 +74,7 @@ def _recorder(weights: str, seed: int, worlds: int, top: int, play_check: bool) 
 
         demos: Any
         extra: list[tuple[np.ndarray, np.ndarray, np.ndarray]]
+        play_check: bool
 
         def label(self, view: Any, actions: Any) -> Any:
             own, options = self.net.propose(view, actions)
@@ -365,7 +366,7 @@ def improve(weights: str, paths: list[str], out: str, beta: float = 30.0, epochs
     values = data["value_targets"].astype(np.float32)
     rng = np.random.default_rng(seed)
     n_games = int(data["n_games"])
-    held = rng.choice(n_games, size=max(1, int(n_games * holdout)), replace=False) if holdout > 0 else []
+    held: np.ndarray | list[int] = rng.choice(n_games, size=max(1, int(n_games * holdout)), replace=False) if holdout > 0 else []
     test = np.isin(data["games"], held)
     tr, te = np.flatnonzero(~test), np.flatnonzero(test)
     dim, emb, head = sizes(w)

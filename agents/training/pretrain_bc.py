@@ -59,7 +59,6 @@ import random
 import sys
 import time
 from pathlib import Path
-
 from types import ModuleType
 from typing import TYPE_CHECKING, Protocol
 
@@ -219,7 +218,7 @@ def forward(policy: MaskableActorCriticPolicy, x: torch.Tensor) -> tuple[torch.T
         latent_pi, latent_vf = policy.mlp_extractor(policy.extract_features(x))
     else:
         def run(seq: torch.nn.Module, x: torch.Tensor) -> torch.Tensor:
-            assert isinstance(seq, torch.nn.Sequential)  # sb3's MlpExtractor builds its nets so
+            assert isinstance(seq, torch.nn.Sequential)  # sb3's MlpExtractor: Linear first, then the rest
             first = seq[0]
             assert isinstance(first, torch.nn.Linear)
             return seq[1:](torch.sparse.mm(x, first.weight.t()) + first.bias)

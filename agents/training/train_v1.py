@@ -92,7 +92,8 @@ def play(weights: dict[str, np.ndarray], opponent: Any, games: int, seed: int, g
     scores: list[float | None] = [None] * games
     while any(s is None for s in scores):
         actions, _ = pol.predict(obs, action_masks=vec.action_masks())
-        obs, rewards, dones, _infos = vec.step(actions)
+        vec.step_async(actions)  # vec.step, typed as VectorEnv's (dict) observations
+        obs, rewards, dones, _infos = vec.step_wait()
         for i in np.flatnonzero(dones):
             scores[i] = 1.0 if rewards[i] > 0 else 0.5 if rewards[i] == 0 else 0.0
     return [float(s) for s in scores if s is not None]
