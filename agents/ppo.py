@@ -67,7 +67,7 @@ class NumpyPolicy:
             x = w @ x + b
             x = np.tanh(x) if self.activation == "tanh" else np.maximum(x, 0)
         w, b = self.head
-        return w @ x + b  # type: ignore[no-any-return]
+        return w @ x + b
 
     def narrow(self, view: Any, actions: tuple[Any, ...]) -> tuple[Any, ...]:
         """The guard (``guard=True``, the default): where ``agents.decide`` asks it (the ladder,

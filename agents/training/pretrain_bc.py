@@ -139,7 +139,7 @@ def generate(games: int, seed: int = 0, vs_random: float = 0.3, gamma: float = 0
             d = game.decision
             assert d is not None
             if p == random_seat:
-                env.step(int(rand.act(None, env.action_mask(agent))))  # type: ignore[arg-type]
+                env.step(int(rand.act(None, env.action_mask(agent))))
                 continue
             o = env.observe(agent)
             mask = o["action_mask"]
