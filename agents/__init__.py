@@ -38,7 +38,7 @@ def make_agent(name: str, seed: int | None = None, **kw: Any) -> Agent:
     ``agent 'ismcts:0.5': '0.5' is not a budget... (expected ismcts[:ITERATIONS|:SECONDSs]...)``."""
     from .registry import make
 
-    return make(name, seed, **kw)  # type: ignore[no-any-return]
+    return make(name, seed, **kw)
 
 
 __all__ = ["AGENT_NAMES", "Agent", "AgentNameError", "AgentSpec", "EngineAgent", "Observer", "Option",

@@ -112,7 +112,7 @@ def decide(agent: Any, game: Game, observer: Observer | None = None) -> Action:
     d = game.decision
     assert d is not None
     if hasattr(agent, "choose"):
-        return agent.choose(game.view(d.player), d.actions)  # type: ignore[no-any-return]
+        return agent.choose(game.view(d.player), d.actions)
     observer = observer or Observer(game.state.config)
     obs, mask = observer.observe(game)
     narrow = getattr(agent, "narrow", None)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 import torch
+from gymnasium import spaces
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
 from ray.rllib.core.rl_module.torch import TorchRLModule
@@ -36,8 +37,12 @@ class SetRLModule(TorchRLModule, ValueFunctionAPI):
     vectors, 64), ``emb`` (embeddings, 32), as ``SetPolicy``'s ``policy_kwargs``."""
 
     def setup(self) -> None:
-        cfg = dict(self.model_config or {})
-        self.encoder = SetEncoder(self.observation_space, dim=int(cfg.get("dim", 64)),
+        given = self.model_config or {}
+        assert isinstance(given, dict), "SetRLModule: model_config is a dict (dim, emb)"
+        cfg = dict(given)
+        space = self.observation_space
+        assert isinstance(space, spaces.Dict), f"SetRLModule: a Dict observation space, not {space}"
+        self.encoder = SetEncoder(space, dim=int(cfg.get("dim", 64)),
                                   emb=int(cfg.get("emb", 32)))
         self.vf = nn.Linear(self.encoder.dim, 1)
 

@@ -49,6 +49,7 @@ def rllib_obs_space(space: spaces.Dict) -> spaces.Dict:
     """hostwcg_v0's ``{"observation", "action_mask"}`` space as RLlib's masking module wants it."""
     obs = space["observation"]
     mask = space["action_mask"]
+    assert isinstance(obs, spaces.Box), f"the observation space is a Box, not {obs}"
     return spaces.Dict({
         "action_mask": spaces.Box(0.0, 1.0, mask.shape, np.float32),
         "observations": spaces.Box(obs.low, obs.high, obs.shape, np.float32),

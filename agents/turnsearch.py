@@ -150,7 +150,9 @@ class TurnSearchAgent(HeuristicGuidedAgent):
         over the node's sensible actions (the heuristic's first); None when none is legal in
         this world."""
         if not node.options:
-            view = g.view(g.state.decision.player)  # type: ignore[union-attr]
+            d = g.state.decision
+            assert d is not None  # the tree steps at a choice of the game
+            view = g.view(d.player)
             own = self.policy.choose(view, actions)
             opts = sensible(view, actions)
             node.options = tuple(str(a) for a in ([own] if own in opts else []) + [a for a in opts if a != own])

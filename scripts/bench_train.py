@@ -50,8 +50,12 @@ import sys  # noqa: E402
 import time  # noqa: E402
 from collections import defaultdict  # noqa: E402
 from collections.abc import Callable  # noqa: E402
+from functools import partial  # noqa: E402
 from pathlib import Path  # noqa: E402
-from typing import Any  # noqa: E402
+from typing import TYPE_CHECKING, Any  # noqa: E402
+
+if TYPE_CHECKING:
+    import gymnasium
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -160,7 +164,9 @@ def run(seconds: float, eval_games: int, v0_envs: int, v1_envs: int, seed: int, 
     torch.set_num_threads(threads)
     rows = []
     if "v0" in recipes:
-        venv = DummyVecEnv([lambda i=i: SingleAgentEnv(opponent="random", seed=seed + i) for i in range(v0_envs)])
+        make_v0: list[Callable[[], gymnasium.Env]] = [partial(SingleAgentEnv, opponent="random", seed=seed + i)
+                                                       for i in range(v0_envs)]
+        venv = DummyVecEnv(make_v0)
         model = MaskablePPO("MlpPolicy", venv, n_steps=max(8, 1024 // v0_envs), batch_size=512, n_epochs=4,
                             seed=seed, device="cpu", policy_kwargs={"net_arch": [128, 128]})
         phases = Phases()

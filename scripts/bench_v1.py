@@ -34,7 +34,9 @@ def bench_aec(seconds: float, seed: int = 0) -> dict[str, float]:
     steps = games = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
-        if not e.agents or e.game.is_over:
+        game = e.game
+        assert game is not None  # the env was reset
+        if not e.agents or game.is_over:
             e.reset()
             games += 1
             continue

@@ -85,7 +85,9 @@ def pick_position(seed: int = 23, agents: tuple[str, str] = ("ppo", "heuristic")
             sc = _score(game, viewer)
             if sc > best:
                 best, best_at = sc, len(actions)
-        a = decide(players[game.decision.player], game)  # type: ignore[union-attr]
+        d = game.decision
+        assert d is not None  # the game is not over
+        a = decide(players[d.player], game)
         actions.append(a)
         game.apply(a)
     replay, _ = new()

@@ -18,7 +18,7 @@ import os
 import statistics
 import time
 
-from agents import decide, make_agent
+from agents import ViewAgent, decide, make_agent
 from hostwcg_env.analysis.ladder import schedule
 from hostwcg_env.analysis.runner import new_game
 from hostwcg_env.engine import Game
@@ -49,6 +49,7 @@ def cost(name: str, games: list[Game], seed: int = 1) -> list[float]:
     out = []
     for i, g in enumerate(games):
         agent = make_agent(name, seed=seed + i)
+        assert isinstance(agent, ViewAgent), f"{name}: not an agent that chooses from a view"
         d = g.decision
         assert d is not None
         view = g.view(d.player)

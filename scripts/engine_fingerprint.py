@@ -163,6 +163,7 @@ def agent_chooser(agents: list[Any]) -> Chooser:
 
 
 def engine_games(quick: bool) -> dict[str, str]:
+    from agents.base import EngineAgent
     from agents.heuristic import HeuristicAgent
     from agents.ismcts import ISMCTSAgent
     from agents.random_agent import RandomAgent
@@ -183,7 +184,8 @@ def engine_games(quick: bool) -> dict[str, str]:
         a, b = NAMES[(i * 3) % len(NAMES)], NAMES[(i * 5 + 1) % len(NAMES)]
         cfg = RuleConfig().with_overrides(VARIANTS[(i * 2) % len(VARIANTS)])
         g = new_game(a, b, cfg, seed=5000 + i)
-        mix = [HeuristicAgent(seed=i), HeuristicAgent(seed=i + 1) if i % 2 else RandomAgent(seed=i + 1)]
+        mix: list[EngineAgent] = [HeuristicAgent(seed=i),
+                                  HeuristicAgent(seed=i + 1) if i % 2 else RandomAgent(seed=i + 1)]
         out[f"heuristic/{i}/{a}-{b}"] = play(g, agent_chooser(mix), views_every=5, clone_at=(40,))
     n_search = 1 if quick else 3
     for i in range(n_search):
@@ -196,11 +198,13 @@ def engine_games(quick: bool) -> dict[str, str]:
 
 def env_games(quick: bool) -> dict[str, str]:
     import numpy as np
+    from pettingzoo import AECEnv
 
     from hostwcg_env import hostwcg_v0
 
     out: dict[str, str] = {}
-    for k, make in enumerate((hostwcg_v0.env, hostwcg_v0.raw_env)):
+    makers: tuple[Callable[[], AECEnv], ...] = (hostwcg_v0.env, hostwcg_v0.raw_env)
+    for k, make in enumerate(makers):
         e = make()
         rng = random.Random(k)
         for ep in range(3 if quick else 10):

@@ -25,6 +25,7 @@ import numpy as np
 
 from agents.lookahead import DEFAULT_WEIGHTS, LINEAR, Side, Weights, _terms, side
 from hostwcg_env.analysis.audit import replayed_games
+from hostwcg_env.engine import Action, Game
 
 Position = tuple[Side, Side, bool, float, int]  # A's side, B's side, A to act, A's result, game
 
@@ -40,9 +41,9 @@ def positions(paths: list[str], games: int | None) -> list[Position]:
         seen: list[Position] = []
         last = [-1]
 
-        def visit(game: object, _action: object, seen: list[Position] = seen, last: list[int] = last,
+        def visit(game: Game, _action: Action, seen: list[Position] = seen, last: list[int] = last,
                   g: int = g) -> None:
-            s = game.state  # type: ignore[attr-defined]
+            s = game.state
             if s.turn != last[0] and s.started:
                 last[0] = s.turn
                 seen.append((side(s, 0), side(s, 1), s.tp == 0, 0.0, g))

@@ -59,11 +59,13 @@ def main(argv: list[str] | None = None) -> int:
                 print("FAIL", failure, flush=True)
     wall = time.perf_counter() - t0
     rows = []
+    played = 0
     for v, (label, _cfg) in enumerate(VARIANTS):
-        rows.append({"variant": label, "games": sum(ends[v].values()), "deck_pairs": len(pairs[v]),
+        games = sum(ends[v].values())
+        played += games
+        rows.append({"variant": label, "games": games, "deck_pairs": len(pairs[v]),
                      "ends": dict(sorted(ends[v].items()))})
-        print(f"{label:38} {rows[-1]['games']:6} games {len(pairs[v]):3} pairs  {dict(sorted(ends[v].items()))}")
-    played = sum(r["games"] for r in rows)
+        print(f"{label:38} {games:6} games {len(pairs[v]):3} pairs  {dict(sorted(ends[v].items()))}")
     print(f"{played} games, {len(VARIANTS)} rule variants, {len(PAIRS)} ordered deck pairs, "
           f"{len(failures)} failures, {wall:.0f} s with {args.workers} workers")
     if args.out:

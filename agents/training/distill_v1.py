@@ -35,11 +35,25 @@ import argparse
 import json
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from agents.training.train_v1 import DECKS, deck_kwargs, opponent_of, play
+
+if TYPE_CHECKING:
+    from hostwcg_env.engine.actions import Action
+    from hostwcg_env.engine.view import PlayerView
+
+
+@runtime_checkable
+class _Labeller(Protocol):
+    """A teacher that remembers the game (``ppo_v1``, ``ppo_v1:look``): it labels a choice
+    without playing it and is then told the action played."""
+
+    def label(self, view: PlayerView, actions: tuple[Action, ...]) -> Action: ...
+    def record(self, action: Action) -> None: ...
+
 
 ROOT = Path(__file__).resolve().parents[2]  # the checkout: runs/ and agents/checkpoints/ below it
 
@@ -83,7 +97,7 @@ def extract(paths: list[str], agent: str | None, games: int | None, out: str, wo
         parts = [_extract_part((c, agent, gamma)) for c in chunks]
     data = merge(parts)
     Path(out).parent.mkdir(parents=True, exist_ok=True)
-    np.savez(out, **data)
+    np.savez(out, allow_pickle=True, **data)
     facts = {"records": [str(p) for p in paths], "agent": agent, "games": int(data["n_games"]),
              "skipped_unexpressible": sum(int(p["skipped_unexpressible"]) for p in parts),
              "rows": int(len(data["actions"])), "seconds": round(time.time() - t0, 1),
@@ -230,7 +244,7 @@ def train(data: dict[str, np.ndarray], out: str, epochs: int = 4, batch_size: in
              "value_coef": value_coef, "dim": fe.dim, "emb": fe.emb, "head": fe.head, "only_head": only_head, "seed": seed, "init": init,
              "seconds": round(time.time() - t0, 1), "stopped_early": stopped}
     if export:
-        np.savez(export, **export_weights(model))
+        np.savez(export, allow_pickle=True, **export_weights(model))
     Path(out).with_suffix(".json").write_text(json.dumps(facts, indent=1) + "\n")
     return facts
 
@@ -246,7 +260,7 @@ def dagger(weights_path: str, out: str, games: int, teacher: str = "lookahead",
     ``label``s each choice without playing it and is then told (``record``) the student's
     action, so its memory follows the game played. ``decks`` as ``train_v1.py --decks``
     (``ladder``: the stand-in test decks too)."""
-    from agents import make_agent
+    from agents import EngineAgent, make_agent
     from agents.demos_v1 import V1Demos, merge
     from agents.set_policy import NumpySetPolicy, load_weights
     from hostwcg_env.env.aec import AGENTS
@@ -262,7 +276,12 @@ def dagger(weights_path: str, out: str, games: int, teacher: str = "lookahead",
                     else "random" if name == "random" else make_agent(name, seed=seed + 31 * (k + 1)))
     # one teacher a game slot, reset with each new game: a teacher that keeps a memory of the
     # game (``ppo_v1:look``, the v1 network's own memory) must see one game's choices in order
-    labels = [make_agent(teacher, seed=seed + 1 + i) for i in range(envs)]
+    labels: list[EngineAgent] = []
+    for i in range(envs):
+        t = make_agent(teacher, seed=seed + 1 + i)
+        if not isinstance(t, EngineAgent):
+            raise ValueError(f"teacher {teacher!r}: not an agent that chooses from a view")
+        labels.append(t)
     vec = VectorEnv(envs, opponent=pool, seed=seed, copy_obs=False, **deck_kwargs(decks))
     builders = [V1Demos(vec.games[0]) for _ in range(envs)]
     obs = vec.reset()
@@ -275,21 +294,26 @@ def dagger(weights_path: str, out: str, games: int, teacher: str = "lookahead",
                 continue
             e = vec.games[i]
             g = e.game
+            assert g is not None
             d = g.decision
+            assert d is not None
             acts = offered(d.actions)
             teacher_i = labels[i]
-            if hasattr(teacher_i, "label"):  # a teacher with a memory is told the student's action
+            if isinstance(teacher_i, _Labeller):  # a teacher with a memory is told the student's action
                 a = teacher_i.label(g.view(d.player), acts)
                 e.legal.refresh(g)  # the env's own index -> action map of this decision (v1/spaces.py)
-                teacher_i.record(e.legal.decode(int(actions[i])))
+                played = e.legal.decode(int(actions[i]))
+                assert played is not None  # the student plays a legal (masked) action
+                teacher_i.record(played)
             else:
                 a = teacher_i.choose(g.view(d.player), acts)
             idx = encode(e.layout, g.state, d.player, a)
             builders[i].add({k: v[i] for k, v in obs.items()}, idx, d.player)
             agree += int(actions[i] == idx)
             labelled += 1
-        obs, _rewards, dones, infos = vec.step(actions)
-        for i in np.flatnonzero(dones):
+        vec.step_async(actions)  # vec.step, typed as VectorEnv's (dict) observations
+        obs, _rewards, dones, infos = vec.step_wait()
+        for i in np.flatnonzero(dones).tolist():
             win = infos[i].get("winner")
             builders[i].end_game(None if win is None else AGENTS.index(win), gamma)
             finished += 1
@@ -298,7 +322,7 @@ def dagger(weights_path: str, out: str, games: int, teacher: str = "lookahead",
         b.truncate(sum(1 for gi in b.games if gi < b.n_games))
     data = merge([b.arrays() for b in builders])
     Path(out).parent.mkdir(parents=True, exist_ok=True)
-    np.savez(out, **data)
+    np.savez(out, allow_pickle=True, **data)
     facts = {"student": weights_path, "teacher": teacher, "opponents": opponents, "decks": decks,
              "games": int(data["n_games"]),
              "rows": int(len(data["actions"])), "agreement": agree / max(1, labelled),

@@ -74,6 +74,7 @@ def _recorder(weights: str, seed: int, worlds: int, top: int, play_check: bool) 
 
         demos: Any
         extra: list[tuple[np.ndarray, np.ndarray, np.ndarray]]
+        play_check: bool
 
         def label(self, view: Any, actions: Any) -> Any:
             own, options = self.net.propose(view, actions)
@@ -162,7 +163,7 @@ def rows(weights: str, out: str, games: int, seed: int, opponent: str = "heurist
         res = [x for x in map(_rows_of_game, jobs) if x is not None]
     data = _merge([r[0] for r in res])
     Path(out).parent.mkdir(parents=True, exist_ok=True)
-    np.savez(out, **data)
+    np.savez(out, allow_pickle=True, **data)
     facts = {"weights": weights, "opponent": opponent, "seed": seed, "games": len(res),
              "rows": len(data["actions"]), "worlds": worlds, "top": top,
              "score": float(np.mean([r[1] for r in res])), "seconds": round(time.time() - t0, 1)}
@@ -303,7 +304,7 @@ def train(weights: str, paths: list[str], out: str, margin: float, hidden: int =
     w["check.margin"] = np.array([margin], np.float32)
     w["check.top"] = np.array([top], np.float32)
     Path(out).parent.mkdir(parents=True, exist_ok=True)
-    np.savez(out, **w)
+    np.savez(out, allow_pickle=True, **w)
     facts = {"weights": weights, "rows": files, "choices": int(len(y)), "train": int(len(tr)), "held_out": int(len(te)),
              "top": top, "hidden": hidden, "epochs": log, "lr": lr, "batch_size": batch_size, "margin": margin,
              "seed": seed, "seconds": round(time.time() - t0, 1), "stopped_early": stopped}
@@ -365,7 +366,7 @@ def improve(weights: str, paths: list[str], out: str, beta: float = 30.0, epochs
     values = data["value_targets"].astype(np.float32)
     rng = np.random.default_rng(seed)
     n_games = int(data["n_games"])
-    held = rng.choice(n_games, size=max(1, int(n_games * holdout)), replace=False) if holdout > 0 else []
+    held: np.ndarray | list[int] = rng.choice(n_games, size=max(1, int(n_games * holdout)), replace=False) if holdout > 0 else []
     test = np.isin(data["games"], held)
     tr, te = np.flatnonzero(~test), np.flatnonzero(test)
     dim, emb, head = sizes(w)
@@ -404,7 +405,7 @@ def improve(weights: str, paths: list[str], out: str, beta: float = 30.0, epochs
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     model.save(out)
     if export:
-        np.savez(export, **export_weights(model))
+        np.savez(export, allow_pickle=True, **export_weights(model))
     facts = {"weights": weights, "rows": files, "choices": n, "train": int(len(tr)), "held_out": int(len(te)),
              "beta": beta, "epochs": log, "lr": lr, "batch_size": batch_size, "value_coef": value_coef,
              "seed": seed, "seconds": round(time.time() - t0, 1), "stopped_early": stopped}

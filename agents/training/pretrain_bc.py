@@ -59,15 +59,32 @@ import random
 import sys
 import time
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from agents.demos import DemoBuilder, merge
 
+if TYPE_CHECKING:
+    import torch
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    from agents.ppo import NumpyPolicy
+
 ROOT = Path(__file__).resolve().parents[2]  # the checkout: runs/ and agents/checkpoints/ below it
 
 
-def _progress(total: int, desc: str, enabled: bool):  # type: ignore[no-untyped-def]
+class _Bar(Protocol):
+    """What the loops use of a progress bar (tqdm's, or a silent one without tqdm)."""
+
+    def update(self, n: int = 1) -> object: ...
+    def set_postfix(self, **kw: object) -> object: ...
+    def close(self) -> object: ...
+
+
+def _progress(total: int, desc: str, enabled: bool) -> _Bar:
     try:
         from tqdm import tqdm
 
@@ -82,7 +99,8 @@ def _progress(total: int, desc: str, enabled: bool):  # type: ignore[no-untyped-
 
 # ---------------------------------------------------------------------------- demonstrations
 def generate(games: int, seed: int = 0, vs_random: float = 0.3, gamma: float = 0.995,
-             progress: bool = True, max_minutes: float | None = None, driver=None) -> dict[str, np.ndarray]:  # type: ignore[no-untyped-def]
+             progress: bool = True, max_minutes: float | None = None,
+             driver: NumpyPolicy | None = None) -> dict[str, np.ndarray]:
     """Play ``games`` games with the heuristic and return the demonstrations as sparse arrays.
 
     With ``driver`` (an object with ``act(observation, action_mask)``, e.g. the cloned policy)
@@ -121,7 +139,7 @@ def generate(games: int, seed: int = 0, vs_random: float = 0.3, gamma: float = 0
             d = game.decision
             assert d is not None
             if p == random_seat:
-                env.step(int(rand.act(None, env.action_mask(agent))))  # type: ignore[arg-type]
+                env.step(int(rand.act(None, env.action_mask(agent))))
                 continue
             o = env.observe(agent)
             mask = o["action_mask"]
@@ -157,14 +175,14 @@ def densify(data: dict[str, np.ndarray], rows: np.ndarray) -> tuple[np.ndarray, 
 
 
 # ---------------------------------------------------------------------------- model
-def _train_ppo():  # type: ignore[no-untyped-def]
+def _train_ppo() -> ModuleType:
     """agents.training.train_ppo (its env factory and weight loading), imported when needed."""
     from agents.training import train_ppo
 
     return train_ppo
 
 
-def build_model(net: list[int], seed: int = 0, decks: str = "all"):  # type: ignore[no-untyped-def]
+def build_model(net: list[int], seed: int = 0, decks: str = "all") -> MaskablePPO:
     """A fresh MaskablePPO on a SingleAgentEnv, as train_ppo.py builds it."""
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
@@ -174,7 +192,7 @@ def build_model(net: list[int], seed: int = 0, decks: str = "all"):  # type: ign
                        seed=seed, verbose=0, device="cpu")
 
 
-def sparse_batch(data: dict[str, np.ndarray], rows: np.ndarray):  # type: ignore[no-untyped-def]
+def sparse_batch(data: dict[str, np.ndarray], rows: np.ndarray) -> torch.Tensor:
     """The observations of the given rows as a sparse COO torch tensor (about 1.5% non-zero)."""
     import torch
 
@@ -190,7 +208,7 @@ def sparse_batch(data: dict[str, np.ndarray], rows: np.ndarray):  # type: ignore
                                    check_invariants=False)
 
 
-def forward(policy, x):  # type: ignore[no-untyped-def]
+def forward(policy: MaskableActorCriticPolicy, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """Action logits and values of an sb3 ActorCriticPolicy (MlpPolicy with separate pi and vf
     nets) for a batch of observations, dense or sparse. For a sparse batch the first Linear of
     each net is a sparse matmul with the same weights: the same function, several times faster."""
@@ -199,8 +217,10 @@ def forward(policy, x):  # type: ignore[no-untyped-def]
     if not x.is_sparse:
         latent_pi, latent_vf = policy.mlp_extractor(policy.extract_features(x))
     else:
-        def run(seq, x):  # type: ignore[no-untyped-def]
+        def run(seq: torch.nn.Module, x: torch.Tensor) -> torch.Tensor:
+            assert isinstance(seq, torch.nn.Sequential)  # sb3's MlpExtractor: Linear first, then the rest
             first = seq[0]
+            assert isinstance(first, torch.nn.Linear)
             return seq[1:](torch.sparse.mm(x, first.weight.t()) + first.bias)
 
         latent_pi = run(policy.mlp_extractor.policy_net, x)
@@ -208,20 +228,20 @@ def forward(policy, x):  # type: ignore[no-untyped-def]
     return policy.action_net(latent_pi), policy.value_net(latent_vf).squeeze(-1)
 
 
-def masks_of(data: dict[str, np.ndarray], rows: np.ndarray):  # type: ignore[no-untyped-def]
+def masks_of(data: dict[str, np.ndarray], rows: np.ndarray) -> torch.Tensor:
     import torch
 
     return torch.as_tensor(np.unpackbits(data["masks"][rows], axis=1, count=int(data["n_actions"])).astype(bool))
 
 
-def masked_logits(logits, mask):  # type: ignore[no-untyped-def]
+def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     """Illegal actions get -inf (as MaskableCategorical, which uses a large negative number)."""
     return logits.masked_fill(~mask, float("-inf"))
 
 
-def train(model, data: dict[str, np.ndarray], epochs: int = 5, batch_size: int = 512, lr: float = 1e-3,
+def train(model: MaskablePPO, data: dict[str, np.ndarray], epochs: int = 5, batch_size: int = 512, lr: float = 1e-3,
           value_coef: float = 0.5, holdout: float = 0.05, seed: int = 0, progress: bool = True,
-          max_minutes: float | None = None) -> dict:  # type: ignore[no-untyped-def]
+          max_minutes: float | None = None) -> dict:
     """Train ``model.policy`` on the demonstrations; returns the per-epoch history."""
     import torch
     import torch.nn.functional as F
@@ -362,7 +382,7 @@ def main(argv: list[str] | None = None) -> int:
         data = from_records(iter_records(args.ladder), args.ladder_agent, gamma=args.gamma, relabel=relabel)
         data["seconds"] = np.asarray(time.time() - t_gen)
         data_path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(data_path, **data)  # type: ignore[arg-type]
+        np.savez_compressed(data_path, allow_pickle=True, **data)
     else:
         driver = None
         if args.dagger:
@@ -378,7 +398,7 @@ def main(argv: list[str] | None = None) -> int:
         data = generate(args.games, seed=args.seed, vs_random=args.vs_random, gamma=args.gamma,
                         progress=not args.no_progress, max_minutes=args.gen_minutes, driver=driver)
         data_path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(data_path, **data)  # type: ignore[arg-type]
+        np.savez_compressed(data_path, allow_pickle=True, **data)
     parts = [data]
     for extra in [x for x in args.merge.split(",") if x]:
         with np.load(extra) as z:

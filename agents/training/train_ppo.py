@@ -40,15 +40,24 @@ import json
 import platform
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import gymnasium
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.base_class import BaseAlgorithm
+    from stable_baselines3.common.callbacks import BaseCallback
 
 ROOT = Path(__file__).resolve().parents[2]  # the checkout: runs/ and agents/checkpoints/ below it
 
 
-def make_env(rank: int, seed: int, opponents: list[str], decks: str = "all"):  # type: ignore[no-untyped-def]
-    def _init():  # type: ignore[no-untyped-def]
+def make_env(rank: int, seed: int, opponents: list[str],
+             decks: str = "all") -> Callable[[], gymnasium.Env]:
+    def _init() -> gymnasium.Env:
         from agents import make_agent
         from agents.ppo import NumpyPolicy
         from hostwcg_env.env import shipped_decks
@@ -69,7 +78,7 @@ def make_env(rank: int, seed: int, opponents: list[str], decks: str = "all"):  #
     return _init
 
 
-def weights_of(model) -> dict[str, np.ndarray]:  # type: ignore[no-untyped-def]
+def weights_of(model: BaseAlgorithm) -> dict[str, np.ndarray]:
     import tempfile
 
     from agents.ppo import export_sb3
@@ -92,14 +101,16 @@ def read_actor(path: str) -> tuple[dict[str, np.ndarray], list[int]]:
     return weights, net
 
 
-def load_actor(model, weights: dict[str, np.ndarray]) -> None:  # type: ignore[no-untyped-def]
+def load_actor(model: MaskablePPO, weights: dict[str, np.ndarray]) -> None:
     """Copy an exported numpy policy (``agents.ppo.export_sb3``'s layout) into the actor of an
     sb3 MlpPolicy of the same shape; the critic is left as it is."""
     import torch
 
     pol = model.policy
     linear = [m for m in pol.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
-    pairs = [(lin, f"pi.{i}") for i, lin in enumerate(linear)] + [(pol.action_net, "action")]
+    head = pol.action_net
+    assert isinstance(head, torch.nn.Linear)  # a Discrete action space: sb3's action head is one Linear
+    pairs = [(lin, f"pi.{i}") for i, lin in enumerate(linear)] + [(head, "action")]
     if f"pi.{len(linear)}.weight" in weights:
         raise ValueError(f"the exported policy has more hidden layers than the model ({len(linear)})")
     with torch.no_grad():
@@ -112,7 +123,7 @@ def load_actor(model, weights: dict[str, np.ndarray]) -> None:  # type: ignore[n
             lin.bias.copy_(torch.as_tensor(b))
 
 
-def critic_warmup(model, steps: int, lr: float):  # type: ignore[no-untyped-def]
+def critic_warmup(model: MaskablePPO, steps: int, lr: float) -> BaseCallback:
     """A callback that freezes the actor (its gradients off) and trains the critic at ``lr`` for
     the first ``steps`` timesteps, then restores the actor and the run's learning rate."""
     from stable_baselines3.common.callbacks import BaseCallback
@@ -169,7 +180,7 @@ def final_label(games: int) -> str:
     return f"final_eval_{games}_games_greedy"
 
 
-def run_facts(args: argparse.Namespace, argv: list[str] | None, model, wall: float, net: list[int],  # type: ignore[no-untyped-def]
+def run_facts(args: argparse.Namespace, argv: list[str] | None, model: MaskablePPO, wall: float, net: list[int],
               opponents: list[str], evals: list[dict]) -> dict:
     """What the run did, each label derived from the run's own values."""
     import torch
@@ -307,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
         del init
     if actor is not None:
         load_actor(model, actor)
-    callbacks = [SelfPlay()]
+    callbacks: list[BaseCallback] = [SelfPlay()]
     if args.critic_warmup > 0:
         callbacks.append(critic_warmup(model, args.critic_warmup, args.warmup_lr))
     t0 = time.time()

@@ -92,7 +92,8 @@ def play(weights: dict[str, np.ndarray], opponent: Any, games: int, seed: int, g
     scores: list[float | None] = [None] * games
     while any(s is None for s in scores):
         actions, _ = pol.predict(obs, action_masks=vec.action_masks())
-        obs, rewards, dones, _infos = vec.step(actions)
+        vec.step_async(actions)  # vec.step, typed as VectorEnv's (dict) observations
+        obs, rewards, dones, _infos = vec.step_wait()
         for i in np.flatnonzero(dones):
             scores[i] = 1.0 if rewards[i] > 0 else 0.5 if rewards[i] == 0 else 0.0
     return [float(s) for s in scores if s is not None]
@@ -198,7 +199,7 @@ class Run:
         snap_dir = self.out / "snapshots"
         snap_dir.mkdir(parents=True, exist_ok=True)
         path = snap_dir / f"step_{steps}.npz"
-        np.savez(path, **weights_of(self.model))
+        np.savez(path, allow_pickle=True, **weights_of(self.model))
         i = self.league.add_snapshot(f"snap_{steps}", str(path), steps)
         self.pool.append(opponent_of(self.league.members[i], self.args.seed + 7919 * (i + 1)))
         self.vec.set_opponents(self.pool)
@@ -353,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
 
         path = Path(args.export)
         path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(path, **weights_of(model))
+        np.savez(path, allow_pickle=True, **weights_of(model))
         facts = {"policy": "agents.set_policy.NumpySetPolicy", "env": "hostwcg_v1", "runs": run.history,
                  "steps": int(model.num_timesteps), "evaluations": run.evaluations, "league": run.league.summary(),
                  "hardware": f"{platform.processor() or platform.machine()}, CPU only",
