@@ -29,7 +29,14 @@ from hostwcg_env.cards.decks import DECKS_DIR, stand_in_decks
 from hostwcg_env.engine import RuleConfig
 from hostwcg_env.env import AGENTS
 from hostwcg_env.env.observation import obs_sections
-from hostwcg_env.testing.golden import Trace, first_difference, load_shorts, play_aec, save_shorts
+from hostwcg_env.testing.golden import (
+    Trace,
+    check,
+    first_difference,
+    load_shorts,
+    play_aec,
+    save_shorts,
+)
 
 TRACES = Path(__file__).resolve().parent / "golden" / "hostwcg_v0.npz"
 
@@ -130,9 +137,7 @@ DIGESTS = {
 
 @pytest.mark.parametrize("case", list(CASES))
 def test_observations_masks_and_rewards_are_unchanged(case: str) -> None:
-    trace = CASES[case]()
-    if trace.digest() != DIGESTS[case]:
-        pytest.fail(f"{case}: the digest moved; {first_difference(load_shorts(TRACES)[case], trace)}")
+    check(case, CASES[case](), DIGESTS[case], TRACES)
 
 
 def test_a_changed_field_is_named_by_game_step_agent_and_section() -> None:

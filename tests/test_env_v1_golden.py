@@ -23,7 +23,14 @@ from hostwcg_env import hostwcg_v1
 from hostwcg_env.cards import load_deck
 from hostwcg_env.cards.decks import DECKS_DIR
 from hostwcg_env.engine import RuleConfig
-from hostwcg_env.testing.golden import Trace, first_difference, load_shorts, play_aec, save_shorts
+from hostwcg_env.testing.golden import (
+    Trace,
+    check,
+    first_difference,
+    load_shorts,
+    play_aec,
+    save_shorts,
+)
 
 TRACES = Path(__file__).resolve().parent / "golden" / "hostwcg_v1.npz"
 FROZEN = [load_deck(p) for p in sorted((DECKS_DIR / "history" / "2026-11-25").glob("*.toml"))]
@@ -82,9 +89,7 @@ DIGESTS = {
 
 @pytest.mark.parametrize("case", list(CASES))
 def test_v1_observations_masks_and_rewards_are_unchanged(case: str) -> None:
-    trace = CASES[case]()
-    if trace.digest() != DIGESTS[case]:
-        pytest.fail(f"{case}: the digest moved; {first_difference(load_shorts(TRACES)[case], trace)}")
+    check(case, CASES[case](), DIGESTS[case], TRACES)
 
 
 def test_a_changed_v1_key_is_named_by_game_step_and_agent() -> None:

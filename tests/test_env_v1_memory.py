@@ -26,12 +26,11 @@ import pytest
 
 from hostwcg_env import hostwcg_v1
 from hostwcg_env.engine import Game, Kind
-from hostwcg_env.engine.carddef import CardType
-from hostwcg_env.engine.view import hidden_ids
 from hostwcg_env.env import AGENTS, shipped_decks
 from hostwcg_env.env.v1 import Memory
 from hostwcg_env.env.v1.cards import card_id
 from hostwcg_env.env.v1.layout import COL, GCOL, HISTORY_KIND_ID, obs_layout
+from hostwcg_env.testing.resample import resample_opponent
 
 LAY = obs_layout()
 # decks whose cards reveal a hand (Mind Leech), search and show (Royal Herald, Wandering
@@ -255,39 +254,7 @@ def resample(s: Any, viewer: int, mem: Memory, rng: random.Random) -> Any:
     knows: the opponent's hidden cards (hand, deck, damage zone, face-down cards) shuffled
     among themselves, the hand cards it knows kept, a face-down card only ever an Ambush; the
     viewer's own deck shuffled below its known top. None if no such draw was found."""
-    q = 1 - viewer
-    s2 = s.copy()
-    hidden = hidden_ids(s, viewer)
-    keep = Counter(mem.opp_hand)
-    ids = []
-    for o in sorted(hidden):
-        ob = s.objs[o]
-        if ob.owner != q or ob.zone == "host":
-            continue
-        if ob.zone == "hand" and keep[ob.card.name] > 0:
-            keep[ob.card.name] -= 1
-            continue
-        ids.append(o)
-    down = [o for o in ids if s.objs[o].face_down and s.objs[o].zone in ("back", "stack", "marker")]
-    cards = [s.objs[o].card for o in ids]
-    for _ in range(50):
-        rng.shuffle(cards)
-        new = dict(zip(ids, cards, strict=True))
-        if all(new[o].type is CardType.AMBUSH for o in down):
-            break
-    else:
-        return None
-    own = s.players[viewer].deck[len(mem.deck_top) :]
-    own_cards = [s.objs[o].card for o in own]
-    rng.shuffle(own_cards)
-    new.update(zip(own, own_cards, strict=True))
-    for o, c in new.items():
-        s2.objs[o].card = c
-    for it in s2.stack:
-        if it.obj in new:
-            it.card = new[it.obj]
-            it.source_name = it.card.name
-    return s2
+    return resample_opponent(s, viewer, rng, known_hand=mem.opp_hand, own_known_top=len(mem.deck_top))
 
 
 def _twin(e1: Any, state: Any) -> Any:

@@ -102,6 +102,13 @@ def first_difference(kept: bytes, trace: Trace) -> str:
     return "every field's one-byte hash agrees: the difference is one a byte of hash cannot see"
 
 
+def check(case: str, trace: Trace, digest: str, kept: Path) -> None:
+    """Raise AssertionError unless ``trace`` has the pinned ``digest``; the message names the first
+    field that moved (``first_difference`` against the hashes kept in ``kept``)."""
+    if trace.digest() != digest:
+        raise AssertionError(f"{case}: the digest moved; {first_difference(load_shorts(kept)[case], trace)}")
+
+
 def load_shorts(path: Path) -> dict[str, bytes]:
     """The kept one-byte hashes of each case."""
     with np.load(path) as kept:
