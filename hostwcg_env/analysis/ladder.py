@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from .recordfile import RecordFileError, RecordWriter, check_results_file, iter_records
-from .records import MAX_SEED, DeckRef, code_version, record_id, shipped_deck_refs
+from .records import MAX_SEED, DeckRef, code_version, record_id
 from .runner import GameSpec, run_game
 from .stats import Z, wilson
 from .tally import NumberSet, Tally, id_digest
@@ -49,17 +49,17 @@ def default_decks(include_test: bool = False) -> tuple[DeckRef, ...]:
     env, training and balance deal; with ``include_test`` every shipped deck file, the two
     stand-in test decks included (the ladder's ten, its default before 2026-11-27: the kept
     results played before then, agents/ladder_results/README.md)."""
-    from hostwcg_env.cards.decks import is_test_deck
+    from .simulate import resolve_decks
 
-    return tuple(d for d in shipped_deck_refs() if include_test or not is_test_deck(d.id))
+    return tuple(resolve_decks(None, include_test=include_test))
 
 
 def schedule(agents: Sequence[str], games: int, seed: int = 0,
              decks: Sequence[DeckRef] | None = None) -> list[GameSpec]:
     """``games`` games per pair: pairs of games share a seed and decks, with seats swapped.
     The decks are drawn from ``decks`` (default: ``default_decks()``, the eight preconstructed,
-    in file order) with
-    ``random.Random(seed)``; forced actions are taken without asking the agents. (A list:
+    in file order) with ``random.Random(seed)``; forced actions are taken without asking the
+    agents. (A list:
     :class:`Schedule` gives the same games one at a time, for any number of them.)"""
     return list(Schedule(agents, games, seed, decks))
 
