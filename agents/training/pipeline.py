@@ -283,16 +283,22 @@ def _train(ctx: StageContext, data_paths: list[str], stem: str, minutes: float, 
     return {"zip": str(ctx.dir / f"{stem}.zip"), "npz": str(ctx.dir / f"{stem}.npz")}, small
 
 
-def _demos_of(ctx: StageContext, run: RunDir) -> list[str]:
-    return [d["outputs"]["demos"] for s in ctx.recipe.stages if s.kind == "demos" and s.index < ctx.stage.index
-            and (d := run.done(s)) is not None]
+def _rows_of(ctx: StageContext, run: RunDir, kinds: tuple[str, ...] = ("demos", "dagger")) -> list[str]:
+    """The demonstration rows of every earlier demos stage, and the labelled rows of every
+    earlier dagger stage (what a later clone or DAgger round trains on)."""
+    out: list[str] = []
+    for s in ctx.recipe.stages:
+        if s.index >= ctx.stage.index or s.kind not in kinds or (d := run.done(s)) is None:
+            continue
+        out += [d["outputs"]["demos"]] if s.kind == "demos" else d["facts"].get("rows_files", [])
+    return out
 
 
 def stage_clone(ctx: StageContext) -> dict[str, Any]:
     """Behaviour cloning on every earlier demos stage's rows, restarted whole after a kill."""
     o = ctx.stage.options
     ctx.restart_clock()
-    model, facts = _train(ctx, _demos_of(ctx, ctx.run), "model", ctx.left() / 60, None, o["dim"], o["emb"],
+    model, facts = _train(ctx, _rows_of(ctx, ctx.run, ("demos",)), "model", ctx.left() / 60, None, o["dim"], o["emb"],
                           o["epochs"], o["lr"], o["batch_size"], o["holdout"], o["value_coef"])
     return ctx.finish(model, facts)
 
@@ -310,9 +316,10 @@ def stage_dagger(ctx: StageContext) -> dict[str, Any]:
     o = ctx.stage.options
     teacher = o["teacher"] or ctx.recipe.teacher
     opponents = ",".join(_agent(a, ctx.recipe) for a in o["opponents"])
-    data = _demos_of(ctx, ctx.run)
+    data = _rows_of(ctx, ctx.run)
     model = dict(ctx.model)
     rounds: list[dict[str, Any]] = []
+    mine: list[str] = []
     for r in range(o["rounds"]):
         marker = ctx.dir / f"round_{r}.json"
         done = _round_done(marker)
@@ -329,6 +336,7 @@ def stage_dagger(ctx: StageContext) -> dict[str, Any]:
                 write_atomic(ctx.dir / f"rows_{r}.json", json.dumps(f) + "\n")
             label = _json(ctx.dir / f"rows_{r}.json")
             data.append(str(rows))
+            mine.append(str(rows))
             init = None if o["from_scratch"] else model["zip"]
             from agents.set_policy import load_weights, sizes
 
@@ -341,9 +349,10 @@ def stage_dagger(ctx: StageContext) -> dict[str, Any]:
             write_atomic(marker, json.dumps(done, indent=1) + "\n")
         else:
             data.append(str(rows))
+            mine.append(str(rows))
             model = done["model"]
         rounds.append(done)
-    return ctx.finish(model, {"teacher": teacher, "rounds": rounds})
+    return ctx.finish(model, {"teacher": teacher, "rounds": rounds, "rows_files": mine})
 
 
 def _curve_eval(ctx: StageContext, npz: str, opponents: list[str], games: int, k: int) -> dict[str, Any]:
@@ -433,7 +442,8 @@ def _write_curve(path: Path, curve: list[dict[str, Any]], opponents: list[str]) 
 def stage_expert_iteration(ctx: StageContext) -> dict[str, Any]:
     """Rounds of expert iteration: the network plays, its own search check labels its choices
     (``hard``: DAgger with ``ppo_v1:NET:look:worlds=N`` as the teacher; ``soft``: the check's
-    scores of its ``top`` actions, ``learned_check.rows``), and it is fine-tuned on them."""
+    scores of its ``top`` actions, ``learned_check.rows``), and it is fine-tuned on them (or, hard
+    with ``from_scratch``, a network of its size is cloned from them)."""
     assert ctx.model is not None
     o = ctx.stage.options
     model = dict(ctx.model)
@@ -459,7 +469,8 @@ def stage_expert_iteration(ctx: StageContext) -> dict[str, Any]:
             from agents.set_policy import load_weights, sizes
 
             dim, emb, _ = sizes(load_weights(model["npz"]))
-            model, facts = _train(ctx, rows, f"model_{r}", ctx.left((r + 1) / o["rounds"]) / 60, model["zip"], dim,
+            init = None if o["from_scratch"] else model["zip"]
+            model, facts = _train(ctx, rows, f"model_{r}", ctx.left((r + 1) / o["rounds"]) / 60, init, dim,
                                   emb, o["epochs"], o["lr"], o["batch_size"], o["holdout"], step0=100 * r)
         else:
             model, facts = _improve(ctx, model["npz"], these["files"], r)
@@ -494,7 +505,7 @@ def _ei_soft_rows(ctx: StageContext, npz: str, r: int, until: float) -> dict[str
     o = ctx.stage.options
     opponent = next((_agent(a, ctx.recipe) for a in o["opponents"] if a != "self"), "heuristic")
     files: list[str] = []
-    played = 0
+    played = n_rows = 0
     k = 0
     while played < o["games"]:
         out = ctx.dir / f"rows_{r}_c{k:04d}.npz"
@@ -507,11 +518,13 @@ def _ei_soft_rows(ctx: StageContext, npz: str, r: int, until: float) -> dict[str
                            worlds=o["worlds"], top=o["top"], decks=ctx.recipe.deck_refs())
             os.replace(tmp, out)
             write_atomic(out.with_suffix(".json"), json.dumps(f) + "\n")
-        played += int(_json(out.with_suffix(".json")).get("games", o["chunk_games"]))
+        chunk = _json(out.with_suffix(".json"))
+        played += int(chunk.get("games", o["chunk_games"]))
+        n_rows += int(chunk.get("rows", 0))
         files.append(str(out))
         k += 1
     ctx.scalar("expert_iteration/games", played, r)
-    return {"files": files, "facts": {"games": played, "chunks": len(files), "opponent": opponent}}
+    return {"files": files, "facts": {"games": played, "rows": n_rows, "chunks": len(files), "opponent": opponent}}
 
 
 def _improve(ctx: StageContext, npz: str, files: list[str], r: int) -> tuple[dict[str, str], dict[str, Any]]:
@@ -522,11 +535,20 @@ def _improve(ctx: StageContext, npz: str, files: list[str], r: int) -> tuple[dic
     facts = improve(npz, files, str(tmp_zip), beta=o["beta"], epochs=o["epochs"], lr=o["lr"],
                     batch_size=o["batch_size"], holdout=o["holdout"], seed=ctx.seed + r, export=str(tmp_npz),
                     max_minutes=max(0.05, ctx.left((r + 1) / o["rounds"]) / 60))
+    import torch
+
+    torch.set_num_threads(1)  # improve() takes every core for itself
+    for row in facts["epochs"]:
+        for key, v in row.items():
+            if key not in ("epoch", "seconds") and isinstance(v, int | float):
+                ctx.scalar(f"improve/{key}", v, 100 * r + row["epoch"])
     os.replace(tmp_npz, ctx.dir / f"model_{r}.npz")
     os.replace(tmp_zip, ctx.dir / f"model_{r}.zip")
     tmp_zip.with_suffix(".json").unlink(missing_ok=True)
+    last = facts["epochs"][-1] if facts["epochs"] else {}
     return ({"zip": str(ctx.dir / f"model_{r}.zip"), "npz": str(ctx.dir / f"model_{r}.npz")},
-            {k: v for k, v in facts.items() if k in ("rows", "seconds", "stopped_early")})
+            {"choices": facts["choices"], "epochs_run": len(facts["epochs"]) - 1, "seconds": facts["seconds"],
+             "stopped_early": facts["stopped_early"], "held_out": {k: v for k, v in last.items() if k != "epoch"}})
 
 
 STAGES: dict[str, Callable[[StageContext], dict[str, Any]]] = {
@@ -586,7 +608,7 @@ def evaluate(run: RunDir, recipe: Recipe, npz: str, quiet: bool) -> list[dict[st
 
 # ---------------------------------------------------------------------------- the model card
 def _fmt_min(s: float) -> str:
-    return f"{s / 60:.1f} min"
+    return f"{s:.0f} s" if s < 120 else f"{s / 60:.1f} min"
 
 
 def _stage_summary(kind: str, facts: dict[str, Any]) -> str:
@@ -608,7 +630,7 @@ def _stage_summary(kind: str, facts: dict[str, Any]) -> str:
     if kind == "expert-iteration":
         return f"{facts['mode']}, " + "; ".join(
             f"round {r['round'] + 1}: {r['labelling'].get('games', 0):,} games, "
-            f"{r['labelling'].get('rows', r['training'].get('rows', 0)):,} rows" for r in facts["rounds"])
+            f"{r['labelling'].get('rows', 0):,} rows" for r in facts["rounds"])
     return ""
 
 

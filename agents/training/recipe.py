@@ -73,6 +73,7 @@ STAGE_OPTIONS: dict[str, dict[str, tuple[Any, Any]]] = {
         "minutes": (float, _REQ), "rounds": (int, 2), "mode": (str, "hard"), "games": (int, 1_000_000),
         "worlds": (int, 4), "top": (int, 4), "opponents": ("agents", ["heuristic", "lookahead", "self"]),
         "envs": (int, 32), "chunk_games": (int, 50), "label_share": (float, 0.8), "accumulate": (bool, True),
+        "from_scratch": (bool, False),
         "epochs": (int, 2), "lr": (float, 1e-4), "beta": (float, 30.0), "batch_size": (int, 512),
         "holdout": (float, 0.03),
     },
