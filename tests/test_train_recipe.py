@@ -139,12 +139,12 @@ def _check_run(run: Path, stages: list[str], eval_games: int, opponents: list[st
     make_agent(f"ppo_v1:{run / 'policy.npz'}")  # the network plays as an agent
     card = (run / "MODEL_CARD.md").read_text()
     assert all(s in card for s in stages) and "95% CI (Wilson)" in card and cfg["versions"]["hostwcg"] in card
+    assert f"| sessions | {len(state['sessions'])}: " in card
     for opp in opponents:
         recs = _records(run / "eval" / f"vs_{opp}.jsonl")
         assert len(recs) == eval_games and all(r["actions"] for r in recs)
 
 
-@pytest.mark.slow
 def test_the_smoke_recipe_runs_end_to_end_and_a_rerun_skips_every_stage(tmp_path: Path,
                                                                         capsys: pytest.CaptureFixture[str]) -> None:
     run = tmp_path / "smoke"

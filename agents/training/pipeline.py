@@ -634,6 +634,13 @@ def _stage_summary(kind: str, facts: dict[str, Any]) -> str:
     return ""
 
 
+def _sessions(sessions: list[dict[str, Any]]) -> str:
+    """How many times the command ran (a resumed run runs again) and the machine's load each time."""
+    parts = [f"{x.get('started')}, load {x.get('load_1min')}" + (f" to {x['load_1min_end']}" if "load_1min_end" in x
+                                                                 else " (stopped)") for x in sessions]
+    return f"{len(sessions)}: " + "; ".join(parts) if parts else "0"
+
+
 def model_card(run: RunDir, recipe: Recipe, evaluation: list[dict[str, Any]]) -> str:
     cfg = _json(run.root / "config.json")
     lines = [f"# Model card: {recipe.name}", "",
@@ -651,7 +658,8 @@ def model_card(run: RunDir, recipe: Recipe, evaluation: list[dict[str, Any]]) ->
               f"| software | Python {v.get('python')}, torch {v.get('torch')}, sb3-contrib {v.get('sb3_contrib')}, "
               f"numpy {v.get('numpy')} |",
               f"| machine | {m.get('processor')}, {m.get('cpus')} CPUs, load {m.get('load_1min')} at the start |",
-              f"| started | {cfg.get('started')} |", "",
+              f"| started | {cfg.get('started')} |",
+              f"| sessions | {_sessions(run.state.get('sessions', []))} |", "",
               "## Stages", "",
               "| stage | budget | wall time | sessions | what it made |", "|---|---:|---:|---:|---|"]
     total = 0.0
