@@ -265,3 +265,27 @@ def test_exploit_trains_a_best_response_and_reports_its_win_rate_over_time(tmp_p
     argv2 = [*argv[:-1], "--resume"]
     argv2[1] = "random"
     assert main(argv2) == 2 and "other options" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_the_shipped_ppo_v1_recipe_runs_every_stage_at_tiny_budgets(tmp_path: Path) -> None:
+    """ppo_v1.toml's own stages and options (the lookahead teacher, lookahead:4, the dim-128
+    network, the four-world check, soft expert iteration), each budget cut to 3 s and 2 games."""
+    import re
+
+    text = (RECIPES_DIR / "ppo_v1.toml").read_text()
+    text = re.sub(r"(?m)^minutes = [0-9.]+", "minutes = 0.05", text)
+    text = re.sub(r"(?m)^(games|chunk_games|curve_games) = [0-9]+", r"\1 = 2", text)
+    text = re.sub(r"(?m)^workers = 2", "workers = 1", text)
+    text = text.replace('kind = "league"\n', 'kind = "league"\nenvs = 4\nn_steps = 8\nbatch_size = 32\n')
+    for kind in ("dagger", "expert-iteration"):
+        text = text.replace(f'kind = "{kind}"\n', f'kind = "{kind}"\nenvs = 2\n')
+    run = tmp_path / "run"
+    assert main(["train", str(_write(tmp_path, text, "v1tiny.toml")), "--run-dir", str(run), "--quiet"]) == 0
+    recipe = load_recipe(run / "recipe.toml")
+    _check_run(run, [s.name for s in recipe.stages], 2, ["random", "heuristic", "lookahead"])
+    done = {s.name: json.loads((run / "stages" / s.name / "DONE.json").read_text()) for s in recipe.stages}
+    assert done["04_dagger"]["facts"]["teacher"] == "lookahead:4"
+    assert done["04_dagger"]["facts"]["rounds"][0]["training"]["dim"] == 128  # the wider network, from scratch
+    assert done["09_expert-iteration"]["facts"]["mode"] == "soft"
+    assert "lookahead:4" in (run / "MODEL_CARD.md").read_text()
