@@ -154,6 +154,9 @@ def test_the_smoke_recipe_runs_end_to_end_and_a_rerun_skips_every_stage(tmp_path
     curve = list(csv.DictReader((run / "stages" / "04_league" / "curve.csv").open()))
     assert curve[0]["steps"] == "0" and int(curve[-1]["steps"]) > 0 and len(curve) >= 2
     assert list((run / "stages" / "04_league" / "curve").glob("point_*.jsonl"))
+    league = json.loads((run / "state.json").read_text())["stages"]["04_league"]
+    assert league["measure_s"] > 0  # the curve's games are timed apart from the budget
+    assert "of learning-curve games" in (run / "MODEL_CARD.md").read_text()
     # the ladder command reads the evaluation games
     capsys.readouterr()
     assert main(["ladder", str(run / "eval" / "vs_random.jsonl")]) == 0

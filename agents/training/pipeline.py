@@ -18,7 +18,9 @@ finished stages and continues the unfinished one: the demonstration games and th
 rows are kept in chunks and rounds, the league continues from its last saved model
 (``agents.training.train_v1``'s own resume), and a cloning stage starts again with its whole
 budget. A stage's budget is wall time: a clock saved every few seconds in state.json keeps the
-time spent before a kill, so a resumed stage gets what is left of it.
+time spent before a kill, so a resumed stage gets what is left of it. The learning curve's games
+(a league stage's ``curve_games``) measure the network and are not charged to the budget; their
+time is recorded beside it (``measure_s``).
 """
 
 from __future__ import annotations
@@ -136,6 +138,8 @@ class StageContext:
         self.budget_s = 60.0 * stage.minutes
         self._base = float(self.st.get("elapsed_s", 0.0))
         self._t0 = time.time()
+        self._paused = 0.0  # seconds of this session spent in measure(): not charged to the budget
+        self._pause_start: float | None = None
         self._stop = threading.Event()
         self._writer: Any = None
         self._bar: Any = None
@@ -143,7 +147,23 @@ class StageContext:
 
     # the clock
     def elapsed(self) -> float:
-        return self._base + time.time() - self._t0
+        """Seconds of the budget spent (every session's, the learning curve's games left out)."""
+        now = time.time()
+        held = now - self._pause_start if self._pause_start is not None else 0.0
+        return self._base + now - self._t0 - self._paused - held
+
+    @contextlib.contextmanager
+    def measure(self) -> Iterator[None]:
+        """Games that measure the network (the learning curve): their time is recorded in
+        ``measure_s`` and not charged to the stage's budget."""
+        self._pause_start = time.time()
+        try:
+            yield
+        finally:
+            spent = time.time() - self._pause_start
+            self._paused += spent
+            self._pause_start = None
+            self.st["measure_s"] = round(float(self.st.get("measure_s", 0.0)) + spent, 1)
 
     def left(self, until: float = 1.0) -> float:
         """Seconds left before ``until`` (a share of the budget) is spent."""
@@ -154,6 +174,7 @@ class StageContext:
         self.st["lost_s"] = round(float(self.st.get("lost_s", 0.0)) + self._base, 1)
         self._base = 0.0
         self._t0 = time.time()
+        self._paused = 0.0
 
     def _tick(self) -> None:
         while not self._stop.wait(CLOCK_EVERY_S):
@@ -382,7 +403,8 @@ def stage_league(ctx: StageContext) -> dict[str, Any]:
 
     def point(npz_path: str, steps: int) -> None:
         k = len(curve)
-        res = _curve_eval(ctx, npz_path, curve_opps, o["curve_games"], k)
+        with ctx.measure():
+            res = _curve_eval(ctx, npz_path, curve_opps, o["curve_games"], k)
         row = {"point": k, "minutes": round(ctx.elapsed() / 60, 2), "steps": steps,
                **{f"{opp}": res[opp] for opp in curve_opps}}
         curve.append(row)
@@ -668,6 +690,7 @@ def model_card(run: RunDir, recipe: Recipe, evaluation: list[dict[str, Any]]) ->
         st = run.state["stages"].get(s.name, {})
         total += float(d.get("elapsed_s", 0.0))
         lost = f" (+{_fmt_min(st['lost_s'])} lost to a restart)" if st.get("lost_s") else ""
+        lost += f" (+{_fmt_min(st['measure_s'])} of learning-curve games)" if st.get("measure_s") else ""
         lines.append(f"| {s.name} | {s.minutes:g} min | {_fmt_min(float(d.get('elapsed_s', 0.0)))}{lost} | "
                      f"{st.get('sessions', 0)} | {_stage_summary(s.kind, d.get('facts', {})) if d else 'not run'} |")
     lines += ["", f"Wall time of the stages: {_fmt_min(total)}. Each stage's options: `config.json`.", ""]
