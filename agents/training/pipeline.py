@@ -633,16 +633,20 @@ def _fmt_min(s: float) -> str:
     return f"{s:.0f} s" if s < 120 else f"{s / 60:.1f} min"
 
 
+def _n(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
 def _stage_summary(kind: str, facts: dict[str, Any]) -> str:
     if kind == "demos":
-        return f"{facts['games']:,} games of {facts['teacher']}, {facts['rows']:,} choices"
+        return f"{_n(facts['games'], 'game')} of {facts['teacher']}, {_n(facts['rows'], 'choice')}"
     if kind == "clone":
         acc = facts.get("holdout_accuracy")
-        return (f"{facts['rows']:,} rows, {facts['epochs_run']} epoch(s), dim {facts['dim']}, emb {facts['emb']}"
+        return (f"{_n(facts['rows'], 'row')}, {_n(facts['epochs_run'], 'epoch')}, dim {facts['dim']}, emb {facts['emb']}"
                 + (f", {acc:.1%} of held-out choices match" if acc is not None else ""))
     if kind == "dagger":
-        parts = [f"round {r['round'] + 1}: {r['labelling'].get('games', 0):,} games, "
-                 f"{r['labelling'].get('rows', 0):,} rows labelled by {facts['teacher']}"
+        parts = [f"round {r['round'] + 1}: {_n(r['labelling'].get('games', 0), 'game')}, "
+                 f"{_n(r['labelling'].get('rows', 0), 'row')} labelled by {facts['teacher']}"
                  + (f", {r['training']['holdout_accuracy']:.1%} held-out match"
                     if r["training"].get("holdout_accuracy") is not None else "") for r in facts["rounds"]]
         return "; ".join(parts)
@@ -651,8 +655,8 @@ def _stage_summary(kind: str, facts: dict[str, Any]) -> str:
                 + (" and snapshots of itself" if facts["self_play"] else " alone"))
     if kind == "expert-iteration":
         return f"{facts['mode']}, " + "; ".join(
-            f"round {r['round'] + 1}: {r['labelling'].get('games', 0):,} games, "
-            f"{r['labelling'].get('rows', 0):,} rows" for r in facts["rounds"])
+            f"round {r['round'] + 1}: {_n(r['labelling'].get('games', 0), 'game')}, "
+            f"{_n(r['labelling'].get('rows', 0), 'row')}" for r in facts["rounds"])
     return ""
 
 
