@@ -268,7 +268,7 @@ def stage_demos(ctx: StageContext) -> dict[str, Any]:
             break
         n = min(chunk, o["games"] - played)
         run_ladder([teacher, teacher], n, workers=o["workers"], seed=ctx.seed + k * chunk, quiet=True,
-                         results=path, decks=refs, keep_records=False)
+                   results=path, decks=refs, keep_records=False)
         played += n
         files.append(str(path))
         k += 1
@@ -512,7 +512,7 @@ def _ei_hard_rows(ctx: StageContext, npz: str, r: int, until: float) -> dict[str
         teacher = f"ppo_v1:{npz}:look:worlds={o['worlds']}:top={o['top']}"
         opponents = ",".join(_agent(a, ctx.recipe) for a in o["opponents"])
         f = dagger(npz, str(tmp), o["games"], teacher=teacher, opponents=opponents, envs=o["envs"],
-                   seed=ctx.seed + 7 * r, greedy=True, decks=ctx.recipe.decks_arg(),
+                   seed=ctx.seed + 7 * r, greedy=False, decks=ctx.recipe.decks_arg(),
                    max_minutes=max(0.05, ctx.left(until) / 60))
         os.replace(tmp, out)
         write_atomic(ctx.dir / f"rows_{r}.json", json.dumps(f) + "\n")
