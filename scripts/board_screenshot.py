@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hostwcg_env.testing.board_screenshot import ROOT, find_chromium, pick_position, take, write_frame, write_html
+from hostwcg_env.testing import board_screenshot as bs
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--agents", default="ppo,heuristic", help="two agent names (agents.make_agent)")
     ap.add_argument("--seat", default="0", help="0, 1 or spectator")
     ap.add_argument("--theme", default="light", choices=("light", "dark"))
-    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "img" / "board.png")
+    ap.add_argument("--out", type=Path, default=bs.ROOT / "docs" / "img" / "board.png")
     ap.add_argument("--html-only", type=Path, default=None, help="write the HTML here and stop")
     ap.add_argument("--frame", action="store_true", help="also write the rgb_array frame (-frame.png)")
     args = ap.parse_args(argv)
@@ -33,20 +33,20 @@ def main(argv: list[str] | None = None) -> int:
     if len(names) != 2:
         ap.error("--agents: give two agent names, e.g. heuristic,random")
     seat: Any = "spectator" if args.seat == "spectator" else int(args.seat)
-    game = pick_position(args.seed, (names[0], names[1]), viewer=0 if seat == "spectator" else seat)
+    game = bs.pick_position(args.seed, (names[0], names[1]), viewer=0 if seat == "spectator" else seat)
     if args.html_only is not None:
-        write_html(game, args.html_only, seat, args.theme)
+        bs.write_html(game, args.html_only, seat, args.theme)
         print(args.html_only)
         return 0
-    chromium = find_chromium()
+    chromium = bs.find_chromium()
     if chromium is None:
         print("no chromium found: apt-get install -y chromium (or set CHROMIUM=/path)", file=sys.stderr)
         return 2
-    w, h = take(game, args.out, chromium, seat, args.theme)
+    w, h = bs.take(game, args.out, chromium, seat, args.theme)
     print(f"{args.out} ({w}x{h}, {args.out.stat().st_size // 1024} KB), turn {game.state.turn}, "
           f"decision {game.decision}")
     if args.frame:
-        print(write_frame(game, args.out, seat))
+        print(bs.write_frame(game, args.out, seat))
     return 0
 
 
