@@ -280,7 +280,7 @@ class _Table:
         for a in g.legal_actions():
             options[str(a).lower()] = str(a)
             label = self.label(a)
-            verb = str(a).split()[0]
+            verb = a.kind.value.split()[0]
             if label != str(a):
                 options[f"{verb} {label}".lower()] = f"{verb} {label}"
         near = difflib.get_close_matches(line.lower(), list(options), n=3, cutoff=0.5)
