@@ -119,6 +119,17 @@ class Place:
         object.__setattr__(self, "side", side)
         object.__setattr__(self, "marker", marker)
 
+    # written out (the dataclass would generate them in Python): compiled, they run natively,
+    # and actions are hashed and compared on every decision (the envs' action codecs)
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Place):
+            return NotImplemented
+        return (self.area is other.area and self.index == other.index and self.side == other.side
+                and self.marker == other.marker)
+
+    def __hash__(self) -> int:
+        return hash((self.area, self.index, self.side, self.marker))
+
     def __copy__(self) -> Place:
         return self  # immutable: copies share it
 
@@ -215,6 +226,15 @@ class Action:
         object.__setattr__(self, "target", target)
         object.__setattr__(self, "res", res)
         object.__setattr__(self, "n", n)
+
+    def __eq__(self, other: object) -> bool:  # written out: see Place.__eq__
+        if not isinstance(other, Action):
+            return NotImplemented
+        return (self.kind is other.kind and self.n == other.n and self.res == other.res
+                and self.source == other.source and self.target == other.target)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.source, self.target, self.res, self.n))
 
     def __copy__(self) -> Action:
         return self  # immutable: copies share it
