@@ -238,10 +238,10 @@ def explain_illegal(s: GameState, d: Decision, a: Action) -> IllegalActionError:
             return IllegalActionError("11.3", f"needs {need} # and you have {s.players[p].ap}")
         if kind is Kind.PLAY:
             i = a.src.index
-            cards = s.players[p].hand
-            if not 0 <= i < len(cards):
+            hand = s.players[p].hand
+            if not 0 <= i < len(hand):
                 return IllegalActionError("14.2", f"no card at hand index {a.src}")
-            o = s.objs[cards[i]]
+            o = s.objs[hand[i]]
             prob = play_problem(s, p, o)
             if prob:
                 return IllegalActionError(*prob)
