@@ -26,6 +26,7 @@ import pytest
 
 from hostwcg_env import hostwcg_v1
 from hostwcg_env.engine import Game, Kind
+from hostwcg_env.engine.actions import listed_at
 from hostwcg_env.env import AGENTS, shipped_decks
 from hostwcg_env.env.v1 import Memory
 from hostwcg_env.env.v1.cards import card_id
@@ -223,8 +224,8 @@ def test_the_known_top_follows_the_order_chosen_and_is_forgotten_by_a_shuffle() 
     assert m.looking == ["Squire", "Blast", "Snare"] and m.deck_top == []
     from hostwcg_env.engine import Action
 
-    m.own_action(Action(Kind.CARD, "d2"))  # Snare back on top first
-    m.own_action(Action(Kind.CARD, "d1"))  # then Blast; Squire last
+    m.own_action(Action(Kind.CARD, listed_at(2)))  # Snare back on top first
+    m.own_action(Action(Kind.CARD, listed_at(1)))  # then Blast; Squire last
     assert m.deck_top == ["Snare", "Blast", "Squire"]
     v.log += ["Draw(A, Snare)"]
     m.sync(v)  # type: ignore[arg-type]

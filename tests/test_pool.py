@@ -33,7 +33,7 @@ from hostwcg_env.cards import load_cards
 from hostwcg_env.cards.abilities import AFFECTS_WORDS, REF_WORDS, SELECTOR_FIELDS
 from hostwcg_env.cards.text import PRIMITIVE_WORDS, card_text
 from hostwcg_env.engine import Game, IllegalActionError
-from hostwcg_env.engine.actions import PASS
+from hostwcg_env.engine.actions import PASS, Kind
 from hostwcg_env.engine.carddef import (
     EVENTS,
     SELECTOR_TYPES,
@@ -363,7 +363,7 @@ def test_damage_to_an_entity():
 
 
 def d_targets(game: Game) -> set[str]:
-    return {a.arg for a in game.legal_actions() if a.kind.value == "target"}
+    return {str(a.dst) for a in game.legal_actions() if a.kind is Kind.TARGET}
 
 
 def cast_rest(game: Game, side: str, *targets: str, slot: str = "b0") -> None:

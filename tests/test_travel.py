@@ -161,6 +161,47 @@ def test_every_engine_class_that_needs_a_reducer_has_one() -> None:
         assert getattr(importlib.import_module(f"hostwcg_env.engine.{mod}"), name) in copyreg.dispatch_table
 
 
+@pytest.mark.parametrize("how", list(COPIES))
+def test_typed_actions_travel_field_for_field(how: str) -> None:
+    """An action's places and resource come back equal (frozen dataclasses are made again from
+    their fields, in order, through ``__init__``), and a pending decision's actions with them."""
+    from hostwcg_env.engine import Action
+
+    texts = ["activate B.f0.m1 2", "target stack3", "pay auto", "pay $", "ap any %", "card d4", "trigger 1",
+             "slot b2", "play h7", "attack f4", "pass"]
+    for text in texts:
+        a = Action.parse(text)
+        twin = COPIES[how](a)
+        assert twin == a and str(twin) == text and (twin.source, twin.target, twin.res, twin.n) == (
+            a.source, a.target, a.res, a.n)
+    g = _game(2, 0)
+    while g.decision is not None and not any(a.source is not None or a.target is not None
+                                             for a in g.decision.actions):
+        g.apply(g.decision.actions[-1])
+    assert g.decision is not None
+    assert COPIES[how](g).decision.actions == g.decision.actions
+
+
+def test_frozen_dataclasses_take_their_fields_in_order() -> None:
+    """What the frozen reducer relies on: ``__init__``'s first parameters are the fields, in
+    order (the Python build; mypyc keeps the signature)."""
+    if engine.compiled():
+        pytest.skip("the signature needs the Python build")
+    checked = 0
+    for m in pkgutil.iter_modules(engine.__path__):
+        if m.name.startswith("_") or m.name == "config":
+            continue
+        mod = importlib.import_module(f"hostwcg_env.engine.{m.name}")
+        for cls in vars(mod).values():
+            if (inspect.isclass(cls) and cls.__module__ == mod.__name__ and dataclasses.is_dataclass(cls)
+                    and cls.__dataclass_params__.frozen):  # type: ignore[attr-defined]
+                names = [f.name for f in dataclasses.fields(cls)]
+                params = list(inspect.signature(cls.__init__).parameters)[1:]
+                assert params[:len(names)] == names, cls
+                checked += 1
+    assert checked >= 3
+
+
 # ---------------------------------------------------------------------------- envs
 def _step_aec(e: Any, rng: np.random.Generator, n: int) -> None:
     for _ in range(n):

@@ -171,7 +171,7 @@ def play(spec: GameSpec, visit: Visitor | None = None, players: Sequence[Any] | 
             choices[p] += 1
         text = _text(a)
         if d.kind is DecisionKind.MULLIGAN and a.kind is Kind.CARD:
-            put_back[p].append(s.objs[s.players[p].hand[int(a.arg[1:])]].name)
+            put_back[p].append(s.objs[s.players[p].hand[a.src.index]].name)
         if visit is not None:
             visit.before(game, i, a)
         game.apply(a)

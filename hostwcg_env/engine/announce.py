@@ -113,7 +113,7 @@ def start_play(g: Core, p: int, hand_index: int) -> None:
 
 
 def start_activate(g: Core, p: int, a: Action) -> None:
-    oid = g.resolve_place(a.arg)
+    oid = g.resolve_ref(a.src)
     assert oid is not None  # one of the decision's own actions
     o = g.s.objs[oid]
     ab = o.card.abilities[a.n]
@@ -171,7 +171,7 @@ def run_announce(g: Core, t: Announce) -> None:
             t.spec_i += 1
             continue
         cands = [c for c in candidates(s, sel, p, t.obj) if c not in got]
-        acts = [Action(Kind.TARGET, g.place_of(c)) for c in cands]
+        acts = [Action(Kind.TARGET, target=g.place_ref(c)) for c in cands]
         if sel.up_to:
             acts.append(PASS)
         if not acts:
@@ -192,7 +192,7 @@ def run_announce(g: Core, t: Announce) -> None:
             t.picked.append(auto_choice(pool, cost, symbol(_card_of(g, t).resource)))
             g.push(t)
             return
-        acts = [Action(Kind.PAY, o) for o in opts] + [Action(Kind.PAY, "auto")]
+        acts = [Action(Kind.PAY, res=Res(o)) for o in opts] + [Action(Kind.PAY)]
         g.decide(p, DecisionKind.PAY, acts, Resume.ANNOUNCE_PAY,
                  prompt=f"pay $ of {_card_of(g, t).name} with", task=t)
         return
@@ -223,7 +223,7 @@ def on_announce_target(g: Core, d: Decision, a: Action) -> None:
         t.spec_i += 1
     else:
         ai, name = t.specs[t.spec_i]
-        tid = g.resolve_place(a.arg)
+        tid = g.resolve_ref(a.dst)
         assert tid is not None  # one of the decision's own targets
         t.chosen[f"{ai}:{name}"].append(tid)
     g.push(t)
@@ -232,11 +232,11 @@ def on_announce_target(g: Core, d: Decision, a: Action) -> None:
 def on_announce_pay(g: Core, d: Decision, a: Action) -> None:
     t = d.task
     assert isinstance(t, Announce)
-    if a.arg == "auto":
+    if a.res is None:  # pay auto
         pool = _pool_after(g, t.player, t.picked)
         t.picked.append(auto_choice(pool, _cost_left(t), symbol(_card_of(g, t).resource)))
     else:
-        t.picked.append(a.arg)
+        t.picked.append(a.res.value)
     g.push(t)
 
 

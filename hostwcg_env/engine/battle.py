@@ -102,7 +102,7 @@ def battle_advance(g: Core) -> None:
 
 def ask_attack_target(g: Core, att: Obj) -> None:
     p = att.controller
-    acts = [Action(Kind.TARGET, g.place_of(t)) for t in attack_targets(g.s, p)]
+    acts = [Action(Kind.TARGET, target=g.place_ref(t)) for t in attack_targets(g.s, p)]
     g.decide(p, DecisionKind.CHOOSE_ATTACK_TARGET, acts, Resume.ATTACK_TARGET,
              prompt=f"what does {att.name} attack?")
 
@@ -113,7 +113,7 @@ def on_attack_target(g: Core, d: Decision, a: Action) -> None:
     s = g.s
     b = s.battle
     assert b is not None
-    tid = g.resolve_place(a.arg)
+    tid = g.resolve_ref(a.dst)
     assert tid is not None  # one of the decision's own targets
     t = s.objs[tid]
     b.target = tid

@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .actions import Action, Decision, DecisionKind, IllegalActionError, Kind, Resume
+from .actions import Action, Decision, DecisionKind, IllegalActionError, Kind, Place, Resume
 from .events import Event
 from .kinds import EndReason
 from .legal import explain_illegal
 from .matching import collect_triggers
-from .places import place_of, resolve_place
+from .places import place_of, place_ref, resolve_place, resolve_ref
 from .state import GameState, StackItem
 from .stats import host_health
 from .tasks import Task
@@ -104,6 +104,12 @@ class Core:
 
     def resolve_place(self, place: str) -> int | None:
         return resolve_place(self.s, place)
+
+    def place_ref(self, oid: int) -> Place:
+        return place_ref(self.s, oid)
+
+    def resolve_ref(self, place: Place) -> int | None:
+        return resolve_ref(self.s, place)
 
     # ----------------------------------------------------------------- the loop
     def run(self) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .actions import Action, Decision, DecisionKind, Kind, Resume
+from .actions import Action, Decision, DecisionKind, Kind, Resume, hand_at
 from .core import Core
 from .hands import draw
 from .kinds import Zone
@@ -64,7 +64,7 @@ def run_host_point(g: Core, t: HostPoint) -> None:
         elif s.config.damage_card_choice == "random":
             chosen[p] = s.random().choice(hand)
         else:
-            acts = [Action(Kind.CARD, f"h{i}") for i in range(len(hand))]
+            acts = [Action(Kind.CARD, hand_at(i)) for i in range(len(hand))]
             g.decide(p, DecisionKind.CHOOSE_CARD, acts, Resume.HOST_POINT_CARD,
                      prompt="Host damage: choose a card from your hand for the damage zone (2.1)",
                      task=t)
@@ -88,7 +88,7 @@ def run_host_point(g: Core, t: HostPoint) -> None:
 def on_host_point_card(g: Core, d: Decision, a: Action) -> None:
     t = d.task
     assert isinstance(t, HostPoint)
-    t.chosen[d.player] = g.s.players[d.player].hand[int(a.arg[1:])]
+    t.chosen[d.player] = g.s.players[d.player].hand[a.src.index]
     g.push(t)
 
 

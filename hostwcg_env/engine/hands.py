@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .actions import Action, Decision, DecisionKind, Kind, Resume
+from .actions import Action, Decision, DecisionKind, Kind, Resume, hand_at
 from .core import Core
 from .kinds import Zone
 from .tasks import Task
@@ -59,7 +59,7 @@ def run_discard(g: Core, t: DiscardCards) -> None:
         for oid in list(hand):
             discard(g, p, oid)
         return
-    acts = [Action(Kind.CARD, f"h{i}") for i in range(len(hand))]
+    acts = [Action(Kind.CARD, hand_at(i)) for i in range(len(hand))]
     g.decide(p, DecisionKind.CHOOSE_CARD, acts, Resume.DISCARD_CARD,
              prompt=f"discard {t.left} card(s)", task=t)
 
@@ -67,7 +67,7 @@ def run_discard(g: Core, t: DiscardCards) -> None:
 def on_discard_card(g: Core, d: Decision, a: Action) -> None:
     t = d.task
     assert isinstance(t, DiscardCards)
-    discard(g, d.player, g.s.players[d.player].hand[int(a.arg[1:])])
+    discard(g, d.player, g.s.players[d.player].hand[a.src.index])
     g.push(DiscardCards(t.player, t.left - 1))
 
 

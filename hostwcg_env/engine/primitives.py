@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from .actions import PASS, Action, Decision, DecisionKind, Kind, Resume
+from .actions import PASS, Action, Decision, DecisionKind, Kind, Resume, listed_at, slot_at
 from .carddef import Cond, Ref, Res, Selector, Step
 from .core import Core
 from .costs import symbol
@@ -563,7 +563,7 @@ class CreateToken(Primitive):
         slots = open_slots(g.s, t.player, "f")
         if not slots:
             return
-        acts = [Action(Kind.SLOT, f"f{i}") for i in slots]
+        acts = [Action(Kind.SLOT, target=slot_at("f", i)) for i in slots]
         g.decide(t.player, DecisionKind.CHOOSE_SLOT, acts, Resume.TOKEN_SLOT,
                  prompt=f"slot for {t.token}", task=t)
 
@@ -573,11 +573,11 @@ class CreateToken(Primitive):
         assert isinstance(t, PlaceToken)
         p = t.player
         card = g.s.registry[t.token]
-        o = new_obj(g, card, p, p, Zone.FRONT, slot=int(a.arg[1:]), token=True, sick=True)
+        o = new_obj(g, card, p, p, Zone.FRONT, slot=a.dst.index, token=True, sick=True)
         attach(g, o)
         P = "AB"[p]
         g.emit("Created", f"Created({P}, {card.name})", player=p, subject=o.id, subject_name=card.name)
-        g.emit("EntersSlot", f"EntersSlot({P}, {card.name}, {a.arg})", player=p, subject=o.id,
+        g.emit("EntersSlot", f"EntersSlot({P}, {card.name}, {a.dst})", player=p, subject=o.id,
                subject_name=card.name)
 
     def text(self, tc: TextCtx) -> str:
@@ -670,7 +670,7 @@ class MoveSlot(Primitive):
             o = g.s.objs[i]
             slots = open_slots(g.s, o.controller, "f")
             if slots:
-                acts = [Action(Kind.SLOT, f"f{k}") for k in slots]
+                acts = [Action(Kind.SLOT, target=slot_at("f", k)) for k in slots]
                 g.decide(item.controller, DecisionKind.CHOOSE_SLOT, acts, Resume.MOVE_SLOT,
                          prompt=f"move {o.name} to", task=SlotFor(i))
                 return
@@ -679,7 +679,7 @@ class MoveSlot(Primitive):
     def on_slot(g: Core, d: Decision, a: Action) -> None:
         t = d.task
         assert isinstance(t, SlotFor)
-        move_slot(g, g.s.objs[t.obj], int(a.arg[1:]))
+        move_slot(g, g.s.objs[t.obj], a.dst.index)
 
     def text(self, tc: TextCtx) -> str:
         return f"move {ref_phrase(tc, self.to)} to another open frontrow slot you control"
@@ -708,7 +708,7 @@ class GainControl(Primitive):
             o = g.s.objs[i]
             if o.controller == p:
                 continue
-            acts = [Action(Kind.SLOT, f"f{k}") for k in open_slots(g.s, p, "f")]
+            acts = [Action(Kind.SLOT, target=slot_at("f", k)) for k in open_slots(g.s, p, "f")]
             g.decide(p, DecisionKind.CHOOSE_SLOT, acts, Resume.CONTROL_SLOT, prompt=f"slot for {o.name}",
                      task=SlotFor(i))
             return
@@ -721,7 +721,7 @@ class GainControl(Primitive):
         assert isinstance(t, SlotFor)
         o = g.s.objs[t.obj]
         p = d.player
-        new = move(g, o, Zone.FRONT, p, slot=int(a.arg[1:]))
+        new = move(g, o, Zone.FRONT, p, slot=a.dst.index)
         if new is None:
             return
         new.sick = True
@@ -777,7 +777,7 @@ class PutIntoPlay(Primitive):
         if not slots:
             g.emit("NoSlot", f"NoSlot({'AB'[t.player]}, {o.name})", player=t.player)
             return
-        acts = [Action(Kind.SLOT, f"f{i}") for i in slots]
+        acts = [Action(Kind.SLOT, target=slot_at("f", i)) for i in slots]
         g.decide(t.player, DecisionKind.CHOOSE_SLOT, acts, Resume.PUT_SLOT,
                  prompt=f"slot for {o.name}", task=t)
 
@@ -787,13 +787,13 @@ class PutIntoPlay(Primitive):
         assert isinstance(t, PutInSlot)
         o = g.s.objs[t.obj]
         p = t.player
-        new = move(g, o, Zone.FRONT, p, slot=int(a.arg[1:]))
+        new = move(g, o, Zone.FRONT, p, slot=a.dst.index)
         if new is None:
             return
         new.sick = True  # 18.5.1
         P = "AB"[p]
-        g.emit("PutIntoPlay", f"PutIntoPlay({P}, {o.name}, {a.arg})", player=p, subject=new.id)
-        g.emit("EntersSlot", f"EntersSlot({P}, {o.name}, {a.arg})", player=p, subject=new.id,
+        g.emit("PutIntoPlay", f"PutIntoPlay({P}, {o.name}, {a.dst})", player=p, subject=new.id)
+        g.emit("EntersSlot", f"EntersSlot({P}, {o.name}, {a.dst})", player=p, subject=new.id,
                subject_name=o.name)
 
     def text(self, tc: TextCtx) -> str:
@@ -870,7 +870,7 @@ class Search(Primitive):
         sel = self.filter
         found = [oid for oid in s.players[p].deck if sel is None or matches(s, sel, s.objs[oid], p, None)]
         g.emit("Search", f"Search({'AB'[p]})", player=p)
-        acts = [Action(Kind.CARD, f"d{i}") for i in range(len(found))]
+        acts = [Action(Kind.CARD, listed_at(i)) for i in range(len(found))]
         if sel is not None or not found:
             acts.append(PASS)
         # with traits, how many cards match is hidden in the closed deck (6.1.3.1): a driver
@@ -888,7 +888,7 @@ class Search(Primitive):
         t = d.task
         assert isinstance(t, SearchChoice)
         if a.kind is Kind.CARD:
-            o = s.objs[d.cards[int(a.arg[1:])]]
+            o = s.objs[d.cards[a.src.index]]
             if t.reveal:
                 g.emit("Reveal", f"Reveal({'AB'[p]}, card={o.name})", player=p)
             move(g, o, Zone.HAND, p)
@@ -974,7 +974,7 @@ class LookTop(Primitive):
             chosen = set(order)
             deck[:] = order + [o for o in deck if o not in chosen]
             return
-        acts = [Action(Kind.CARD, f"d{i}") for i in range(len(left))]
+        acts = [Action(Kind.CARD, listed_at(i)) for i in range(len(left))]
         g.decide(t.player, DecisionKind.CHOOSE_CARD, acts, Resume.LOOK_PICK,
                  prompt="put back: choose the next card from the top", cards=tuple(left), task=t)
 
@@ -982,7 +982,7 @@ class LookTop(Primitive):
     def on_pick(g: Core, d: Decision, a: Action) -> None:
         t = d.task
         assert isinstance(t, LookOrder)
-        oid = d.cards[int(a.arg[1:])]
+        oid = d.cards[a.src.index]
         t.left.remove(oid)
         t.done.append(oid)
         g.push(t)
@@ -1051,7 +1051,7 @@ class Retarget(Primitive):
             sel = dict(target.ability_def.targets)[name]
             old = {i for v in target.targets.values() for i in v}
             cands = [c for c in candidates(s, sel, target.controller, target.source) if c not in old and c not in got]
-            acts = [Action(Kind.TARGET, g.place_of(c)) for c in cands]
+            acts = [Action(Kind.TARGET, target=g.place_ref(c)) for c in cands]
             g.decide(t.player, DecisionKind.CHOOSE_TARGET, acts, Resume.RETARGET_PICK,
                      prompt=f"new target for {target.source_name}", task=t)
             return
@@ -1063,7 +1063,7 @@ class Retarget(Primitive):
         t = d.task
         assert isinstance(t, NewTargets)
         name, _n = t.plan[t.i]
-        tid = g.resolve_place(a.arg)
+        tid = g.resolve_ref(a.dst)
         assert tid is not None  # one of the decision's own targets
         t.new.setdefault(name, []).append(tid)
         g.push(t)

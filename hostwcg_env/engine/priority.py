@@ -47,11 +47,11 @@ def on_priority(g: Core, d: Decision, a: Action) -> None:
     if a.kind is Kind.AP_HOST or a.kind is Kind.AP_DRAW or a.kind is Kind.AP_ANY:
         spend_ap(g, p, a)
     elif a.kind is Kind.PLAY:
-        start_play(g, p, int(a.arg[1:]))
+        start_play(g, p, a.src.index)
     elif a.kind is Kind.ACTIVATE:
         start_activate(g, p, a)
     elif a.kind is Kind.ATTACK:
-        declare_attack(g, p, int(a.arg[1:]))
+        declare_attack(g, p, a.src.index)
 
 
 def pass_priority(g: Core, p: int) -> None:
@@ -94,5 +94,7 @@ def spend_ap(g: Core, p: int, a: Action) -> None:
         gain(g, p, sym, 1)
     else:
         pl.ap -= 2
-        g.emit("APSpent", f"APSpent({P}, any {a.arg})", player=p)
-        gain(g, p, a.arg, 1)
+        res = a.res
+        assert res is not None  # ap any names the resource (11.3.3)
+        g.emit("APSpent", f"APSpent({P}, any {res.value})", player=p)
+        gain(g, p, res.value, 1)

@@ -12,7 +12,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from .actions import PASS, YES, Action, Decision, DecisionKind, Kind, Resume
+from .actions import (
+    PASS,
+    YES,
+    Action,
+    Area,
+    Decision,
+    DecisionKind,
+    Kind,
+    Resume,
+    listed_at,
+    slot_at,
+)
 from .carddef import CardType
 from .conditions import all_hold
 from .core import Core
@@ -167,7 +178,7 @@ def resolve_card(g: Core, item: StackItem) -> None:
     if not slots:
         fizzle(g, item, "no_slot")  # A41
         return
-    acts = [Action(Kind.SLOT, f"{row}{i}") for i in slots]
+    acts = [Action(Kind.SLOT, target=slot_at(row, i)) for i in slots]
     g.decide(p, DecisionKind.CHOOSE_SLOT, acts, Resume.CARD_SLOT, prompt=f"slot for {card.name}",
              task=ItemChoice(item))
 
@@ -178,8 +189,8 @@ def on_card_slot(g: Core, d: Decision, a: Action) -> None:
     item = t.item
     assert item.obj is not None  # a card item has its card object
     o = g.s.objs[item.obj]
-    zone = Zone.FRONT if a.arg[0] == "f" else Zone.BACK
-    new = move(g, o, zone, item.controller, slot=int(a.arg[1:]), face_down=item.face_down)
+    zone = Zone.FRONT if a.dst.area is Area.FRONT else Zone.BACK
+    new = move(g, o, zone, item.controller, slot=a.dst.index, face_down=item.face_down)
     assert new is not None
     if zone is Zone.FRONT:
         new.sick = True  # 18.5.1
@@ -352,11 +363,11 @@ def run_exec_step(g: Core, t: ExecStep) -> None:
                     seen.add((o.owner, o.name))
                     cards.append(c)
             g.decide(item.controller, DecisionKind.CHOOSE_CARD,
-                     [Action(Kind.CARD, f"d{i}") for i in range(len(cards))],
+                     [Action(Kind.CARD, listed_at(i)) for i in range(len(cards))],
                      Resume.CHOOSE_ON_RESOLUTION, prompt=f"{item.source_name}: choose a card (30.2)",
                      cards=tuple(cards), task=t)
             return
-        acts = [Action(Kind.TARGET, g.place_of(c)) for c in cands]
+        acts = [Action(Kind.TARGET, target=g.place_ref(c)) for c in cands]
         g.decide(item.controller, DecisionKind.CHOOSE_TARGET, acts, Resume.CHOOSE_ON_RESOLUTION,
                  prompt=f"{item.source_name}: choose (30.2)", task=t)
         return
@@ -368,6 +379,6 @@ def run_exec_step(g: Core, t: ExecStep) -> None:
 def on_choose_on_resolution(g: Core, d: Decision, a: Action) -> None:
     t = d.task
     assert isinstance(t, ExecStep)
-    oid = d.cards[int(a.arg[1:])] if a.kind is Kind.CARD else g.resolve_place(a.arg)
+    oid = d.cards[a.src.index] if a.kind is Kind.CARD else g.resolve_ref(a.dst)
     assert oid is not None  # one of the decision's own targets
     g.push(ExecStep(t.item, t.step, [oid]))

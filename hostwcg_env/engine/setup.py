@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import PASS, YES, Action, Decision, DecisionKind, Kind, Resume
+from .actions import PASS, YES, Action, Decision, DecisionKind, Kind, Resume, hand_at
 from .carddef import CardType
 from .core import Core
 from .hands import draw, shuffle
@@ -105,7 +105,7 @@ def on_first_player(g: Core, d: Decision, a: Action) -> None:
 def run_mulligan(g: Core, t: Mulligan) -> None:
     p = t.player
     hand = g.s.players[p].hand
-    acts = [Action(Kind.CARD, f"h{i}") for i in range(len(hand))] + [PASS]
+    acts = [Action(Kind.CARD, hand_at(i)) for i in range(len(hand))] + [PASS]
     g.decide(p, DecisionKind.MULLIGAN, acts, Resume.MULLIGAN,
              prompt="mulligan: put cards on the bottom, then pass (9.1.7)", task=t)
 
@@ -116,7 +116,7 @@ def on_mulligan(g: Core, d: Decision, a: Action) -> None:
     assert isinstance(t, Mulligan)
     p = d.player
     if a.kind is Kind.CARD:
-        o = s.objs[s.players[p].hand[int(a.arg[1:])]]
+        o = s.objs[s.players[p].hand[a.src.index]]
         move(g, o, Zone.DECK, p, bottom=True)
         g.push(Mulligan(t.player, t.back + 1))
         return

@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Final
 
-from .actions import Decision, DecisionKind, Resume
+from .actions import Decision, DecisionKind, Place, Resume
 from .announce import Announce
 from .carddef import CardDef, CardType
 from .config import RuleConfig
@@ -35,7 +35,7 @@ from .damage import HostPoint
 from .events import Event
 from .kinds import EndReason, Phase, PhaseStep, Zone
 from .legal import priority_actions
-from .places import resolve_place
+from .places import resolve_place, resolve_ref
 from .primitives import LookOrder
 from .resolution import ItemWork
 from .state import Battle, GameState, HiddenCache, Obj, PendingTrigger, StackItem
@@ -241,10 +241,11 @@ class PlayerView:
         o = self._s.objs.get(sid) if sid is not None else None
         return o is not None and self._is_hidden(o)
 
-    def at(self, place: str) -> Obj | None:
-        """The object at a place of the action notation (``B.f0``, ``A.host``) if the viewer
-        may see it; None for an empty or hidden place and for a stack item."""
-        oid = resolve_place(self._s, place)
+    def at(self, place: Place | str) -> Obj | None:
+        """The object at a board place (an action's ``Place``, or its text: ``B.f0``,
+        ``A.host``) if the viewer may see it; None for an empty or hidden place and for a stack
+        item."""
+        oid = resolve_place(self._s, place) if isinstance(place, str) else resolve_ref(self._s, place)
         return None if oid is None or oid < 0 else self.public(oid)
 
     def hand(self) -> list[Obj]:

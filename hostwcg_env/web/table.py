@@ -19,7 +19,7 @@ from typing import Any
 from hostwcg_env.board import SPECTATOR, Board, CardFace, board_of
 from hostwcg_env.demo import explain_result
 from hostwcg_env.engine import Action, Game
-from hostwcg_env.engine.actions import Kind
+from hostwcg_env.engine.actions import Area, Kind
 from hostwcg_env.render import parse_event, render_events
 
 SIDES = "AB"
@@ -131,15 +131,12 @@ class Table:
     def place(self, board: Board, a: Action) -> str:
         d = board.decision
         me = SIDES[d.player] if d is not None else "A"
-        if a.kind in (Kind.PLAY, Kind.CARD) and a.arg.startswith("h"):
-            return f"{me}.{a.arg}"
-        if a.kind is Kind.CARD and a.arg.startswith("d"):
-            return a.arg
-        if a.kind in (Kind.ATTACK, Kind.SLOT):
-            return a.arg if "." in a.arg else f"{me}.{a.arg}"
-        if a.kind in (Kind.TARGET, Kind.ACTIVATE):
-            return a.arg
-        return ""
+        place = a.source if a.source is not None else a.target
+        if place is None or place.area is Area.PENDING:
+            return ""
+        if place.area is Area.HAND or (a.kind in (Kind.ATTACK, Kind.SLOT) and not place.on_board):
+            return f"{me}.{place}"
+        return str(place)
 
     def label(self, board: Board, a: Action) -> str:
         """What an action means in card names, read from this seat's board only."""
@@ -157,14 +154,15 @@ class Table:
         if k is Kind.AP_DRAW:
             return "1 AP: draw a card"
         if k is Kind.AP_ANY:
-            return f"2 AP: +1{a.arg} ({RESOURCE_WORDS.get(a.arg, a.arg)})"
+            sym = str(a.res)
+            return f"2 AP: +1{sym} ({RESOURCE_WORDS.get(sym, sym)})"
         if k is Kind.PAY:
-            return "pay automatically" if a.arg == "auto" else \
-                f"pay with {a.arg} ({RESOURCE_WORDS.get(a.arg, a.arg)})"
+            sym = str(a.res)
+            return "pay automatically" if a.res is None else f"pay with {sym} ({RESOURCE_WORDS.get(sym, sym)})"
         if k is Kind.TRIGGER:
-            return f"put {self.trigger_name(me, int(a.arg))}'s trigger on the stack next"
+            return f"put {self.trigger_name(me, a.src.index)}'s trigger on the stack next"
         if k is Kind.SLOT:
-            return f"slot {a.arg}"
+            return f"slot {a.dst}"
         face = self.face(board, self.place(board, a))
         name = "a face-down card" if face is None or face.name is None else face.name
         if k is Kind.PLAY:
@@ -174,13 +172,14 @@ class Table:
         if k is Kind.ACTIVATE:
             return f"activate {name}, ability {a.n + 1}"
         if k is Kind.TARGET:
-            if a.arg.startswith("stack"):
-                i = int(a.arg[5:])
-                return f"target {board.stack[i].title() if i < len(board.stack) else a.arg} on the stack"
-            if a.arg.endswith(".host"):
-                who = "your" if a.arg[0] == SIDES[me] else "the opponent's"
+            t = a.dst
+            if t.area is Area.STACK:
+                i = t.index
+                return f"target {board.stack[i].title() if i < len(board.stack) else t} on the stack"
+            if t.area is Area.HOST:
+                who = "your" if t.side == me else "the opponent's"
                 return f"target {who} Host"
-            who = "your" if a.arg[0] == SIDES[me] else "their"
+            who = "your" if t.side == me else "their"
             return f"target {who} {name}"
         if k is Kind.CARD:
             return f"put {name} on the bottom" if d is not None and d.kind == "mulligan" else f"choose {name}"

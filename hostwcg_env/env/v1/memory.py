@@ -31,7 +31,8 @@ from typing import Any
 
 import numpy as np
 
-from hostwcg_env.engine import CardDef, CardType
+from hostwcg_env.engine import Action, CardDef, CardType, Kind
+from hostwcg_env.engine.actions import Area
 from hostwcg_env.engine.view import PlayerView
 from hostwcg_env.render import parse_event
 
@@ -197,12 +198,13 @@ class Memory:
         if changed:
             self.stamp += 1
 
-    def own_action(self, action: Any) -> None:
+    def own_action(self, action: Action) -> None:
         """One of the viewer's own choices: while it puts looked-at cards back (41.2), ``card dI``
         names the next card from the top. Call ``sync`` first (the look starts with an event)."""
-        if self.looking is None or action.kind.value != "card" or not action.arg.startswith("d"):
+        src = action.source
+        if self.looking is None or action.kind is not Kind.CARD or src is None or src.area is not Area.LISTED:
             return
-        i = int(action.arg[1:])
+        i = src.index
         if 0 <= i < len(self.looking):
             self.look_done.append(self.looking.pop(i))
             if len(self.looking) <= 1:
