@@ -168,7 +168,7 @@ def legal(game: Game) -> set[str]:
 
 
 def events(game: Game, start: int = 0) -> list[str]:
-    return [e.text for e in game.events[start:]]
+    return [str(e) for e in game.events[start:]]
 
 
 def has_event(game: Game, prefix: str, start: int = 0) -> bool:
