@@ -14,19 +14,30 @@ from .actions import PASS, Action, Decision, DecisionKind, Kind, Resume
 from .carddef import CardDef, CardType, Res, Selector
 from .core import Core
 from .costs import Cost, auto_choice, generic_count, generic_options, pay_typed, spend, symbol
-from .events import WOULD_AS, Activated, Paid, TriggerPlaced, TriggerSkipped, WouldPlay
+from .events import (
+    Activated,
+    Announced,
+    Paid,
+    TriggerPlaced,
+    TriggerSkipped,
+    WouldCast,
+    WouldCreate,
+    WouldEmbody,
+    WouldLay,
+    WouldPlay,
+)
 from .kinds import AbilityKind, ItemKind, Zone
 from .state import PendingTrigger, StackItem
 from .targeting import candidates
 from .tasks import Source, Task
 from .zones import move
 
-# 14.4: the play is named by the card's type (14.4.1-14.4.4)
-VERB: Final = {
-    CardType.ENTITY: "Create",
-    CardType.SORCERY: "Cast",
-    CardType.FORM: "Embody",
-    CardType.AMBUSH: "Lay",
+# 14.4: the play is named by the card's type (14.4.1-14.4.4): WouldCreate, WouldCast, ...
+WOULD_EVENT: Final[dict[CardType, type[Announced]]] = {
+    CardType.ENTITY: WouldCreate,
+    CardType.SORCERY: WouldCast,
+    CardType.FORM: WouldEmbody,
+    CardType.AMBUSH: WouldLay,
 }
 # what is announced: a card played, an ability activated, an Ambush, a trigger placed
 PLAY: Final = "play"
@@ -292,9 +303,8 @@ def commit(g: Core, t: Announce) -> None:
         assert new is not None
         item = new_item(g, ItemKind.CARD, p, new.id, card.name, card, targets=t.chosen, obj=new.id,
                         face_down=face_down)
-        verb = VERB[card.type]
         g.emit(WouldPlay(p, new.id, card.name, face_down, item.sid))
-        g.emit(WOULD_AS[verb](p, new.id, card.name, face_down, item.sid))
+        g.emit(WOULD_EVENT[card.type](p, new.id, card.name, face_down, item.sid))
         return
     targets = {k.split(":", 1)[1]: v for k, v in t.chosen.items()}
     if what == TRIGGER:

@@ -691,11 +691,6 @@ class HostHealed(PlayerEvent):
         return f"HostHealed({_p(self.player)}, {self.amount})"
 
 
-# Created, Cast, Embodied, Laid and the announcements by card type (VERB, VERB_EVENT)
-PLAYED_AS: Final[dict[str, type[Resolution]]] = {"Created": Created, "Cast": Cast, "Embodied": Embodied, "Laid": Laid}
-WOULD_AS: Final[dict[str, type[Announced]]] = {"Create": WouldCreate, "Cast": WouldCast, "Embody": WouldEmbody,
-                                              "Lay": WouldLay}
-
 # every event type, by name (docs/engine.md "Events")
 EVENT_TYPES: Final[dict[str, type[Event]]] = {c.__name__: c for c in (
     Roll, FirstPlayer, Mulligan, GameStarted, GameOver, Conceded, TurnBegan, PhaseBegan, StepBegan,

@@ -16,7 +16,18 @@ from .actions import PASS, YES, Action, Decision, DecisionKind, Kind, Resume
 from .carddef import CardType
 from .conditions import all_hold
 from .core import Core
-from .events import PLAYED_AS, EntersSlot, Fizzled, LoopCut, Played, Resolved
+from .events import (
+    Cast,
+    Created,
+    Embodied,
+    EntersSlot,
+    Fizzled,
+    Laid,
+    LoopCut,
+    Played,
+    Resolution,
+    Resolved,
+)
 from .kinds import AbilityKind, ItemKind, Link, Zone
 from .legal import open_slots
 from .loops import loops_forever
@@ -27,8 +38,9 @@ from .targeting import candidates, still_legal
 from .tasks import Source, Task
 from .zones import game_actions, move
 
-# 14.4: the 'did' event is named by the play verb (a Form's "Embodied" is set in after_enter)
-VERB_EVENT: Final = {CardType.ENTITY: "Created", CardType.SORCERY: "Cast", CardType.AMBUSH: "Laid"}
+# 14.4: the 'did' event is named by the play verb: Created, Cast, Embodied, Laid
+VERB_EVENT: Final[dict[CardType, type[Resolution]]] = {
+    CardType.ENTITY: Created, CardType.SORCERY: Cast, CardType.FORM: Embodied, CardType.AMBUSH: Laid}
 
 
 # ------------------------------------------------------------ the work
@@ -205,10 +217,9 @@ def after_enter(g: Core, item: StackItem, new: Obj) -> None:
                                             False, s.trigger_seq))
         new.effects_left = len(spells)
     hidden = new.face_down
-    verb = "Embodied" if card.type is CardType.FORM else VERB_EVENT[card.type]
     # the triggers these events cause are public (a "when your opponent lays a card"
     # trigger): a face-down card's name stays out of them (6.2, HiddenCardEvent)
-    g.emit(PLAYED_AS[verb](p, new.id, card.name, hidden))
+    g.emit(VERB_EVENT[card.type](p, new.id, card.name, hidden))
     if new.zone is Zone.FRONT or new.zone is Zone.BACK:
         place = f"{'f' if new.zone is Zone.FRONT else 'b'}{new.slot}"
         g.emit(EntersSlot(p, new.id, card.name, hidden, place))
