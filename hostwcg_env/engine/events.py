@@ -19,13 +19,9 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from .kinds import Phase, PhaseStep
-
-if TYPE_CHECKING:
-    from .state import Obj
-
 
 # a viewer who is neither player (a spectator): ``redact(PUBLIC)`` keeps only public facts
 PUBLIC: Final = -1
@@ -461,9 +457,10 @@ class EntersSlot(HiddenCardEvent):
 
 @dataclass(frozen=True)
 class LeavesPlay(HiddenCardEvent):
-    """``lki``: the object as it last was in play (A45), for triggers; not in a view."""
+    """``lki``: the object (a ``state.Obj``) as it last was in play (A45), for triggers;
+    not in a view."""
 
-    lki: Obj | None
+    lki: object | None
 
     def redact(self, viewer: int | None) -> Event:
         if viewer is None:
@@ -623,11 +620,11 @@ class Destroyed(CardEvent):
 @dataclass(frozen=True)
 class Destroys(CardEvent):
     """``subject`` (``name``) destroyed ``victim`` (``victim_name``); ``lki``: the destroyer
-    as it last was, if it is gone too (A45); not in a view."""
+    as it last was (a ``state.Obj``), if it is gone too (A45); not in a view."""
 
     victim: int
     victim_name: str
-    lki: Obj | None
+    lki: object | None
 
     def redact(self, viewer: int | None) -> Event:
         if viewer is None:

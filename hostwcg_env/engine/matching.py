@@ -55,7 +55,9 @@ def last_known(ev: Event) -> Obj | None:
     """The object as it last was in play (A45), for an event about one that just left: the
     card that left play, or the destroyer of a ``Destroys``."""
     if isinstance(ev, LeavesPlay) or isinstance(ev, Destroys):
-        return ev.lki
+        lki = ev.lki
+        if isinstance(lki, Obj):
+            return lki
     return None
 
 
