@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import copy
 import dataclasses
+import enum
 import gzip
 import json
 import pickle
@@ -106,6 +107,8 @@ def test_the_texts_are_the_recorded_ones(games: list[tuple[dict[str, Any], Game]
 # ----------------------------------------------------------------------------- redaction
 def _changed(value: Any) -> Any:
     """Another value of the same field: what a different hidden card would have put there."""
+    if isinstance(value, enum.Enum):
+        return value  # the kind of phase or step: public
     if isinstance(value, bool):
         return not value
     if isinstance(value, int):
@@ -118,7 +121,7 @@ def _changed(value: Any) -> Any:
         return "Other"
     if isinstance(value, Obj):
         return value.clone() if hasattr(value, "clone") else copy.copy(value)
-    return value  # enums: the kind of phase or step, public
+    return value
 
 
 def _hidden_fields(e: ev.Event, viewer: int) -> set[str]:
