@@ -8,7 +8,7 @@ board (``viewer=None``) shows everything; ``viewer="spectator"`` shows only what
 
     render_text(game, viewer=0)            # A's board, A at the bottom
     render_text(game, None, color=True)    # everything, ANSI colours
-    render_events(["Draw(A, Squire)", ...], compact=True)
+    render_events(game.view(0).events, compact=True)   # events as A saw them, in short phrases
 """
 
 from __future__ import annotations
