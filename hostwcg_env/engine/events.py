@@ -56,7 +56,9 @@ class PlayerEvent(Event):
 
 @dataclass(frozen=True)
 class CardEvent(PlayerEvent):
-    """An event about one object in play or on the stack: its id and its card's name."""
+    """An event about one object in play or on the stack: its id and its card's name. A
+    trigger it causes names the card (``trigger_subject``), except where a kind overrides
+    that: those triggers have always named no card."""
 
     subject: int | None
     name: str
