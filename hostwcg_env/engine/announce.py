@@ -260,7 +260,7 @@ def _pay(g: Core, p: int, t: Announce, name: str) -> None:
     for sym in t.picked:
         spend(pool, sym)
     pay_typed(pool, t.cost)
-    g.emit(Paid(p, ''.join(t.cost), name))
+    g.emit(Paid(p, "".join(t.cost), name))
 
 
 def new_item(g: Core, kind: ItemKind, controller: int, source: int | None, source_name: str,
