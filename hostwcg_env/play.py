@@ -28,7 +28,9 @@ from hostwcg_env.cards.text import card_sheet, stats_text
 from hostwcg_env.demo import _agent, explain_result, load_decks
 from hostwcg_env.engine import Action, Game, IllegalActionError, RuleConfig
 from hostwcg_env.engine.actions import Area, Kind
-from hostwcg_env.render import parse_event, render_events, render_text
+from hostwcg_env.engine.events import Event, PhaseBegan, TurnBegan
+from hostwcg_env.engine.view import redacted_events
+from hostwcg_env.render import render_events, render_text
 
 RESOURCES = "& authority, £ strife, ! emotion, % amity, $ generic (any)"
 HELP = """Answer with the number of an action in the list, or the action itself:
@@ -140,21 +142,20 @@ class _Table:
         first = self.told
         events = g.events[first:]
         self.told = len(g.events)
-        chunk: list[str] = []
+        chunk: list[Event] = []
         for i, e in enumerate(events, first):
-            if e.kind == "TurnBegan":
+            if isinstance(e, TurnBegan):
                 self._say(chunk)
                 self._say_taken(i)
                 chunk = []
-                _, args = parse_event(e.text)
-                who = args[0] if args else "?"
+                who = "AB"[e.player]
                 whose = "your turn" if who == self.me else f"{who}'s turn (your opponent)"
                 self.out("")
-                self.out(f"=== Turn {args[1] if len(args) > 1 else '?'}: {whose} ===")
+                self.out(f"=== Turn {e.turn}: {whose} ===")
                 self.phase = ""
                 self.turn_start = i
                 continue
-            chunk.append(e.text_for(self.seat))
+            chunk.append(e.redact(self.seat))
         self._say(chunk)
         self._say_taken(self.told)
         s = g.state
@@ -162,14 +163,13 @@ class _Table:
             self.board_turn = s.turn
             self.board()
 
-    def _say(self, texts: list[str]) -> None:
-        if not texts:
+    def _say(self, events: list[Event]) -> None:
+        if not events:
             return
-        body = render_events(texts, color=self.color, compact=True, phase=self.phase)
-        for t in texts:
-            kind, args = parse_event(t)
-            if kind == "PhaseBegan" and args:
-                self.phase = args[0]
+        body = render_events(events, color=self.color, compact=True, phase=self.phase)
+        for e in events:
+            if isinstance(e, PhaseBegan):
+                self.phase = str(e.phase)
         if body:
             self.out(body)
 
@@ -216,7 +216,7 @@ class _Table:
             elif word == "hand" and not rest:
                 self.hand()
             elif word == "log" and not rest:
-                self.out(render_events([e.text_for(self.seat) for e in g.events[self.turn_start:]],
+                self.out(render_events(redacted_events(g.events[self.turn_start:], self.seat),
                                        color=self.color, compact=True))
             elif word == "show":
                 self.show(rest.strip())

@@ -43,6 +43,7 @@ from hostwcg_env.engine.carddef import (
     CardType,
     Res,
 )
+from hostwcg_env.engine.events import GameStarted
 from hostwcg_env.engine.primitives import PRIMITIVES
 from hostwcg_env.engine.stats import has_keyword, health, host_health, host_soul, power
 from hostwcg_env.scenarios import run_line, setup_game
@@ -168,7 +169,7 @@ def legal(game: Game) -> set[str]:
 
 
 def events(game: Game, start: int = 0) -> list[str]:
-    return [e.text for e in game.events[start:]]
+    return [str(e) for e in game.events[start:]]
 
 
 def has_event(game: Game, prefix: str, start: int = 0) -> bool:
@@ -771,7 +772,7 @@ def test_start_of_game():
     )
     # white-box: the event a real game emits at 9.1.8, then the engine loop runs on
     g.state.decision = None
-    g.emit("GameStarted", "GameStarted()")
+    g.emit(GameStarted())
     g.run()
     play(g, "resolve")
     assert len(pstate(g, "A").hand) == 1

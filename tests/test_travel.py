@@ -87,7 +87,7 @@ def _same_game(a: Game, b: Game) -> None:
     assert state_key(a.state) == state_key(b.state)
     play_on(a, 99)
     play_on(b, 99)
-    assert [e.text for e in a.events] == [e.text for e in b.events]
+    assert [str(e) for e in a.events] == [str(e) for e in b.events]
     assert (a.winner, a.state.reason, a.state.turn) == (b.winner, b.state.reason, b.state.turn)
 
 
@@ -231,7 +231,7 @@ def test_aec_envs_copy_mid_game_and_play_on_identically(make: Callable[..., Any]
     assert twin.agent_selection == e.agent_selection
     _step_aec(e, np.random.default_rng(1), 10_000)
     _step_aec(twin, np.random.default_rng(1), 10_000)
-    assert [x.text for x in e.unwrapped.game.events] == [x.text for x in twin.unwrapped.game.events]
+    assert [str(x) for x in e.unwrapped.game.events] == [str(x) for x in twin.unwrapped.game.events]
     assert e.unwrapped.game.winner == twin.unwrapped.game.winner and not e.agents and not twin.agents
 
 
@@ -254,7 +254,7 @@ def test_parallel_envs_copy_mid_game_and_play_on_identically(make: Callable[...,
             actor = env.aec.agent_selection
             o, *_ = env.step({actor: int(rng.choice(np.flatnonzero(o[actor]["action_mask"])))})
             steps += 1
-        runs.append((steps, [x.text for x in env.aec.game.events]))
+        runs.append((steps, [str(x) for x in env.aec.game.events]))
     assert runs[0] == runs[1]
 
 
@@ -272,7 +272,7 @@ def test_a_mid_game_state_goes_through_a_process_pool_and_plays_on() -> None:
         done, state = pool.apply(continue_game, (g.clone(), 7)), pool.apply(copy.deepcopy, (g.state,))
     assert state_key(state) == state_key(g.state)
     local = play_on(g.clone(), 7)
-    assert [e.text for e in done.events] == [e.text for e in local.events]
+    assert [str(e) for e in done.events] == [str(e) for e in local.events]
     assert state_key(done.state) == state_key(local.state)
 
 
@@ -296,7 +296,7 @@ def test_a_mid_game_state_goes_through_a_ray_task_and_plays_on() -> None:
     finally:
         ray.shutdown()
     local = play_on(g.clone(), 8)
-    assert [e.text for e in done.events] == [e.text for e in local.events]
+    assert [str(e) for e in done.events] == [str(e) for e in local.events]
     assert state_key(done.state) == state_key(local.state)
 
 

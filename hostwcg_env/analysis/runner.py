@@ -35,6 +35,7 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from hostwcg_env.engine import ENGINE_EPOCH
+from hostwcg_env.engine.events import Draw, GameStarted, WouldPlay
 
 from .records import RECORD_VERSION, DeckRef, code_version, game_key, pool_hash
 
@@ -214,12 +215,6 @@ def run_game(spec: GameSpec) -> dict[str, Any]:
     return play(spec).record
 
 
-def name_in(text: str) -> str:
-    """``WouldPlay(A, Grace, Aligner of Stars)`` -> ``Grace, Aligner of Stars``."""
-    inner = text[text.index("(") + 1 : text.rindex(")")]
-    return inner.split(", ", 1)[1] if ", " in inner else inner
-
-
 def card_summary(game: Any, put_back: Sequence[Sequence[str]]) -> list[dict[str, list[str]]]:
     """Per seat: the opening hand (after the mulligan), cards drawn later, cards played."""
     before: list[Counter[str]] = [Counter(), Counter()]
@@ -227,20 +222,14 @@ def card_summary(game: Any, put_back: Sequence[Sequence[str]]) -> list[dict[str,
     played: list[set[str]] = [set(), set()]
     started = False
     for ev in game.events:
-        k = ev.kind
-        if k == "Draw":
-            p = ev.data.get("player")
-            if p is None:
-                continue
+        if isinstance(ev, Draw) and ev.card is not None:
             if started:
-                drawn[p].add(name_in(ev.text))
+                drawn[ev.player].add(ev.card)
             else:
-                before[p][name_in(ev.text)] += 1
-        elif k == "WouldPlay":
-            p = ev.data.get("player")
-            if p is not None:
-                played[p].add(name_in(ev.text))
-        elif k == "GameStarted":
+                before[ev.player][ev.card] += 1
+        elif isinstance(ev, WouldPlay):
+            played[ev.player].add(ev.name)
+        elif isinstance(ev, GameStarted):
             started = True
     out = []
     for p in (0, 1):

@@ -16,9 +16,10 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from hostwcg_env.cards.decks import Deck, pool_decks
+from hostwcg_env.engine.events import Activated, CardEvent, Created, Event, Played, WouldPlay
 
 from .records import DeckRef
-from .runner import GameSpec, Visitor, name_in, play
+from .runner import GameSpec, Visitor, play
 
 __all__ = ["GameRecord", "SharedRandom", "cards_played", "deck_matrix", "format_matrix", "play_random_game",
            "pool_decks", "worst"]
@@ -72,12 +73,14 @@ class _CardEvents(Visitor):
         self.rec = rec
 
     def end(self, game: Any) -> None:
-        counters = {"WouldPlay": self.rec.played, "Played": self.rec.resolved,
-                    "Activated": self.rec.activated, "Created": self.rec.created}
+        counters: dict[type[Event], Counter[str]] = {
+            WouldPlay: self.rec.played, Played: self.rec.resolved, Activated: self.rec.activated,
+            Created: self.rec.created}
         for ev in game.events:
-            c = counters.get(ev.kind)
+            c = counters.get(type(ev))
             if c is not None:
-                c[name_in(ev.text)] += 1
+                assert isinstance(ev, CardEvent)
+                c[ev.name] += 1
 
 
 def play_random_game(deck_a: Any, deck_b: Any, seed: int, config: Any = None) -> GameRecord:

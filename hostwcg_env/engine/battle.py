@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from .actions import Action, Decision, DecisionKind, Kind, Resume
 from .core import Core
 from .damage import HostPoint, damage_entity
+from .events import Attacks, AttacksHost, Blocks
 from .kinds import Phase, PhaseStep, Zone
 from .legal import attack_targets
 from .phases import enter_phase, new_step
@@ -58,7 +59,7 @@ def declare_attack(g: Core, p: int, k: int) -> None:
     o.attacked = True
     s.battle = Battle(attacker=o.id, attacker_name=o.name, controller=p)
     s.step = PhaseStep.ATTACK
-    g.emit("Attacks", f"Attacks({'AB'[p]}, {o.name})", subject=o.id, subject_name=o.name, player=p)
+    g.emit(Attacks(p, o.id, o.name))
 
 
 def attacker(g: Core) -> Obj | None:
@@ -122,11 +123,9 @@ def on_attack_target(g: Core, d: Decision, a: Action) -> None:
     s.passes = 0
     if t.zone is Zone.HOST:
         b.target_is_host = True
-        g.emit("AttacksHost", f"AttacksHost({'AB'[b.controller]}, {b.attacker_name})",
-               player=b.controller, subject=b.attacker)
+        g.emit(AttacksHost(b.controller, b.attacker, b.attacker_name))
     else:
-        g.emit("Blocks", f"Blocks({'AB'[t.controller]}, {t.name})", subject=t.id,
-               subject_name=t.name, player=t.controller)
+        g.emit(Blocks(t.controller, t.id, t.name))
 
 
 def run_combat_damage(g: Core, t: CombatDamage) -> None:

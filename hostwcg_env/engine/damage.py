@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from .actions import Action, Decision, DecisionKind, Kind, Resume, hand_at
 from .core import Core
+from .events import DamageCard, DamageDealt, Healed, HostDamaged, HostHealed
 from .hands import draw
 from .kinds import Zone
 from .state import Obj
@@ -23,8 +24,7 @@ def damage_entity(g: Core, o: Obj, n: int, src: Source) -> None:
         return
     o.damage += n
     g.s.dmg += 1
-    g.emit("DamageDealt", f"DamageDealt({o.name}, {n}, source={src[1]}, kind={src[2]})",
-           subject=o.id, subject_name=o.name, player=o.controller)
+    g.emit(DamageDealt(o.controller, o.id, o.name, n, src[1], src[2]))
     if o.damage >= health(g.s, o):
         o.lethal = src  # 38.1, 38.2: the final damage decides the source
 
@@ -70,15 +70,14 @@ def run_host_point(g: Core, t: HostPoint) -> None:
                      task=t)
             return
     for p in t.players:
-        P = "AB"[p]
         cid = chosen[p]
         if cid is None:
             s.players[p].hit_empty = True  # 1.1.3
         else:
             o = s.objs[cid]
             move(g, o, Zone.DAMAGE, p, face_down=True)
-            g.emit("DamageCard", f"DamageCard({P}, {o.name})", private=p, public=f"DamageCard({P})", player=p)
-        g.emit("HostDamaged", f"HostDamaged({P}, 1)", player=p, source=t.source_name)
+            g.emit(DamageCard(p, o.name))
+        g.emit(HostDamaged(p, 1, t.source_name))
     if s.config.damage_draws:  # A05
         for p in t.players:
             if chosen[p] is not None and s.players[p].deck:
@@ -105,12 +104,11 @@ def heal_host(g: Core, p: int, n: int) -> None:
     if k <= 0:
         return
     dest = Zone.HAND if s.config.heal_destination == "hand" else Zone.DROP
-    P = "AB"[p]
     for _ in range(k):
         o = s.objs[pl.damage[-1]]
         move(g, o, dest, p)
         if dest is Zone.HAND:  # from one hidden zone to another (4.8.1, 4.3.1): shown to no one
-            g.emit("Healed", f"Healed({P}, {o.name})", private=p, public=f"Healed({P})", player=p)
+            g.emit(Healed(p, o.name, True))
         else:  # face up into the open drop zone (4.2.1)
-            g.emit("Healed", f"Healed({P}, {o.name})", player=p)
-    g.emit("HostHealed", f"HostHealed({'AB'[p]}, {k})", player=p)
+            g.emit(Healed(p, o.name, False))
+    g.emit(HostHealed(p, k))

@@ -8,6 +8,7 @@ from .announce import start_activate, start_play
 from .battle import declare_attack
 from .core import Core
 from .costs import symbol
+from .events import APSpent
 from .hands import draw, gain
 from .legal import only_pass_publicly, priority_actions
 from .resolution import ResolveTop
@@ -82,19 +83,18 @@ def spend_ap(g: Core, p: int, a: Action) -> None:
     completes before any Fast response (15.3.2.2, 15.3.2.2.1); priority is not passed (31.2.1, A55)."""
     s = g.s
     pl = s.players[p]
-    P = "AB"[p]
     if a.kind is Kind.AP_DRAW:
         pl.ap -= 1
-        g.emit("APSpent", f"APSpent({P}, draw)", player=p)
+        g.emit(APSpent(p, "draw"))
         draw(g, p, 1)
     elif a.kind is Kind.AP_HOST:
         pl.ap -= 1
         sym = symbol(s.objs[pl.host].card.resource)
-        g.emit("APSpent", f"APSpent({P}, host)", player=p)
+        g.emit(APSpent(p, "host"))
         gain(g, p, sym, 1)
     else:
         pl.ap -= 2
         res = a.res
         assert res is not None  # ap any names the resource (11.3.3)
-        g.emit("APSpent", f"APSpent({P}, any {res.value})", player=p)
+        g.emit(APSpent(p, f"any {res.value}"))
         gain(g, p, res.value, 1)

@@ -128,13 +128,15 @@ class PlayerView:
         return self._state
 
     @property
-    def events(self) -> list[str]:
-        return [e.text_for(self.player) for e in self._s.events]
+    def events(self) -> list[Event]:
+        """The event log as this player saw it: each event ``redact``-ed for the viewer
+        (docs/engine.md "Events"); ``str(e)`` is its text."""
+        return redacted_events(self._s.events, self.player)
 
-    def events_from(self, start: int) -> list[str]:
-        """``events[start:]`` without building the texts before ``start``: for a reader that
+    def events_from(self, start: int) -> list[Event]:
+        """``events[start:]`` without redacting the events before ``start``: for a reader that
         keeps its place in the log (the log only grows during a game)."""
-        return [e.text_for(self.player) for e in self._s.events[start:]]
+        return redacted_events(self._s.events[start:], self.player)
 
     # ------------------------------------------------------------ public scalars
     @property
@@ -630,5 +632,6 @@ def _draw_card(o: Obj, bag: list[str], fallback: list[CardDef], hosts: list[Card
     return rng.choice(ambushes if want_ambush else fallback)
 
 
-def event_texts(events: list[Event], viewer: int | None) -> list[str]:
-    return [e.text_for(viewer) for e in events]
+def redacted_events(events: list[Event], viewer: int | None) -> list[Event]:
+    """``events`` as ``viewer`` saw them (``None``: all of them, unredacted)."""
+    return [e.redact(viewer) for e in events]

@@ -88,7 +88,7 @@ def view_text(g: Game, p: int) -> str:
         parts.append(f"decision={d.player} {d.kind.value} {[str(a) for a in d.actions]} {d.prompt!r}")
     parts.append(f"choice={[_objname(x) for x in v.choice_cards()]}")
     parts.append(f"pending={[(t.card.name, t.ability) for t in v.my_pending()]}")
-    parts.append(f"events={len(v.events)} last={v.events[-3:]}")
+    parts.append(f"events={len(v.events)} last={[str(e) for e in v.events[-3:]]}")
     st = v.state
     objs = sorted((o.id, o.card.name, str(o.zone), o.slot, o.controller, o.owner, o.face_down,
                    o.damage, tuple((str(m.kind), str(m.stat), m.value) for m in o.mods))
@@ -132,15 +132,15 @@ def play(g: Game, choose: Chooser, views_every: int = 0, clone_at: tuple[int, ..
         n += 1
     s = g.state
     for e in s.events:
-        h.update(e.text.encode())
-        h.update(e.text_for(0).encode())
-        h.update(e.text_for(1).encode())
+        h.update(str(e).encode())
+        h.update(str(e.redact(0)).encode())
+        h.update(str(e.redact(1)).encode())
     h.update(f"{s.winner} {s.reason} {s.truncated} {s.turn} {n}".encode())
-    log = [e.text for e in s.events]
+    log = [str(e) for e in s.events]
     for at, c in clones:
         for a in actions[at:]:
             c.apply(a)
-        if [e.text for e in c.state.events] != log:
+        if [str(e) for e in c.state.events] != log:
             raise SystemExit(f"a clone taken at action {at} played on to a different log")
     return h.hexdigest()
 

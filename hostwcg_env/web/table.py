@@ -5,7 +5,7 @@ A :class:`Table` is one seat at one game: player 0 (A) or 1 (B), ``"spectator"``
 public cards only) or ``None`` (every card: watching two agents, a replay's referee view).
 A player's message is built only from ``board_of(game, seat)`` (``hostwcg_env.board``),
 which reads the PlayerView, and from the events as that player saw them
-(``Event.text_for``); the labels of the actions are made from that board too. Nothing of the
+(``Event.redact``); the labels of the actions are made from that board too. Nothing of the
 game state reaches a player's browser (tests/test_web.py resamples the hidden cards and
 compares the bytes).
 """
@@ -20,7 +20,8 @@ from hostwcg_env.board import SPECTATOR, Board, CardFace, board_of
 from hostwcg_env.demo import explain_result
 from hostwcg_env.engine import Action, Game
 from hostwcg_env.engine.actions import Area, Kind
-from hostwcg_env.render import parse_event, render_events
+from hostwcg_env.engine.events import PUBLIC, Event, PhaseBegan, TurnBegan
+from hostwcg_env.render import render_events
 
 SIDES = "AB"
 LOG_WIDTH = 10_000  # one compact line per phase: the browser wraps it
@@ -230,36 +231,34 @@ class Table:
         g = self.game
         first, self.told = self.told, len(g.events)
         out: list[dict[str, str]] = []
-        chunk: list[str] = []
+        chunk: list[Event] = []
         for i, e in enumerate(g.events[first:self.told], first):
             if self.taken and self.taken[0][2] <= i:
                 out += self._lines(chunk)
                 chunk = []
                 while self.taken and self.taken[0][2] <= i:
                     out.append({"forced": self._said(self.taken.pop(0))})
-            if e.kind == "TurnBegan":
+            if isinstance(e, TurnBegan):
                 out += self._lines(chunk)
                 chunk = []
-                _, args = parse_event(e.text)
-                who = args[0] if args else "?"
-                you = " (you)" if self.player is not None and who == SIDES[self.player] else ""
-                out.append({"turn": f"Turn {args[1] if len(args) > 1 else '?'}: {who}{you}"})
+                who = SIDES[e.player]
+                you = " (you)" if self.player == e.player else ""
+                out.append({"turn": f"Turn {e.turn}: {who}{you}"})
                 self.phase = ""
                 continue
-            chunk.append(e.text if self.seat is None else e.text_for(self.player))
+            chunk.append(e.redact(None if self.seat is None else PUBLIC if self.player is None else self.player))
         out += self._lines(chunk)
         out += [{"forced": self._said(x)} for x in self.taken]
         self.taken = []
         return out
 
-    def _lines(self, texts: list[str]) -> list[dict[str, str]]:
-        if not texts:
+    def _lines(self, events: list[Event]) -> list[dict[str, str]]:
+        if not events:
             return []
-        body = render_events(texts, compact=True, width=LOG_WIDTH, indent="", phase=self.phase)
-        for t in texts:
-            kind, args = parse_event(t)
-            if kind == "PhaseBegan" and args:
-                self.phase = args[0]
+        body = render_events(events, compact=True, width=LOG_WIDTH, indent="", phase=self.phase)
+        for e in events:
+            if isinstance(e, PhaseBegan):
+                self.phase = str(e.phase)
         return [{"line": line} for line in body.splitlines() if line.strip()]
 
     def over(self, board: Board) -> dict[str, Any] | None:
