@@ -19,9 +19,10 @@ level  name        what it is
 2      casual      the heuristic without its battle sense: it attacks only an unblocked
                    Host, never an Entity
 3      club        the heuristic (``heuristic``)
-4      expert      the lookahead (``lookahead``): each sensible action tried in a world
-                   sampled from its view, the turn played out, the position scored
-5      master      the learned set policy checked by rollouts (``ppo_v1:look``)
+4      expert      the lookahead that keeps the heuristic's choice unless another action
+                   scores better by more than 0.1 (``lookahead:margin=0.1``)
+5      master      the learned set policy, its likeliest actions checked by rollouts to
+                   the end of the turn (``ppo_v1:look:turns=1``)
 =====  ==========  ===================================================================
 
 Their ratings on the ladder, and how they were measured: ``docs/levels.md``. Levels 1 to 4
@@ -54,8 +55,8 @@ LEVELS: dict[int, Level] = {
     1: Level("beginner", "heuristic", fights=False, curve=False, answers=False, mulligan=False, draws=False),
     2: Level("casual", "heuristic", fights=False),
     3: Level("club", "heuristic"),
-    4: Level("expert", "lookahead"),
-    5: Level("master", "ppo_v1:look"),
+    4: Level("expert", "lookahead:margin=0.1"),
+    5: Level("master", "ppo_v1:look:turns=1"),
 }
 
 
