@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .recordfile import ShardWriter
-from .records import record_key
+from .records import Record, known, record_key
 from .simulate import BalanceResult, Progress, Study, execute, load_done, prepare_out
 from .stats import CONDITIONS, newcombe, paired, result_for, sequential_bounds
 
@@ -46,14 +46,14 @@ class SequentialPlan:
 # ============================================================================ metrics
 
 
-def _deck_seat(rec: dict[str, Any], deck: str) -> int | None:
+def _deck_seat(rec: Record, deck: str) -> int | None:
     a, b = rec["decks"][0]["id"], rec["decks"][1]["id"]
     if a == b:
         return None
     return 0 if a == deck else 1 if b == deck else None
 
 
-def metric(name: str) -> tuple[Callable[[Any], bool], Callable[[dict[str, Any]], float | None], bool]:
+def metric(name: str) -> tuple[Callable[[Any], bool], Callable[[Record], float | None], bool]:
     """(applies to a GameSpec, value of a record, is a rate) for a metric name."""
     if name == "first_player":
         return (lambda s: True), (lambda r: result_for(r, r["first_player"])), True
@@ -66,7 +66,7 @@ def metric(name: str) -> tuple[Callable[[Any], bool], Callable[[dict[str, Any]],
     if name.startswith("deck:"):
         d = name[5:]
 
-        def dv(r: dict[str, Any]) -> float | None:
+        def dv(r: Record) -> float | None:
             s = _deck_seat(r, d)
             return None if s is None else result_for(r, s)
 
@@ -74,7 +74,7 @@ def metric(name: str) -> tuple[Callable[[Any], bool], Callable[[dict[str, Any]],
     if name.startswith("matchup:"):
         x, _, y = name[8:].partition(":")
 
-        def mv(r: dict[str, Any]) -> float | None:
+        def mv(r: Record) -> float | None:
             ids = (r["decks"][0]["id"], r["decks"][1]["id"])
             if set(ids) != {x, y} or x == y:
                 return None
@@ -84,8 +84,8 @@ def metric(name: str) -> tuple[Callable[[Any], bool], Callable[[dict[str, Any]],
     raise ValueError(f"unknown metric {name!r} (one of: {', '.join(METRICS)})")
 
 
-def _pairs(ra: Sequence[dict[str, Any]], rb: Sequence[dict[str, Any]],
-           fn: Callable[[dict[str, Any]], float | None]) -> tuple[list[float], list[float]]:
+def _pairs(ra: Sequence[Record], rb: Sequence[Record],
+           fn: Callable[[Record], float | None]) -> tuple[list[float], list[float]]:
     xs, ys = [], []
     for a, b in zip(ra, rb, strict=True):
         x, y = fn(a), fn(b)
@@ -98,13 +98,13 @@ def _pairs(ra: Sequence[dict[str, Any]], rb: Sequence[dict[str, Any]],
 # ============================================================================ the table
 
 
-def diff_rows(ra: Sequence[dict[str, Any]], rb: Sequence[dict[str, Any]], decks: Sequence[Any],
+def diff_rows(ra: Sequence[Record], rb: Sequence[Record], decks: Sequence[Any],
               max_width: float = 0.2) -> list[dict[str, Any]]:
     """The difference B - A of every statistic: paired over the games both played (``ra[i]``
     and ``rb[i]`` are the same game key), per-card ones unpaired."""
     rows: list[dict[str, Any]] = []
 
-    def add(table: str, stat: str, scope: str, fn: Callable[[dict[str, Any]], float | None], rate: bool) -> None:
+    def add(table: str, stat: str, scope: str, fn: Callable[[Record], float | None], rate: bool) -> None:
         xs, ys = _pairs(ra, rb, fn)
         if not xs:
             return
@@ -121,9 +121,9 @@ def diff_rows(ra: Sequence[dict[str, Any]], rb: Sequence[dict[str, Any]], decks:
                         ("draws", "draw rate"), ("turns", "mean turns"), ("decisions", "mean decisions")):
         _, fn, rate = metric(name)
         add("game", name, label, fn, rate)
-    reasons = sorted({r["reason"] for r in [*ra, *rb]})
+    reasons = sorted({known(r["reason"], r, "reason") for r in [*ra, *rb]})
     for reason in reasons:
-        def ends_by(r: dict[str, Any], reason: str = reason) -> float | None:
+        def ends_by(r: Record, reason: str = reason) -> float | None:
             return float(r["reason"] == reason)
 
         add("game", f"reason:{reason}", f"share of games ending by {reason}", ends_by, True)
@@ -139,7 +139,7 @@ def diff_rows(ra: Sequence[dict[str, Any]], rb: Sequence[dict[str, Any]], decks:
     for d in decks:
         hosts.setdefault(d.host, []).append(d.id)
     for h, ds in hosts.items():
-        def hv(r: dict[str, Any], ds: list[str] = ds) -> float | None:
+        def hv(r: Record, ds: list[str] = ds) -> float | None:
             for d in ds:
                 s = _deck_seat(r, d)
                 if s is not None and r["decks"][1 - s]["id"] not in ds:
@@ -151,7 +151,7 @@ def diff_rows(ra: Sequence[dict[str, Any]], rb: Sequence[dict[str, Any]], decks:
     return rows
 
 
-def card_diffs(ra: Sequence[dict[str, Any]], rb: Sequence[dict[str, Any]], decks: Sequence[Any],
+def card_diffs(ra: Sequence[Record], rb: Sequence[Record], decks: Sequence[Any],
                max_width: float) -> list[dict[str, Any]]:
     from .stats import compute_tables
 
@@ -252,14 +252,14 @@ def run_compare(study_a: Study, study_b: Study, out: str | Path | None = None, b
     if folder is not None:
         prepare_out(study_a, folder / "A", fresh=fresh)
         prepare_out(study_b, folder / "B", fresh=fresh)
-    done: dict[str, dict[str, dict[str, Any]]] = {
+    done: dict[str, dict[str, Record]] = {
         "A": load_done(study_a, folder / "A" if folder else None),
         "B": load_done(study_b, folder / "B" if folder else None)}
     n = len(specs_a)
     looks_at = [n]
     bounds: list[float] = []
     applies: Callable[[Any], bool] = lambda s: True  # noqa: E731
-    value: Callable[[dict[str, Any]], float | None] = lambda r: None  # noqa: E731
+    value: Callable[[Record], float | None] = lambda r: None  # noqa: E731
     if sequential is not None:
         applies, value, _ = metric(sequential.metric)
         k = max(1, sequential.look_every)

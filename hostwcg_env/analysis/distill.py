@@ -16,6 +16,7 @@ import numpy as np
 
 from agents.demos import DemoBuilder, Relabel
 
+from .records import Record
 from .replay import new_game, replay
 from .runner import Visitor
 
@@ -45,7 +46,7 @@ class _Choices(Visitor):
             self.builder.add(obs, mask, flat, d.player)
 
 
-def from_records(records: Iterable[dict[str, Any]], agent: str, gamma: float = 0.995,
+def from_records(records: Iterable[Record], agent: str, gamma: float = 0.995,
                  relabel: Relabel | None = None) -> dict[str, np.ndarray]:
     """The choices of ``agent`` (its name in the records, e.g. ``ismcts:0.45s``) in the given
     game records (``recordfile.iter_records``: ladder results, balance shards), by replaying
@@ -81,7 +82,7 @@ def from_records(records: Iterable[dict[str, Any]], agent: str, gamma: float = 0
             "relabelled": np.asarray(relabelled)}
 
 
-def replay_into_v1(rec: dict[str, Any], demos: Any, env: Any, seats: Iterable[int], gamma: float = 0.995) -> int:
+def replay_into_v1(rec: Record, demos: Any, env: Any, seats: Iterable[int], gamma: float = 0.995) -> int:
     """Replay one record through ``env`` (a v1 ``raw_env`` with ``auto_single=False`` and the
     record's rules), adding every choice of ``seats`` to ``demos``; the number of rows added.
     A replay that does not end as recorded raises ValueError."""
@@ -111,7 +112,7 @@ def replay_into_v1(rec: dict[str, Any], demos: Any, env: Any, seats: Iterable[in
     return added
 
 
-def v1_from_records(records: Iterable[dict[str, Any]], agent: str | None = None,
+def v1_from_records(records: Iterable[Record], agent: str | None = None,
                     gamma: float = 0.995) -> dict[str, np.ndarray]:
     """The v1 rows of ``agent``'s choices (its name in the records; None: both seats of every
     game) in the given records (``hostwcg_env.analysis.replay.replayable``). Only records played under the default rules are taken (the env's observation

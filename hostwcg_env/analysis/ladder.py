@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from .recordfile import RecordFileError, RecordWriter, check_results_file, iter_records
-from .records import MAX_SEED, DeckRef, code_version, record_id
+from .records import MAX_SEED, DeckRef, Record, code_version, record_id
 from .runner import GameSpec, run_game
 from .stats import Z, wilson
 from .tally import NumberSet, Tally, id_digest
@@ -102,7 +102,7 @@ class Schedule:
         for index in range(len(self)):
             yield self.spec(index)
 
-    def index_of(self, rec: dict[str, Any]) -> int | None:
+    def index_of(self, rec: Record) -> int | None:
         """The place of ``rec`` in the schedule (the game it is a record of), or None."""
         a, b = rec["agents"]
         i = rec["seed"] - self.seed
@@ -213,7 +213,7 @@ def _load() -> float | None:
         return None
 
 
-def _order(rec: dict[str, Any]) -> tuple[str, str, int]:
+def _order(rec: Record) -> tuple[str, str, int]:
     return rec["agents"][0], rec["agents"][1], rec["seed"]
 
 
@@ -224,7 +224,7 @@ class LadderResult:
     for (``keep_records``), and is empty otherwise."""
 
     agents: list[str]
-    records: list[dict[str, Any]]  # game records (records.py), when kept
+    records: list[Record]  # game records (records.py), when kept
     seconds: float
     resumed: int = 0  # records taken from a results file rather than played by this run
     source: str = ""  # set by ``from_results``: the files the records were read from
@@ -339,7 +339,7 @@ class LadderResult:
         keeps the records (``records``; ``hostwcg ladder`` does not)."""
         tally = Tally()
         seen = NumberSet()
-        kept: list[dict[str, Any]] = []
+        kept: list[Record] = []
         for path in paths:
             if not str(path).strip():
                 raise RecordFileError("give a results file (got an empty name)")
@@ -381,7 +381,7 @@ class LadderResult:
         return buf.getvalue()
 
 
-def load_results(path: str | Path, warn: bool = True) -> tuple[list[dict[str, Any]], set[str]]:
+def load_results(path: str | Path, warn: bool = True) -> tuple[list[Record], set[str]]:
     """The records of a results file (any layout the ladder has written: ``records.upgrade``)
     and the code versions that played them. A record cut off by an interruption is skipped
     with a warning; valid JSON that is not a game record is an error naming the file and line
@@ -424,7 +424,7 @@ def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, q
         if name not in tally.agents:
             tally.agents.append(name)
     done = NumberSet()  # the places in the schedule of the games taken from ``results``
-    kept: list[dict[str, Any]] = []
+    kept: list[Record] = []
     t0 = time.time()
     load0 = _load()
     with sigterm_unwinds():

@@ -34,6 +34,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from .records import Record
 from .stats import deck_ids, result_for
 
 EPS = 1e-6  # a weight below this is "not played"
@@ -50,7 +51,7 @@ def available() -> str | None:
     return None
 
 
-def pair_results(records: Sequence[dict[str, Any]], order: Sequence[str]) -> dict[tuple[int, int], list[float]]:
+def pair_results(records: Sequence[Record], order: Sequence[str]) -> dict[tuple[int, int], list[float]]:
     """For each deck pair (i < j in ``order``), deck i's result in each of their games."""
     index = {d: k for k, d in enumerate(order)}
     out: dict[tuple[int, int], list[float]] = defaultdict(list)
@@ -102,7 +103,7 @@ def equilibrium(a: Any) -> Any:
     return p / p.sum()
 
 
-def metagame(records: Sequence[dict[str, Any]], order: Sequence[str], resamples: int = 200,
+def metagame(records: Sequence[Record], order: Sequence[str], resamples: int = 200,
              seed: int = 0) -> list[dict[str, Any]]:
     """One row per deck, best first: ``nash_share`` (its weight in the equilibrium mix) with its
     resampled 95% interval (``_low``, ``_high``), ``played_share`` (of the resamples), ``never``

@@ -19,7 +19,7 @@ from typing import Any
 from hostwcg_env.engine import ENGINE_EPOCH
 
 from .recordfile import RecordFileError, iter_records
-from .records import DeckRef, pool_hash, record_key
+from .records import DeckRef, Record, pool_hash, record_key
 from .runner import GameSpec, Visitor, play
 
 
@@ -32,7 +32,7 @@ class ReplayError(Exception):
         self.step = step
 
 
-def replayable(paths: Any, warn: bool = True) -> Iterator[dict[str, Any]]:
+def replayable(paths: Any, warn: bool = True) -> Iterator[Record]:
     """The records of these files or folders that kept their actions (``iter_records``); the
     ladder's lines written before it kept them are skipped, counted in one warning a file."""
     import sys
@@ -53,7 +53,7 @@ def replayable(paths: Any, warn: bool = True) -> Iterator[dict[str, Any]]:
                       f"(written before the ladder kept them)", file=sys.stderr)
 
 
-def load_record(path: str | Path, index: int = 0, key: str | None = None) -> dict[str, Any]:
+def load_record(path: str | Path, index: int = 0, key: str | None = None) -> Record:
     """Record ``index`` of a results file or a folder of shards, or the record whose key is
     ``key``. ``index`` counts records (0-based, in file order), never lines: a line that is not
     a record is skipped with a warning naming it and not counted. A record without actions (a
@@ -77,7 +77,7 @@ def load_record(path: str | Path, index: int = 0, key: str | None = None) -> dic
     raise LookupError(f"{path}: no record with {what}")
 
 
-def spec_of(rec: dict[str, Any]) -> GameSpec:
+def spec_of(rec: Record) -> GameSpec:
     """The game spec a record was played from."""
     decks = [DeckRef.from_json(d) for d in rec["decks"]]
     rules = tuple(sorted((rec.get("rules") or {}).items()))
@@ -86,7 +86,7 @@ def spec_of(rec: dict[str, Any]) -> GameSpec:
                     patches=tuple(rec.get("patches") or ()))
 
 
-def new_game(rec: dict[str, Any]) -> Any:
+def new_game(rec: Record) -> Any:
     """The record's game before its first action; :class:`ReplayError` when the record's decks
     or rules cannot set one up (a card or Host not in this card pool, say)."""
     from .runner import new_game as start
@@ -101,7 +101,7 @@ def _result(winner: int | None, reason: str | None) -> str:
     return ("draw" if winner is None else f"{'AB'[winner]} won") + f" ({reason or '?'})"
 
 
-def _pool_note(rec: dict[str, Any]) -> str:
+def _pool_note(rec: Record) -> str:
     p = rec.get("pool")
     if p and p != pool_hash():
         return f" (the card data has changed since this game was recorded: pool {p}, now {pool_hash()})"
@@ -112,7 +112,7 @@ class _Script:
     """A driver (runner.py) that plays the record's actions, each checked legal where it is
     taken."""
 
-    def __init__(self, rec: dict[str, Any]) -> None:
+    def __init__(self, rec: Record) -> None:
         self.actions = rec["actions"]
         self.i = 0
         self.note = _pool_note(rec)
@@ -155,7 +155,7 @@ class _Steps(Visitor):
             self._after(game, i, action, self._first)
 
 
-def replay(rec: dict[str, Any], on_step: Callable[[Any, int, Any, int], Any] | None = None,
+def replay(rec: Record, on_step: Callable[[Any, int, Any, int], Any] | None = None,
            before_step: Callable[[Any, int, Any], Any] | None = None, visit: Visitor | None = None) -> Any:
     """Replay ``rec`` to its end and check the result (what the record holds of it: winner,
     reason, turns, decisions); returns the finished Game. ``before_step(game, i, action)``
@@ -197,7 +197,7 @@ def replay(rec: dict[str, Any], on_step: Callable[[Any, int, Any, int], Any] | N
     return game
 
 
-def verify(rec: dict[str, Any]) -> str | None:
+def verify(rec: Record) -> str | None:
     """None when ``rec`` replays exactly, else the message saying where it diverged."""
     try:
         replay(rec)
@@ -206,7 +206,7 @@ def verify(rec: dict[str, Any]) -> str | None:
     return None
 
 
-def describe(rec: dict[str, Any]) -> str:
+def describe(rec: Record) -> str:
     d = rec["decks"]
     rules = ", ".join(f"{k}={v}" for k, v in (rec.get("rules") or {}).items()) or "default rules"
     w = rec.get("winner")
@@ -220,7 +220,7 @@ HELP = ("Keys are read when you press Enter: Enter alone: next decision | t Ente
         "c Enter: to the end | b Enter: board | q Enter: quit")
 
 
-def step_through(rec: dict[str, Any], viewer: int | None, step: bool = True,
+def step_through(rec: Record, viewer: int | None, step: bool = True,
                  read: Callable[[str], str] = input, out: Callable[[str], Any] = print,
                  color: bool = False) -> int:
     """Replay ``rec`` in the terminal from ``viewer``'s side (0 = A, 1 = B, None = spectator):

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .recordfile import RecordFileError, ShardWriter, read_records, repair, shard_files
-from .records import MAX_SEED, DeckRef, game_key, pool_hash, record_key
+from .records import MAX_SEED, DeckRef, Record, game_key, pool_hash, record_key
 from .runner import GameSpec, run_game
 
 STUDY_FILE = "study.json"
@@ -344,19 +344,19 @@ def chunk_size(backend: Any) -> int:
     return max(CHUNK, 16 * int(n or 1))
 
 
-def _place(study: Study, rec: dict[str, Any]) -> int:
+def _place(study: Study, rec: Record) -> int:
     i = study.index_of(rec["decks"][0]["id"], rec["decks"][1]["id"], rec["seed"])
     assert i is not None  # (load_done and the backends give records of the schedule only)
     return i
 
 
-def in_schedule_order(study: Study, records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def in_schedule_order(study: Study, records: Iterable[Record]) -> list[Record]:
     """Records of ``study`` (``load_done``) in schedule order."""
     return sorted(records, key=lambda r: _place(study, r))
 
 
 def execute(todo: list[GameSpec], writers: dict[str, ShardWriter | None], backend: Any,
-            progress: Progress | None = None, sink: Callable[[dict[str, Any]], None] | None = None) -> int:
+            progress: Progress | None = None, sink: Callable[[Record], None] | None = None) -> int:
     """Play ``todo`` on ``backend``; each record goes to its label's writer as it arrives."""
     n = 0
     for rec in backend.imap_unordered(todo):
@@ -371,7 +371,7 @@ def execute(todo: list[GameSpec], writers: dict[str, ShardWriter | None], backen
     return n
 
 
-def load_done(study: Study, out: str | Path | None) -> dict[str, dict[str, Any]]:
+def load_done(study: Study, out: str | Path | None) -> dict[str, Record]:
     """Records of this study already under ``out`` (by key), those of its schedule only (found
     by ``Study.index_of``, not by listing the schedule: a study of any size)."""
     if out is None:
@@ -410,7 +410,7 @@ def run_study(study: Study, out: str | Path | None = None, backend: Any = "local
     todo: Iterator[GameSpec] = (sp for sp in study.iter_specs(total) if sp.key not in done)
     if stop_after is not None:
         todo = islice(todo, stop_after)
-    new: dict[str, dict[str, Any]] = {}
+    new: dict[str, Record] = {}
     if n_todo > 0:
         writer = ShardWriter(Path(out) / "shards", prefix=study.label) if out is not None else None
         bar = Progress(total, done_here, quiet=quiet)
@@ -444,11 +444,11 @@ class BalanceResult:
     """The records of a study, in schedule order, and the tables computed from them."""
 
     study: Study
-    records: list[dict[str, Any]]
+    records: list[Record]
     seconds: float = 0.0
     out: Path | None = None
     new_games: int = 0
-    new_ms: int = 0
+    new_ms: float = 0  # (whole milliseconds from the runner)
     _tables: dict[str, list[dict[str, Any]]] | None = None
 
     @property

@@ -18,6 +18,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from .records import DeckJSON, Record, known
+
 CONDITIONS = ("drawn", "opening", "drawn_later", "played", "not_drawn")
 CONDITION_TEXT = {
     "drawn": "in hand at some point (opening hand or drawn later)",
@@ -133,25 +135,25 @@ def prop_row(wins: float, n: int, max_width: float, prefix: str = "") -> dict[st
 # ============================================================================ game results
 
 
-def result_for(rec: dict[str, Any], seat: int) -> float:
+def result_for(rec: Record, seat: int) -> float:
     """1 win, 0.5 draw, 0 loss, for the side in ``seat``."""
     w = rec.get("winner")
     return 0.5 if w is None else float(w == seat)
 
 
-def deck_ids(rec: dict[str, Any]) -> tuple[str, str]:
+def deck_ids(rec: Record) -> tuple[str, str]:
     return rec["decks"][0]["id"], rec["decks"][1]["id"]
 
 
 # ============================================================================ the tables
 
 
-def compute_tables(records: Sequence[dict[str, Any]], deck_order: Sequence[str] | None = None,
+def compute_tables(records: Sequence[Record], deck_order: Sequence[str] | None = None,
                    max_width: float = 0.2) -> dict[str, list[dict[str, Any]]]:
     """Every table of the balance report from a list of game records."""
     if deck_order is None:
         deck_order = sorted({d for r in records for d in deck_ids(r)})
-    decks_info: dict[str, dict[str, Any]] = {}
+    decks_info: dict[str, DeckJSON] = {}
     for r in records:
         for d in r["decks"]:
             decks_info.setdefault(d["id"], d)
@@ -170,7 +172,7 @@ def compute_tables(records: Sequence[dict[str, Any]], deck_order: Sequence[str] 
     }
 
 
-def matchups(records: Sequence[dict[str, Any]], order: Sequence[str], max_width: float) -> list[dict[str, Any]]:
+def matchups(records: Sequence[Record], order: Sequence[str], max_width: float) -> list[dict[str, Any]]:
     wins: dict[tuple[str, str], float] = defaultdict(float)
     n: Counter[tuple[str, str]] = Counter()
     draws: Counter[tuple[str, str]] = Counter()
@@ -183,7 +185,7 @@ def matchups(records: Sequence[dict[str, Any]], order: Sequence[str], max_width:
             n[(me, opp)] += 1
             wins[(me, opp)] += result_for(r, seat)
             draws[(me, opp)] += r.get("winner") is None
-            turns[(me, opp)].append(r["turns"])
+            turns[(me, opp)].append(known(r["turns"], r, "turns"))
     rows = []
     for me in order:
         for opp in order:
@@ -195,7 +197,7 @@ def matchups(records: Sequence[dict[str, Any]], order: Sequence[str], max_width:
     return rows
 
 
-def matrix(records: Sequence[dict[str, Any]], order: Sequence[str]) -> list[dict[str, Any]]:
+def matrix(records: Sequence[Record], order: Sequence[str]) -> list[dict[str, Any]]:
     """Row deck's win rate against each column deck (None where they did not meet)."""
     wins: dict[tuple[str, str], float] = defaultdict(float)
     n: Counter[tuple[str, str]] = Counter()
@@ -208,10 +210,10 @@ def matrix(records: Sequence[dict[str, Any]], order: Sequence[str]) -> list[dict
                             for opp in order}} for me in order]
 
 
-def first_player(records: Sequence[dict[str, Any]], order: Sequence[str], max_width: float) -> list[dict[str, Any]]:
+def first_player(records: Sequence[Record], order: Sequence[str], max_width: float) -> list[dict[str, Any]]:
     """How often the player who went first won: over all games and in the games of each deck."""
-    def row(scope: str, rs: list[dict[str, Any]]) -> dict[str, Any]:
-        w = sum(result_for(r, r["first_player"]) for r in rs)
+    def row(scope: str, rs: list[Record]) -> dict[str, Any]:
+        w = sum(result_for(r, known(r["first_player"], r, "first_player")) for r in rs)
         return {"scope": scope, **prop_row(w, len(rs), max_width)}
 
     rows = [row("all", list(records))]
@@ -222,7 +224,7 @@ def first_player(records: Sequence[dict[str, Any]], order: Sequence[str], max_wi
     return rows
 
 
-def seats(records: Sequence[dict[str, Any]], max_width: float) -> list[dict[str, Any]]:
+def seats(records: Sequence[Record], max_width: float) -> list[dict[str, Any]]:
     rows = []
     for seat in (0, 1):
         by_agent: dict[str, list[float]] = defaultdict(list)
@@ -233,13 +235,13 @@ def seats(records: Sequence[dict[str, Any]], max_width: float) -> list[dict[str,
     return rows
 
 
-def _sides(records: Sequence[dict[str, Any]]) -> Iterable[tuple[dict[str, Any], int, str]]:
+def _sides(records: Sequence[Record]) -> Iterable[tuple[Record, int, str]]:
     for r in records:
         for seat in (0, 1):
             yield r, seat, r["decks"][seat]["id"]
 
 
-def decks(records: Sequence[dict[str, Any]], order: Sequence[str], info: dict[str, Any],
+def decks(records: Sequence[Record], order: Sequence[str], info: dict[str, DeckJSON],
           max_width: float) -> list[dict[str, Any]]:
     """Each deck against the field (all its games; a mirror game counts for both sides)."""
     res: dict[str, list[float]] = defaultdict(list)
@@ -250,7 +252,7 @@ def decks(records: Sequence[dict[str, Any]], order: Sequence[str], info: dict[st
         x = result_for(r, seat)
         res[d].append(x)
         (first if r["first_player"] == seat else second)[d].append(x)
-        turns[d].append(r["turns"])
+        turns[d].append(known(r["turns"], r, "turns"))
     rows = []
     for d in order:
         if not res[d]:
@@ -263,7 +265,7 @@ def decks(records: Sequence[dict[str, Any]], order: Sequence[str], info: dict[st
     return rows
 
 
-def hosts(records: Sequence[dict[str, Any]], order: Sequence[str], info: dict[str, Any],
+def hosts(records: Sequence[Record], order: Sequence[str], info: dict[str, DeckJSON],
           max_width: float) -> list[dict[str, Any]]:
     """Each Host over all the decks it leads: win rate, going first and second, how it wins."""
     host_order: list[str] = []
@@ -284,11 +286,11 @@ def hosts(records: Sequence[dict[str, Any]], order: Sequence[str], info: dict[st
         x = result_for(r, seat)
         res[h].append(x)
         (first if r["first_player"] == seat else second)[h].append(x)
-        turns[h].append(r["turns"])
+        turns[h].append(known(r["turns"], r, "turns"))
         if r.get("winner") == seat:
-            won_by[h][r["reason"]] += 1
+            won_by[h][known(r["reason"], r, "reason")] += 1
         elif r.get("winner") == 1 - seat:
-            lost_by[h][r["reason"]] += 1
+            lost_by[h][known(r["reason"], r, "reason")] += 1
     rows = []
     for h in host_order:
         if not res[h]:
@@ -303,7 +305,7 @@ def hosts(records: Sequence[dict[str, Any]], order: Sequence[str], info: dict[st
     return rows
 
 
-def cards(records: Sequence[dict[str, Any]], order: Sequence[str], info: dict[str, Any],
+def cards(records: Sequence[Record], order: Sequence[str], info: dict[str, DeckJSON],
           max_width: float) -> list[dict[str, Any]]:
     """Per deck and card: the deck's win rate in the games where the card was drawn / in the
     opening hand / drawn later / played / never drawn, against the deck's baseline.
@@ -326,7 +328,7 @@ def cards(records: Sequence[dict[str, Any]], order: Sequence[str], info: dict[st
         x = result_for(r, seat)
         base_n[d] += 1
         base_w[d] += x
-        c = r["cards"][seat]
+        c = known(r["cards"], r, "cards")[seat]
         opening = set(c["opening"])
         later = set(c["drawn"])
         played = set(c["played"])
@@ -370,10 +372,10 @@ def cards(records: Sequence[dict[str, Any]], order: Sequence[str], info: dict[st
     return rows
 
 
-def lengths(records: Sequence[dict[str, Any]], max_width: float) -> list[dict[str, Any]]:
+def lengths(records: Sequence[Record], max_width: float) -> list[dict[str, Any]]:
     rows = []
     for metric in ("turns", "decisions"):
-        xs = [float(r[metric]) for r in records]
+        xs = [float(known(r["turns"] if metric == "turns" else r["decisions"], r, metric)) for r in records]
         m, lo, hi, sd = mean_ci(xs)
         s = sorted(xs)
         rows.append({"metric": metric, "games": len(xs), "mean": _r(m), "ci_low": _r(lo), "ci_high": _r(hi),
@@ -384,13 +386,13 @@ def lengths(records: Sequence[dict[str, Any]], max_width: float) -> list[dict[st
     return rows
 
 
-def reasons(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def reasons(records: Sequence[Record]) -> list[dict[str, Any]]:
     c = Counter(r["reason"] for r in records)
     n = len(records)
     return [{"reason": k, "games": v, "share": _r(v / n)} for k, v in sorted(c.items(), key=lambda t: (-t[1], t[0]))]
 
 
-def games(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def games(records: Sequence[Record]) -> list[dict[str, Any]]:
     rows = []
     for r in records:
         a, b = deck_ids(r)
@@ -399,7 +401,7 @@ def games(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
                      "agent_a": r["agents"][0], "agent_b": r["agents"][1],
                      "winner": "draw" if w is None else "AB"[w],
                      "winner_deck": None if w is None else (a, b)[w],
-                     "first_player": "AB"[r["first_player"]], "reason": r["reason"],
+                     "first_player": "AB"[known(r["first_player"], r, "first_player")], "reason": r["reason"],
                      "turns": r["turns"], "decisions": r["decisions"]})
     return rows
 
