@@ -25,12 +25,19 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .recordfile import ShardWriter
 from .records import Record, known, record_key
 from .simulate import BalanceResult, Progress, Study, execute, load_done, prepare_out
 from .stats import CONDITIONS, newcombe, paired, result_for, sequential_bounds
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from .backends import Backend
+    from .records import DeckRef
+    from .runner import GameSpec
 
 METRICS = ("first_player", "seat_a", "draws", "turns", "decisions", "deck:ID", "matchup:ID:ID")
 
@@ -53,7 +60,7 @@ def _deck_seat(rec: Record, deck: str) -> int | None:
     return 0 if a == deck else 1 if b == deck else None
 
 
-def metric(name: str) -> tuple[Callable[[Any], bool], Callable[[Record], float | None], bool]:
+def metric(name: str) -> tuple[Callable[[GameSpec], bool], Callable[[Record], float | None], bool]:
     """(applies to a GameSpec, value of a record, is a rate) for a metric name."""
     if name == "first_player":
         return (lambda s: True), (lambda r: result_for(r, r["first_player"])), True
@@ -98,7 +105,7 @@ def _pairs(ra: Sequence[Record], rb: Sequence[Record],
 # ============================================================================ the table
 
 
-def diff_rows(ra: Sequence[Record], rb: Sequence[Record], decks: Sequence[Any],
+def diff_rows(ra: Sequence[Record], rb: Sequence[Record], decks: Sequence[DeckRef],
               max_width: float = 0.2) -> list[dict[str, Any]]:
     """The difference B - A of every statistic: paired over the games both played (``ra[i]``
     and ``rb[i]`` are the same game key), per-card ones unpaired."""
@@ -151,7 +158,7 @@ def diff_rows(ra: Sequence[Record], rb: Sequence[Record], decks: Sequence[Any],
     return rows
 
 
-def card_diffs(ra: Sequence[Record], rb: Sequence[Record], decks: Sequence[Any],
+def card_diffs(ra: Sequence[Record], rb: Sequence[Record], decks: Sequence[DeckRef],
                max_width: float) -> list[dict[str, Any]]:
     from .stats import compute_tables
 
@@ -187,7 +194,7 @@ class CompareResult:
     plan: SequentialPlan | None = None
     seconds: float = 0.0
 
-    def frames(self) -> dict[str, Any]:
+    def frames(self) -> dict[str, pd.DataFrame]:
         from .report import to_frames
 
         return to_frames({"compare": self.diffs, "looks": self.looks})
@@ -235,7 +242,7 @@ class CompareResult:
         return "\n".join(lines)
 
 
-def run_compare(study_a: Study, study_b: Study, out: str | Path | None = None, backend: Any = "local",
+def run_compare(study_a: Study, study_b: Study, out: str | Path | None = None, backend: str | Backend = "local",
                 workers: int | None = None, address: str | None = None, quiet: bool = False,
                 sequential: SequentialPlan | None = None, stop_after: int | None = None,
                 fresh: bool = False) -> CompareResult:
@@ -258,7 +265,7 @@ def run_compare(study_a: Study, study_b: Study, out: str | Path | None = None, b
     n = len(specs_a)
     looks_at = [n]
     bounds: list[float] = []
-    applies: Callable[[Any], bool] = lambda s: True  # noqa: E731
+    applies: Callable[[GameSpec], bool] = lambda s: True  # noqa: E731
     value: Callable[[Record], float | None] = lambda r: None  # noqa: E731
     if sequential is not None:
         applies, value, _ = metric(sequential.metric)

@@ -10,7 +10,7 @@ costs nothing more to make.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -19,6 +19,9 @@ from agents.demos import DemoBuilder, Relabel
 from .records import Record
 from .replay import new_game, replay
 from .runner import Visitor
+
+if TYPE_CHECKING:
+    from hostwcg_env.engine import Action, Game
 
 
 class _Choices(Visitor):
@@ -32,10 +35,11 @@ class _Choices(Visitor):
         self.observer = Observer(RuleConfig())  # fresh buffers for a new game
         self.relabelled = 0
 
-    def before(self, game: Any, i: int, action: Any) -> None:
+    def before(self, game: Game, i: int, action: Action) -> None:
         from hostwcg_env.env.codec import encode
 
         d = game.decision
+        assert d is not None  # (an action answers the open decision)
         if d.player in self.seats and len(d.actions) >= 2:
             obs, mask = self.observer.observe(game)
             flat = encode(self.observer.codec.lay, game.state, d.player, action)

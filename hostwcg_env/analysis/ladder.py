@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from .recordfile import RecordFileError, RecordWriter, check_results_file, iter_records
-from .records import MAX_SEED, DeckRef, Record, code_version, record_id
+from .records import MAX_SEED, DeckRef, Record, RecordId, code_version, record_id
 from .runner import GameSpec, run_game
 from .stats import Z, wilson
 from .tally import NumberSet, Tally, id_digest
@@ -116,7 +116,7 @@ class Schedule:
         return None
 
 
-def spec_id(spec: GameSpec) -> tuple[Any, ...]:
+def spec_id(spec: GameSpec) -> RecordId:
     """The ``records.record_id`` the record of ``spec`` will have."""
     import json
 

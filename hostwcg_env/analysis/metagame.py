@@ -32,9 +32,13 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .records import Record
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 from .stats import deck_ids, result_for
 
 EPS = 1e-6  # a weight below this is "not played"
@@ -82,7 +86,7 @@ def pair_results_from_matchups(rows: Sequence[dict[str, Any]], order: Sequence[s
     return out
 
 
-def payoff(n: int, results: dict[tuple[int, int], list[float]]) -> Any:
+def payoff(n: int, results: dict[tuple[int, int], list[float]]) -> NDArray[np.float64]:
     """The deck-choice game's payoff matrix: deck i's win rate against deck j minus 1/2."""
     import numpy as np
 
@@ -93,7 +97,7 @@ def payoff(n: int, results: dict[tuple[int, int], list[float]]) -> Any:
     return a
 
 
-def equilibrium(a: Any) -> Any:
+def equilibrium(a: NDArray[np.float64]) -> NDArray[np.float64]:
     """The row player's equilibrium strategy of the zero-sum game ``a`` (nashpy's LP)."""
     import nashpy
     import numpy as np
@@ -154,7 +158,7 @@ def solve(results: dict[tuple[int, int], list[float]], order: Sequence[str], res
     return rows
 
 
-def _r(x: Any) -> float:
+def _r(x: float | np.floating) -> float:
     v = float(x)
     return 0.0 if abs(v) < 1e-9 else round(v, 6)
 

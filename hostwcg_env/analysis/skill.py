@@ -197,7 +197,7 @@ def _nan_none(x: float) -> float | None:
     return None if math.isnan(x) else round(x, 4)
 
 
-def _pct(x: Any) -> str:
+def _pct(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f}%"
 
 

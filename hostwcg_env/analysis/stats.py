@@ -16,9 +16,15 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .records import DeckJSON, Record, known
+
+Tables = dict[str, list[dict[str, Any]]]  # the report's tables by name: rows of named cells
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 CONDITIONS = ("drawn", "opening", "drawn_later", "played", "not_drawn")
 CONDITION_TEXT = {
@@ -149,7 +155,7 @@ def deck_ids(rec: Record) -> tuple[str, str]:
 
 
 def compute_tables(records: Sequence[Record], deck_order: Sequence[str] | None = None,
-                   max_width: float = 0.2) -> dict[str, list[dict[str, Any]]]:
+                   max_width: float = 0.2) -> Tables:
     """Every table of the balance report from a list of game records."""
     if deck_order is None:
         deck_order = sorted({d for r in records for d in deck_ids(r)})
@@ -433,7 +439,7 @@ def sequential_bounds(fractions: Sequence[float], alpha: float = 0.05, kind: str
     fr = list(fractions)
     if not fr or any(b <= a for a, b in zip(fr, fr[1:], strict=False)) or fr[0] <= 0:
         raise ValueError("fractions must increase and be positive")
-    def Phi(x: Any) -> Any:  # noqa: N802  (vectorised erfc, Numerical Recipes' erfcc: 1.2e-7)
+    def Phi(x: NDArray[np.float64]) -> NDArray[np.float64]:  # noqa: N802  (vectorised erfc, Numerical Recipes' erfcc: 1.2e-7)
         z = -np.asarray(x, dtype=float) / math.sqrt(2)
         a = np.abs(z)
         t = 1.0 / (1.0 + 0.5 * a)
@@ -445,8 +451,8 @@ def sequential_bounds(fractions: Sequence[float], alpha: float = 0.05, kind: str
 
     bounds: list[float] = []
     spent = 0.0
-    xs: Any = None  # grid on the score S(t) = Z * sqrt(t), within the last continuation region
-    dens: Any = None
+    xs: NDArray[np.float64] | None = None  # grid on the score S(t) = Z * sqrt(t), within the last continuation region
+    dens: NDArray[np.float64] | None = None
     prev_t = 0.0
     for k, t in enumerate(fr):
         target = spending(t, alpha, kind) - spent
@@ -457,13 +463,14 @@ def sequential_bounds(fractions: Sequence[float], alpha: float = 0.05, kind: str
             xs = np.linspace(-b, b, grid)
             dens = np.exp(-xs**2 / (2 * t)) / math.sqrt(2 * math.pi * t)
         else:
+            assert xs is not None and dens is not None  # (set at the first look)
             sig = math.sqrt(t - prev_t)
             dx = xs[1] - xs[0]
             wts = dens * dx
             wts[0] *= 0.5
             wts[-1] *= 0.5
 
-            def cross(c: float, xs: Any = xs, wts: Any = wts, sig: float = sig, t: float = t) -> float:
+            def cross(c: float, xs: NDArray[np.float64] = xs, wts: NDArray[np.float64] = wts, sig: float = sig, t: float = t) -> float:
                 b = c * math.sqrt(t)
                 return float(np.sum(wts * (Phi((-b - xs) / sig) + 1 - Phi((b - xs) / sig))))
 

@@ -30,11 +30,12 @@ rate, every proposal tested, its games, its change and the decision.
 
 from __future__ import annotations
 
+import argparse
 import csv
 import json
 import sys
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -148,7 +149,7 @@ def _field(res: Any) -> dict[str, dict[str, Any]]:
 
 
 def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, workers: int | None = None,
-             quiet: bool = False, say: Any = print) -> TuneResult:
+             quiet: bool = False, say: Callable[[str], object] = print) -> TuneResult:
     """Tune ``study``'s decks (module docstring); resumable like any study (run it again)."""
     from .patches import patched_pool
 
@@ -241,7 +242,7 @@ def write_report(result: TuneResult, plan: TunePlan, folder: Path) -> None:
 # ============================================================================ command line
 
 
-def add_arguments(bal: Any) -> None:
+def add_arguments(bal: argparse.ArgumentParser) -> None:
     """The tune options of ``hostwcg balance`` (the others: --decks, --games, --agent, --seed...)."""
     bal.add_argument("--band", default="0.45,0.55", metavar="LO,HI",
                      help="tune: the target band of each deck's win rate against the field (default 0.45,0.55)")
@@ -261,7 +262,7 @@ def parse_band(text: str) -> tuple[float, float]:
     return lo, hi
 
 
-def cli(args: Any, study: Study, out: Path) -> int:
+def cli(args: argparse.Namespace, study: Study, out: Path) -> int:
     if args.rounds < 1 or args.candidates < 1:
         raise ValueError("balance tune: --rounds and --candidates must be at least 1")
     plan = TunePlan(parse_band(args.band), args.rounds, args.candidates, args.look_every, args.alpha)

@@ -15,6 +15,7 @@ table.
 
 from __future__ import annotations
 
+import argparse
 import csv
 from collections.abc import Sequence
 from pathlib import Path
@@ -59,7 +60,7 @@ def run_whatif(study: Study, patches: Sequence[str], swaps: Sequence[str], out: 
     return results, rows
 
 
-def cli(args: Any, study: Study, out: Path) -> int:
+def cli(args: argparse.Namespace, study: Study, out: Path) -> int:
     """``hostwcg balance compare --patch/--swap``: the what-if under the skill-robust agents (or
     the agent given with --agent/--agents), each comparison's report, and the table across."""
     from .compare import metric
