@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from .recordfile import ShardWriter
 from .records import Record, known, record_key
 from .simulate import BalanceResult, Progress, Study, execute, load_done, prepare_out
-from .stats import CONDITIONS, newcombe, paired, result_for, sequential_bounds
+from .stats import CONDITIONS, Row, newcombe, num, paired, result_for, sequential_bounds, text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -106,10 +106,10 @@ def _pairs(ra: Sequence[Record], rb: Sequence[Record],
 
 
 def diff_rows(ra: Sequence[Record], rb: Sequence[Record], decks: Sequence[DeckRef],
-              max_width: float = 0.2) -> list[dict[str, Any]]:
+              max_width: float = 0.2) -> list[Row]:
     """The difference B - A of every statistic: paired over the games both played (``ra[i]``
     and ``rb[i]`` are the same game key), per-card ones unpaired."""
-    rows: list[dict[str, Any]] = []
+    rows: list[Row] = []
 
     def add(table: str, stat: str, scope: str, fn: Callable[[Record], float | None], rate: bool) -> None:
         xs, ys = _pairs(ra, rb, fn)
@@ -159,24 +159,24 @@ def diff_rows(ra: Sequence[Record], rb: Sequence[Record], decks: Sequence[DeckRe
 
 
 def card_diffs(ra: Sequence[Record], rb: Sequence[Record], decks: Sequence[DeckRef],
-               max_width: float) -> list[dict[str, Any]]:
+               max_width: float) -> list[Row]:
     from .stats import compute_tables
 
     order = [d.id for d in decks]
     ca = {(r["deck"], r["card"], r["condition"]): r for r in compute_tables(ra, order, max_width)["cards"]}
     cb = {(r["deck"], r["card"], r["condition"]): r for r in compute_tables(rb, order, max_width)["cards"]}
-    rows = []
+    rows: list[Row] = []
     for k, a in ca.items():
         b = cb.get(k)
         if b is None or not a["games"] or not b["games"]:
             continue
-        d, lo, hi = newcombe(b["wins"], b["games"], a["wins"], a["games"])
+        d, lo, hi = newcombe(num(b["wins"]), int(num(b["games"])), num(a["wins"]), int(num(a["games"])))
         rows.append({"table": "card", "stat": f"win_rate:{k[2]}", "scope": f"{k[0]}: {k[1]}",
                      "n": min(a["games"], b["games"]), "value_a": a["win_rate"], "value_b": b["win_rate"],
                      "diff": round(d, 6), "ci_low": round(lo, 6), "ci_high": round(hi, 6), "paired": False,
                      "significant": bool(lo > 0 or hi < 0), "too_wide": bool(hi - lo > max_width)})
     rank = {c: i for i, c in enumerate(CONDITIONS)}
-    rows.sort(key=lambda r: (rank[r["stat"].split(":")[1]],))
+    rows.sort(key=lambda r: (rank[text(r["stat"]).split(":")[1]],))
     return rows
 
 
@@ -187,8 +187,8 @@ def card_diffs(ra: Sequence[Record], rb: Sequence[Record], decks: Sequence[DeckR
 class CompareResult:
     a: BalanceResult
     b: BalanceResult
-    diffs: list[dict[str, Any]]
-    looks: list[dict[str, Any]] = field(default_factory=list)
+    diffs: list[Row]
+    looks: list[Row] = field(default_factory=list)
     decision: str = ""
     out: Path | None = None
     plan: SequentialPlan | None = None
@@ -282,7 +282,7 @@ def run_compare(study_a: Study, study_b: Study, out: str | Path | None = None, b
                                               for lab in ("A", "B")}
     be, own = (make_backend(backend, workers=workers, address=address), True) if isinstance(backend, str) \
         else (backend, False)
-    looks: list[dict[str, Any]] = []
+    looks: list[Row] = []
     decision = ""
     stop = n
     played = 0

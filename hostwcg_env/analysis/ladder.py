@@ -30,12 +30,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, islice
 from pathlib import Path
-from typing import Any
 
 from .recordfile import RecordFileError, RecordWriter, check_results_file, iter_records
 from .records import MAX_SEED, DeckRef, Record, RecordId, code_version, record_id
 from .runner import GameSpec, run_game
-from .stats import Z, wilson
+from .stats import Row, Z, wilson
 from .tally import NumberSet, Tally, id_digest
 
 __all__ = ["Z", "LadderResult", "Schedule", "Tally", "bradley_terry", "bradley_terry_intervals", "default_decks",
@@ -255,9 +254,9 @@ class LadderResult:
         (``bradley_terry_intervals``: one pseudo-game per pair played, normal approximation)."""
         return bradley_terry_intervals(self.agents, self.pair_wins())
 
-    def rows(self) -> list[dict[str, Any]]:
+    def rows(self) -> list[Row]:
         wins = self.pair_wins()
-        out = []
+        out: list[Row] = []
         for x, y in combinations(self.agents, 2):
             n = self.sums.games_between(x, y)
             if not n and self.source:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .stats import CONDITION_TEXT
+from .stats import CONDITION_TEXT, Row, num, text
 
 TABLE_TEXT = {
     "matchups": "Each deck against each other deck: the row deck's win rate (draws count half), 95% Wilson interval.",
@@ -65,14 +65,14 @@ def _deck_ids() -> tuple[re.Pattern[str], dict[str, str]]:
 DECK_COLUMNS = ("deck", "opponent", "scope", "decks", "deck_a", "deck_b", "winner_deck")
 
 
-def _labelled(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def _labelled(rows: Sequence[Row]) -> list[Row]:
     return [{k: (deck_label(v) if k in DECK_COLUMNS else v) for k, v in r.items()} for r in rows]
 
 
 # ============================================================================ tables
 
 
-def columns(rows: Sequence[dict[str, Any]]) -> list[str]:
+def columns(rows: Sequence[Row]) -> list[str]:
     cols: dict[str, None] = {}
     for r in rows:
         for k in r:
@@ -80,7 +80,7 @@ def columns(rows: Sequence[dict[str, Any]]) -> list[str]:
     return list(cols)
 
 
-def write_csv(rows: Sequence[dict[str, Any]], path: Path) -> Path:
+def write_csv(rows: Sequence[Row], path: Path) -> Path:
     with open(path, "w", newline="", encoding="utf-8") as fh:
         w = csv.DictWriter(fh, fieldnames=columns(rows) or ["empty"])
         w.writeheader()
@@ -89,7 +89,7 @@ def write_csv(rows: Sequence[dict[str, Any]], path: Path) -> Path:
     return path
 
 
-def to_frames(tables: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+def to_frames(tables: dict[str, list[Row]]) -> dict[str, Any]:
     """The tables as pandas DataFrames (pip install 'hostwcg[analysis]')."""
     try:
         import pandas as pd
@@ -114,7 +114,7 @@ def parquet_available() -> str | None:
     return None
 
 
-def write_tables(tables: dict[str, list[dict[str, Any]]], folder: Path, prefix: str = "") -> dict[str, Any]:
+def write_tables(tables: dict[str, list[Row]], folder: Path, prefix: str = "") -> dict[str, Any]:
     folder.mkdir(parents=True, exist_ok=True)
     files: list[Path] = []
     for name, rows in tables.items():
@@ -204,15 +204,15 @@ def _forest(ax: Any, labels: list[str], est: list[float], lo: list[float], hi: l
     ax.set_yticks(ys, labels, fontsize=8)
 
 
-def plot_rates(rows: list[dict[str, Any]], label: str, path: Path, title: str, prefix: str = "") -> Path | None:
+def plot_rates(rows: list[Row], label: str, path: Path, title: str, prefix: str = "") -> Path | None:
     plt = _plt()
     rows = [r for r in rows if r.get(prefix + "win_rate") is not None]
     if plt is None or not rows:
         return None
     fig, ax = plt.subplots(figsize=(7, 0.35 * len(rows) + 1.5))
-    _forest(ax, [str(deck_label(r[label])) for r in rows], [r[prefix + "win_rate"] for r in rows],
-            [r[prefix + "ci_low"] for r in rows], [r[prefix + "ci_high"] for r in rows],
-            [r[prefix + "too_wide"] for r in rows], 0.5)
+    _forest(ax, [str(deck_label(r[label])) for r in rows], [num(r[prefix + "win_rate"]) for r in rows],
+            [num(r[prefix + "ci_low"]) for r in rows], [num(r[prefix + "ci_high"]) for r in rows],
+            [bool(r[prefix + "too_wide"]) for r in rows], 0.5)
     ax.set_xlim(0, 1)
     ax.set_title(title, fontsize=10)
     return _save(fig, path)
@@ -380,7 +380,7 @@ def _header(col: str, merged: bool) -> str:
     return f"{text} [95% CI]" if merged else text
 
 
-def html_table(rows: Sequence[dict[str, Any]], cols: Sequence[str] | None = None, max_rows: int | None = None,
+def html_table(rows: Sequence[Row], cols: Sequence[str] | None = None, max_rows: int | None = None,
                flag: str = "too_wide", table_id: str = "") -> str:
     """A table of ``rows`` that fits the page: deck ids as short names, each estimate with its
     95% interval in one cell (grey when too wide to call), underscores as spaces in the
@@ -452,7 +452,7 @@ def matrix_html(tables: dict[str, Any]) -> str:
     return "".join(out)
 
 
-def cards_pivot(rows: Sequence[dict[str, Any]], conditions: Sequence[str] = ("drawn", "opening", "drawn_later", "played")
+def cards_pivot(rows: Sequence[Row], conditions: Sequence[str] = ("drawn", "opening", "drawn_later", "played")
                 ) -> str:
     """One row per (deck, card): per condition 'rate (n) delta [lo, hi]'; grey when too wide.
     Sorted by a click on a header (a condition sorts by its delta), filtered by the words typed
@@ -461,7 +461,7 @@ def cards_pivot(rows: Sequence[dict[str, Any]], conditions: Sequence[str] = ("dr
         return "<p class='note'>(no rows)</p>"
     by: dict[tuple[str, str], dict[str, Any]] = {}
     for r in rows:
-        by.setdefault((r["deck"], r["card"]), {"copies": r["copies"]})[r["condition"]] = r
+        by.setdefault((text(r["deck"]), text(r["card"])), {"copies": r["copies"]})[text(r["condition"])] = r
     head = "".join(f"<th>{c.replace('_', ' ')}</th>" for c in conditions)
     out = ["<p><input class='filter' type='search' data-table='cards-table' data-count='cards-count' "
            "placeholder='filter: a deck, a card, any word in the row' aria-label='filter the cards'> "
@@ -620,28 +620,28 @@ def text_summary(tables: dict[str, Any], meta: dict[str, Any], max_cards: int = 
 # ============================================================================ comparisons
 
 
-def plot_compare(diffs: Sequence[dict[str, Any]], path: Path) -> Path | None:
+def plot_compare(diffs: Sequence[Row], path: Path) -> Path | None:
     plt = _plt()
     rows = [r for r in diffs if r["table"] in ("game", "matchup", "deck") and r["stat"] not in ("turns", "decisions")
-            and r["ci_low"] is not None and math.isfinite(r["ci_low"])]
+            and r["ci_low"] is not None and math.isfinite(num(r["ci_low"]))]
     if plt is None or not rows:
         return None
     fig, ax = plt.subplots(figsize=(8, 0.3 * len(rows) + 1.5))
-    _forest(ax, [f"{r['table']}: {r['scope']}"[:60] for r in rows], [r["diff"] for r in rows],
-            [r["ci_low"] for r in rows], [r["ci_high"] for r in rows], [r["too_wide"] for r in rows], 0.0)
+    _forest(ax, [f"{r['table']}: {r['scope']}"[:60] for r in rows], [num(r["diff"]) for r in rows],
+            [num(r["ci_low"]) for r in rows], [num(r["ci_high"]) for r in rows], [bool(r["too_wide"]) for r in rows], 0.0)
     ax.set_title("B - A (paired by game, 95% CI; grey: too wide to call)", fontsize=10)
     return _save(fig, path)
 
 
-def plot_looks(looks: Sequence[dict[str, Any]], path: Path, metric: str) -> Path | None:
+def plot_looks(looks: Sequence[Row], path: Path, metric: str) -> Path | None:
     plt = _plt()
     if plt is None or not looks:
         return None
     fig, ax = plt.subplots(figsize=(7, 3.5))
     g = [r["games"] for r in looks]
-    ax.plot(g, [r["z"] if math.isfinite(r["z"]) else 0 for r in looks], "o-", label="z (B - A)")
+    ax.plot(g, [r["z"] if math.isfinite(num(r["z"])) else 0 for r in looks], "o-", label="z (B - A)")
     ax.plot(g, [r["bound"] for r in looks], "r--", label="boundary")
-    ax.plot(g, [-r["bound"] for r in looks], "r--")
+    ax.plot(g, [-num(r["bound"]) for r in looks], "r--")
     ax.axhline(0, color="#888", lw=0.8)
     ax.set_xlabel("paired games")
     ax.set_ylabel("z")

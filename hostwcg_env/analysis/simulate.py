@@ -485,9 +485,10 @@ class BalanceResult:
             self._tables = compute_tables(self.records, [d.id for d in self.study.decks],
                                           max_width=self.study.max_width)
             from .metagame import available, metagame
+            from .stats import text
 
             if available() is None:  # the deck-choice game (metagame.py); needs the analysis extra
-                self._tables["metagame"] = metagame(self.records, [r["deck"] for r in self._tables["matrix"]])
+                self._tables["metagame"] = metagame(self.records, [text(r["deck"]) for r in self._tables["matrix"]])
         return self._tables
 
     def frames(self) -> dict[str, pd.DataFrame]:

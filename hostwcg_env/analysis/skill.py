@@ -35,7 +35,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from .stats import Z
+from .stats import Cell, Row, Z, num
 
 Tables = Mapping[str, Sequence[Mapping[str, Any]]]
 
@@ -101,7 +101,7 @@ def spearman(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float, fl
     return rho, math.tanh(z - Z * se), math.tanh(z + Z * se)
 
 
-def compare(tables: Mapping[str, Tables], condition: str = "drawn") -> dict[str, list[dict[str, Any]]]:
+def compare(tables: Mapping[str, Tables], condition: str = "drawn") -> dict[str, list[Row]]:
     """The skill tables from each level's balance tables (``{agent: compute_tables(...)}``, in
     skill order): ``decks``, ``cards`` (for the card ``condition``, drawn by default) and
     ``correlations``."""
@@ -148,7 +148,7 @@ def compare(tables: Mapping[str, Tables], condition: str = "drawn") -> dict[str,
             "first_player": first_player_rows(tables, levels), "metagame": metagame_rows(tables, levels)}
 
 
-def first_player_rows(tables: Mapping[str, Tables], levels: Sequence[str]) -> list[dict[str, Any]]:
+def first_player_rows(tables: Mapping[str, Tables], levels: Sequence[str]) -> list[Row]:
     """The first player's win rate over all games at each level: its verdict against 50%, whether
     it lies in the fair band of 45-55% (the report's flag, docs/rulings.md A56), and the
     conclusion across skill."""
@@ -169,7 +169,7 @@ def first_player_rows(tables: Mapping[str, Tables], levels: Sequence[str]) -> li
     return [row]
 
 
-def metagame_rows(tables: Mapping[str, Tables], levels: Sequence[str]) -> list[dict[str, Any]]:
+def metagame_rows(tables: Mapping[str, Tables], levels: Sequence[str]) -> list[Row]:
     """Each deck's share of the metagame's Nash equilibrium (metagame.py) at each level, and
     whether "never played at equilibrium" (or "played") holds across skill. [] when a level has
     no metagame (nashpy not installed, or a pair of decks never met)."""
@@ -197,11 +197,11 @@ def _nan_none(x: float) -> float | None:
     return None if math.isnan(x) else round(x, 4)
 
 
-def _pct(x: float | None) -> str:
-    return "-" if x is None else f"{100 * x:.1f}%"
+def _pct(x: Cell) -> str:
+    return "-" if x is None else f"{100 * num(x):.1f}%"
 
 
-def markdown(skill: Mapping[str, list[dict[str, Any]]], levels: Sequence[str], max_cards: int = 30) -> str:
+def markdown(skill: Mapping[str, list[Row]], levels: Sequence[str], max_cards: int = 30) -> str:
     """The skill tables as markdown: decks in full; the cards whose conclusion holds or is
     reversed across skill (at most ``max_cards`` of each); every correlation."""
     out = ["## Decks: win rate against the field (95% interval) and verdict at each skill level", ""]
@@ -260,7 +260,7 @@ def folder(agent: str) -> str:
 def run_skill(levels: Sequence[str], out: str | Path, decks: Any = None, games: int = 100, seed: int = 0,
               rules: Any = None, mirrors: bool = False, include_test: bool = False, max_width: float = 0.2,
               workers: int | None = None, quiet: bool = False, stop_after: int | None = None,
-              fresh: bool = False) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
+              fresh: bool = False) -> tuple[dict[str, Any], dict[str, list[Row]]]:
     """Play (or resume) one balance study per agent in ``levels`` (the same decks, games and
     seeds; the agent in both seats) under ``out/<agent>``, then compare them: the studies'
     results by agent and the skill tables (``compare``). Written to ``out``: ``skill.md`` and

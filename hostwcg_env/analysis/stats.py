@@ -20,7 +20,28 @@ from typing import TYPE_CHECKING, Any
 
 from .records import DeckJSON, Record, known
 
-Tables = dict[str, list[dict[str, Any]]]  # the report's tables by name: rows of named cells
+Cell = str | int | float | bool | None  # a table cell: what the CSV files, HTML and DataFrames hold
+Row = dict[str, Cell]  # a row of a table, by column
+Tables = dict[str, list[Row]]  # the report's tables by name
+
+
+def num(v: Cell) -> float:
+    """A cell that holds a number (a count, a rate, a flag), as it is."""
+    if isinstance(v, int | float):
+        return v
+    raise TypeError(f"a table cell {v!r} where a number belongs")
+
+
+def num_or_none(v: Cell) -> float | None:
+    """A cell that holds a number or nothing (a rate of no games, a difference not measured)."""
+    return None if v is None else num(v)
+
+
+def text(v: Cell) -> str:
+    """A cell that holds text (a deck, a card, a condition)."""
+    if isinstance(v, str):
+        return v
+    raise TypeError(f"a table cell {v!r} where text belongs")
 
 if TYPE_CHECKING:
     import numpy as np
@@ -131,7 +152,7 @@ def _r(x: float, nd: int = 6) -> float:
     return round(x, nd) if isinstance(x, float) and math.isfinite(x) else x
 
 
-def prop_row(wins: float, n: int, max_width: float, prefix: str = "") -> dict[str, Any]:
+def prop_row(wins: float, n: int, max_width: float, prefix: str = "") -> Row:
     p, lo, hi = wilson(wins, n)
     return {f"{prefix}games": n, f"{prefix}wins": wins, f"{prefix}win_rate": _r(p) if n else None,
             f"{prefix}ci_low": _r(lo), f"{prefix}ci_high": _r(hi), f"{prefix}ci_width": _r(hi - lo),
@@ -178,7 +199,7 @@ def compute_tables(records: Sequence[Record], deck_order: Sequence[str] | None =
     }
 
 
-def matchups(records: Sequence[Record], order: Sequence[str], max_width: float) -> list[dict[str, Any]]:
+def matchups(records: Sequence[Record], order: Sequence[str], max_width: float) -> list[Row]:
     wins: dict[tuple[str, str], float] = defaultdict(float)
     n: Counter[tuple[str, str]] = Counter()
     draws: Counter[tuple[str, str]] = Counter()
@@ -203,7 +224,7 @@ def matchups(records: Sequence[Record], order: Sequence[str], max_width: float) 
     return rows
 
 
-def matrix(records: Sequence[Record], order: Sequence[str]) -> list[dict[str, Any]]:
+def matrix(records: Sequence[Record], order: Sequence[str]) -> list[Row]:
     """Row deck's win rate against each column deck (None where they did not meet)."""
     wins: dict[tuple[str, str], float] = defaultdict(float)
     n: Counter[tuple[str, str]] = Counter()
@@ -216,9 +237,9 @@ def matrix(records: Sequence[Record], order: Sequence[str]) -> list[dict[str, An
                             for opp in order}} for me in order]
 
 
-def first_player(records: Sequence[Record], order: Sequence[str], max_width: float) -> list[dict[str, Any]]:
+def first_player(records: Sequence[Record], order: Sequence[str], max_width: float) -> list[Row]:
     """How often the player who went first won: over all games and in the games of each deck."""
-    def row(scope: str, rs: list[Record]) -> dict[str, Any]:
+    def row(scope: str, rs: list[Record]) -> Row:
         w = sum(result_for(r, known(r["first_player"], r, "first_player")) for r in rs)
         return {"scope": scope, **prop_row(w, len(rs), max_width)}
 
@@ -230,7 +251,7 @@ def first_player(records: Sequence[Record], order: Sequence[str], max_width: flo
     return rows
 
 
-def seats(records: Sequence[Record], max_width: float) -> list[dict[str, Any]]:
+def seats(records: Sequence[Record], max_width: float) -> list[Row]:
     rows = []
     for seat in (0, 1):
         by_agent: dict[str, list[float]] = defaultdict(list)
@@ -248,7 +269,7 @@ def _sides(records: Sequence[Record]) -> Iterable[tuple[Record, int, str]]:
 
 
 def decks(records: Sequence[Record], order: Sequence[str], info: dict[str, DeckJSON],
-          max_width: float) -> list[dict[str, Any]]:
+          max_width: float) -> list[Row]:
     """Each deck against the field (all its games; a mirror game counts for both sides)."""
     res: dict[str, list[float]] = defaultdict(list)
     first: dict[str, list[float]] = defaultdict(list)
@@ -272,7 +293,7 @@ def decks(records: Sequence[Record], order: Sequence[str], info: dict[str, DeckJ
 
 
 def hosts(records: Sequence[Record], order: Sequence[str], info: dict[str, DeckJSON],
-          max_width: float) -> list[dict[str, Any]]:
+          max_width: float) -> list[Row]:
     """Each Host over all the decks it leads: win rate, going first and second, how it wins."""
     host_order: list[str] = []
     for d in order:
@@ -312,7 +333,7 @@ def hosts(records: Sequence[Record], order: Sequence[str], info: dict[str, DeckJ
 
 
 def cards(records: Sequence[Record], order: Sequence[str], info: dict[str, DeckJSON],
-          max_width: float) -> list[dict[str, Any]]:
+          max_width: float) -> list[Row]:
     """Per deck and card: the deck's win rate in the games where the card was drawn / in the
     opening hand / drawn later / played / never drawn, against the deck's baseline.
 
@@ -363,14 +384,14 @@ def cards(records: Sequence[Record], order: Sequence[str], info: dict[str, DeckJ
                 n_out, w_out = n_all - n, w_all - w
                 iwd, ilo, ihi = newcombe(w, n, w_out, n_out)
                 f = n / n_all
-                row = {"deck": d, "host": info[d]["host"], "card": name, "copies": copies[name],
+                row: Row = {"deck": d, "host": info[d]["host"], "card": name, "copies": copies[name],
                        "condition": cond, **prop_row(w, n, max_width), "share": _r(f),
                        "baseline": _r(base)}
                 if n and n_out:
-                    row.update(delta=_r(row["win_rate"] - base), delta_low=_r((1 - f) * ilo),
+                    row.update(delta=_r(num(row["win_rate"]) - base), delta_low=_r((1 - f) * ilo),
                                delta_high=_r((1 - f) * ihi), iwd=_r(iwd), iwd_low=_r(ilo), iwd_high=_r(ihi))
                 elif n:  # the condition held in every game: the card's rate is the deck's
-                    row.update(delta=_r(row["win_rate"] - base), delta_low=0.0, delta_high=0.0,
+                    row.update(delta=_r(num(row["win_rate"]) - base), delta_low=0.0, delta_high=0.0,
                                iwd=None, iwd_low=None, iwd_high=None)
                 else:
                     row.update(delta=None, delta_low=None, delta_high=None, iwd=None, iwd_low=None, iwd_high=None)
@@ -378,7 +399,7 @@ def cards(records: Sequence[Record], order: Sequence[str], info: dict[str, DeckJ
     return rows
 
 
-def lengths(records: Sequence[Record], max_width: float) -> list[dict[str, Any]]:
+def lengths(records: Sequence[Record], max_width: float) -> list[Row]:
     rows = []
     for metric in ("turns", "decisions"):
         xs = [float(known(r["turns"] if metric == "turns" else r["decisions"], r, metric)) for r in records]
@@ -392,14 +413,14 @@ def lengths(records: Sequence[Record], max_width: float) -> list[dict[str, Any]]
     return rows
 
 
-def reasons(records: Sequence[Record]) -> list[dict[str, Any]]:
+def reasons(records: Sequence[Record]) -> list[Row]:
     c = Counter(r["reason"] for r in records)
     n = len(records)
     return [{"reason": k, "games": v, "share": _r(v / n)} for k, v in sorted(c.items(), key=lambda t: (-t[1], t[0]))]
 
 
-def games(records: Sequence[Record]) -> list[dict[str, Any]]:
-    rows = []
+def games(records: Sequence[Record]) -> list[Row]:
+    rows: list[Row] = []
     for r in records:
         a, b = deck_ids(r)
         w = r.get("winner")
