@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from .recordfile import ShardWriter
 from .records import Record, known, record_key
@@ -36,7 +36,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from .backends import Backend
-    from .records import DeckRef
+    from .records import DeckRef, RuleValue
+    from .report import Written
     from .runner import GameSpec
 
 METRICS = ("first_player", "seat_a", "draws", "turns", "decisions", "deck:ID", "matchup:ID:ID")
@@ -116,12 +117,14 @@ def diff_rows(ra: Sequence[Record], rb: Sequence[Record], decks: Sequence[DeckRe
         if not xs:
             return
         p = paired(xs, ys)
+        lo, hi = p["ci_low"], p["ci_high"]
+        assert lo is not None and hi is not None  # (some pairs)
         va, vb = sum(xs) / len(xs), sum(ys) / len(ys)
-        width = (p["ci_high"] - p["ci_low"]) if p["ci_low"] is not None and len(xs) > 1 else math.inf
+        width = (hi - lo) if len(xs) > 1 else math.inf
         wide = width > (max_width if rate else max_width * abs(va))
         rows.append({"table": table, "stat": stat, "scope": scope, "n": p["n"], "value_a": round(va, 6),
                      "value_b": round(vb, 6), "diff": p["diff"], "ci_low": p["ci_low"], "ci_high": p["ci_high"],
-                     "paired": True, "significant": bool(len(xs) > 1 and (p["ci_low"] > 0 or p["ci_high"] < 0)),
+                     "paired": True, "significant": bool(len(xs) > 1 and (lo > 0 or hi < 0)),
                      "too_wide": bool(wide)})
 
     for name, label in (("first_player", "first player's win rate"), ("seat_a", "seat A's win rate"),
@@ -183,6 +186,18 @@ def card_diffs(ra: Sequence[Record], rb: Sequence[Record], decks: Sequence[DeckR
 # ============================================================================ running
 
 
+class CompareMeta(TypedDict):
+    """What a comparison's report says of it (``CompareResult.meta``)."""
+
+    a: str  # configuration A's Study.describe()
+    b: str
+    changed: dict[str, RuleValue]  # the rule flags B sets differently
+    pairs: int
+    decision: str
+    seconds: float
+    max_width: float
+
+
 @dataclass
 class CompareResult:
     a: BalanceResult
@@ -199,14 +214,14 @@ class CompareResult:
 
         return to_frames({"compare": self.diffs, "looks": self.looks})
 
-    def meta(self) -> dict[str, Any]:
+    def meta(self) -> CompareMeta:
         ra, rb = self.a.study.rules, self.b.study.rules
         changed = {k: v for k, v in rb.items() if ra.get(k) != v}
         return {"a": self.a.study.describe(), "b": self.b.study.describe(), "changed": changed,
                 "pairs": len(self.a.records), "decision": self.decision, "seconds": round(self.seconds, 1),
                 "max_width": self.a.study.max_width}
 
-    def write_report(self, out: str | Path | None = None, plots: bool = True) -> dict[str, Any]:
+    def write_report(self, out: str | Path | None = None, plots: bool = True) -> Written:
         from .report import write_compare
 
         folder = Path(out) if out is not None else self.out

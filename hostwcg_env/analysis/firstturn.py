@@ -20,7 +20,6 @@ import csv
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from .stats import Row, num
 
@@ -52,9 +51,10 @@ COMPENSATIONS = (
 )
 
 
-def meets(row: dict[str, Any], target: tuple[float, float] = TARGET, band: tuple[float, float] = BAND) -> bool:
+def meets(row: Row, target: tuple[float, float] = TARGET, band: tuple[float, float] = BAND) -> bool:
     """The decision rule on one row (``win_rate``, ``ci_low``, ``ci_high``)."""
-    return (target[0] <= row["win_rate"] <= target[1]) and band[0] <= row["ci_low"] and row["ci_high"] <= band[1]
+    return (target[0] <= num(row["win_rate"]) <= target[1]) and band[0] <= num(row["ci_low"]) \
+        and num(row["ci_high"]) <= band[1]
 
 
 def recommend(rows: Sequence[Row], agents: Sequence[str] = AGENTS) -> Compensation | None:

@@ -11,11 +11,46 @@ import html
 import math
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NotRequired, Protocol, TypedDict
 
-from .stats import CONDITION_TEXT, Row, num, text
+from .stats import CONDITION_TEXT, Row, Tables, num, text
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+    from .compare import CompareResult
+
+AxesGrid = Any  # matplotlib's Figure.subplots: one Axes or an array of them, typed Any by matplotlib
+
+
+class _Figures(Protocol):
+    """What ``_plt`` gives: new figures on an Agg canvas."""
+
+    def subplots(self, ncols: int = 1, figsize: tuple[float, float] = (7, 4)) -> tuple[Figure, AxesGrid]: ...
+
+
+class StudyMeta(TypedDict, total=False):
+    """What a balance report says of its study (``BalanceResult.meta``)."""
+
+    study: str  # Study.describe()
+    games: int
+    expected_games: int
+    new_games: int
+    seconds: float
+    games_per_second: float | None
+    max_width: float
+
+
+class Written(TypedDict):
+    """What a report writer wrote: its files, notes on what it left out, the HTML page."""
+
+    files: list[Path]
+    notes: list[str]
+    report: NotRequired[Path]
 
 TABLE_TEXT = {
     "matchups": "Each deck against each other deck: the row deck's win rate (draws count half), 95% Wilson interval.",
@@ -89,7 +124,7 @@ def write_csv(rows: Sequence[Row], path: Path) -> Path:
     return path
 
 
-def to_frames(tables: dict[str, list[Row]]) -> dict[str, Any]:
+def to_frames(tables: Tables) -> dict[str, pd.DataFrame]:
     """The tables as pandas DataFrames (pip install 'hostwcg[analysis]')."""
     try:
         import pandas as pd
@@ -114,7 +149,7 @@ def parquet_available() -> str | None:
     return None
 
 
-def write_tables(tables: dict[str, list[Row]], folder: Path, prefix: str = "") -> dict[str, Any]:
+def write_tables(tables: Tables, folder: Path, prefix: str = "") -> Written:
     folder.mkdir(parents=True, exist_ok=True)
     files: list[Path] = []
     for name, rows in tables.items():
@@ -133,7 +168,7 @@ def write_tables(tables: dict[str, list[Row]], folder: Path, prefix: str = "") -
 # ============================================================================ plots
 
 
-def _plt() -> Any:
+def _plt() -> _Figures | None:
     """matplotlib's Figure class, or None when matplotlib is not installed. Figures are drawn
     with the object API on an Agg canvas: pyplot's global backend (a notebook's inline one) is
     never touched."""
@@ -145,7 +180,7 @@ def _plt() -> Any:
 
     class _Figs:
         @staticmethod
-        def subplots(ncols: int = 1, figsize: tuple[float, float] = (7, 4)) -> tuple[Any, Any]:
+        def subplots(ncols: int = 1, figsize: tuple[float, float] = (7, 4)) -> tuple[Figure, AxesGrid]:
             fig = Figure(figsize=figsize)
             FigureCanvasAgg(fig)
             return fig, fig.subplots(1, ncols)
@@ -158,21 +193,21 @@ def matplotlib_note() -> str | None:
         "plots not drawn: matplotlib is not installed (pip install 'hostwcg[analysis]')"
 
 
-def _save(fig: Any, path: Path) -> Path:
+def _save(fig: Figure, path: Path) -> Path:
     fig.tight_layout()
     fig.savefig(path, dpi=100, format="png")
     return path
 
 
-def plot_matrix(tables: dict[str, Any], path: Path) -> Path | None:
+def plot_matrix(tables: Tables, path: Path) -> Path | None:
     plt = _plt()
     rows = tables["matrix"]
     if plt is None or not rows:
         return None
     import numpy as np
 
-    names = [r["deck"] for r in rows]
-    m = np.array([[np.nan if r[c] is None else r[c] for c in names] for r in rows], dtype=float)
+    names = [text(r["deck"]) for r in rows]
+    m = np.array([[np.nan if r[c] is None else num(r[c]) for c in names] for r in rows], dtype=float)
     ci = {(r["deck"], r["opponent"]): r for r in tables["matchups"]}
     n = len(names)
     fig, ax = plt.subplots(figsize=(1.1 * n + 3, 0.8 * n + 2))
@@ -184,9 +219,9 @@ def plot_matrix(tables: dict[str, Any], path: Path) -> Path | None:
             r = ci.get((a, b))
             if r is None:
                 continue
-            txt = f"{100 * r['win_rate']:.0f}\n[{100 * r['ci_low']:.0f}-{100 * r['ci_high']:.0f}]"
+            txt = f"{100 * num(r['win_rate']):.0f}\n[{100 * num(r['ci_low']):.0f}-{100 * num(r['ci_high']):.0f}]"
             ax.text(j, i, txt + ("*" if r["too_wide"] else ""), ha="center", va="center", fontsize=7,
-                    color="white" if abs(r["win_rate"] - 0.5) > 0.17 else "black")
+                    color="white" if abs(num(r["win_rate"]) - 0.5) > 0.17 else "black")
     ax.set_xlabel("opponent")
     ax.set_ylabel("deck")
     ax.set_title("Row deck's win rate % [95% CI]  (* interval too wide to call)")
@@ -194,7 +229,7 @@ def plot_matrix(tables: dict[str, Any], path: Path) -> Path | None:
     return _save(fig, path)
 
 
-def _forest(ax: Any, labels: list[str], est: list[float], lo: list[float], hi: list[float],
+def _forest(ax: Axes, labels: list[str], est: list[float], lo: list[float], hi: list[float],
             wide: list[bool], ref: float) -> None:
     ys = list(range(len(labels)))[::-1]
     for y, e, a, b, w in zip(ys, est, lo, hi, wide, strict=True):
@@ -218,7 +253,7 @@ def plot_rates(rows: list[Row], label: str, path: Path, title: str, prefix: str 
     return _save(fig, path)
 
 
-def plot_lengths(tables: dict[str, Any], path: Path) -> Path | None:
+def plot_lengths(tables: Tables, path: Path) -> Path | None:
     plt = _plt()
     g = tables["games"]
     if plt is None or not g:
@@ -232,25 +267,25 @@ def plot_lengths(tables: dict[str, Any], path: Path) -> Path | None:
     return _save(fig, path)
 
 
-def plot_cards(tables: dict[str, Any], path: Path, condition: str = "drawn", top: int = 12,
+def plot_cards(tables: Tables, path: Path, condition: str = "drawn", top: int = 12,
                min_games: int = 5) -> Path | None:
     plt = _plt()
     rows = [r for r in tables["cards"] if r["condition"] == condition and r["delta"] is not None
-            and r["games"] >= min_games and r["share"] < 1]
+            and num(r["games"]) >= min_games and num(r["share"]) < 1]
     if plt is None or not rows:
         return None
-    rows.sort(key=lambda r: -r["delta"])
+    rows.sort(key=lambda r: -num(r["delta"]))
     pick = rows if len(rows) <= 2 * top else rows[:top] + rows[-top:]
     fig, ax = plt.subplots(figsize=(8, 0.3 * len(pick) + 1.5))
-    _forest(ax, [f"{deck_label(r['deck'])}: {r['card']}" for r in pick], [r["delta"] for r in pick],
-            [r["delta_low"] for r in pick], [r["delta_high"] for r in pick],
-            [r["too_wide"] for r in pick], 0.0)
+    _forest(ax, [f"{deck_label(r['deck'])}: {r['card']}" for r in pick], [num(r["delta"]) for r in pick],
+            [num(r["delta_low"]) for r in pick], [num(r["delta_high"]) for r in pick],
+            [bool(r["too_wide"]) for r in pick], 0.0)
     ax.set_title(f"Card win rate when {condition} minus the deck's baseline (95% CI; grey: too wide)",
                  fontsize=9)
     return _save(fig, path)
 
 
-def draw_plots(tables: dict[str, Any], folder: Path) -> list[Path]:
+def draw_plots(tables: Tables, folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     out = [
         plot_matrix(tables, folder / "matchups.png"),
@@ -341,7 +376,7 @@ document.querySelectorAll('input.filter').forEach(function (input) {
 """
 
 
-def fmt(v: Any, col: str = "") -> str:
+def fmt(v: object, col: str = "") -> str:
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return ""
     if isinstance(v, bool):
@@ -416,7 +451,7 @@ def html_table(rows: Sequence[Row], cols: Sequence[str] | None = None, max_rows:
     return "".join(out)
 
 
-def _ci_cell(r: dict[str, Any], est: str, lo: str, hi: str, wide: str) -> str:
+def _ci_cell(r: Row, est: str, lo: str, hi: str, wide: str) -> str:
     v = r.get(est)
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return "<td></td>"
@@ -426,7 +461,7 @@ def _ci_cell(r: dict[str, Any], est: str, lo: str, hi: str, wide: str) -> str:
     return f"<td{cls} data-v='{v}'>{fmt(v, est)}{interval}</td>"
 
 
-def matrix_html(tables: dict[str, Any]) -> str:
+def matrix_html(tables: Tables) -> str:
     rows = tables["matrix"]
     if not rows:
         return ""
@@ -441,12 +476,12 @@ def matrix_html(tables: dict[str, Any]) -> str:
             if r is None:
                 cells.append("<td></td>")
                 continue
-            p = r["win_rate"]
+            p = num(r["win_rate"])
             hue = int(255 - 125 * min(1.0, abs(p - 0.5) * 3.5))  # pastel: text stays readable
             bg = f"rgb(255,{hue},{hue})" if p < 0.5 else f"rgb({hue},{hue},255)"
             cls = "mwide" if r["too_wide"] else ""
             cells.append(f"<td class='{cls}' style='background:{bg}' title='n={r['games']}'>"
-                         f"{100 * p:.0f}% <small>[{100 * r['ci_low']:.0f}-{100 * r['ci_high']:.0f}]</small></td>")
+                         f"{100 * p:.0f}% <small>[{100 * num(r['ci_low']):.0f}-{100 * num(r['ci_high']):.0f}]</small></td>")
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table></div>")
     return "".join(out)
@@ -499,7 +534,7 @@ def page(title: str, body: list[str]) -> str:
             + f"<script>{SCRIPT}</script></body></html>\n")
 
 
-def html_report(tables: dict[str, Any], meta: dict[str, Any], pngs: Sequence[Path], notes: Sequence[str],
+def html_report(tables: Tables, meta: StudyMeta, pngs: Sequence[Path], notes: Sequence[str],
                 title: str = "Balance report") -> str:
     by = {Path(p).stem: p for p in pngs}
 
@@ -543,7 +578,7 @@ def html_report(tables: dict[str, Any], meta: dict[str, Any], pngs: Sequence[Pat
 CONDITION_TEXT_HTML = "Conditions: " + "; ".join(f"<b>{k}</b>: {v}" for k, v in CONDITION_TEXT.items()) + "."
 
 
-def _plots(wanted: bool, notes: list[str], draw: Any) -> list[Path]:
+def _plots(wanted: bool, notes: list[str], draw: Callable[[], Iterable[Path]]) -> list[Path]:
     """Draw the plots if asked and matplotlib is there; otherwise say why there are none."""
     if not wanted:
         return []
@@ -554,8 +589,8 @@ def _plots(wanted: bool, notes: list[str], draw: Any) -> list[Path]:
     return list(draw())
 
 
-def write_all(tables: dict[str, Any], folder: str | Path, meta: dict[str, Any], plots: bool = True,
-              title: str = "Balance report") -> dict[str, Any]:
+def write_all(tables: Tables, folder: str | Path, meta: StudyMeta, plots: bool = True,
+              title: str = "Balance report") -> Written:
     """Every output of a study under ``folder``; returns the files and any notes."""
     folder = Path(folder)
     res = write_tables(tables, folder)
@@ -570,7 +605,7 @@ FIRST_PLAYER_BAND = (0.45, 0.55)  # a fair first turn: docs/balance.md, "The fir
 HOUSE_RULES = ("first_turn_ap_cut", "second_player_extra_cards", "second_turn_extra_ap", "second_turn_draw")
 
 
-def first_player_flag(tables: dict[str, Any]) -> str | None:
+def first_player_flag(tables: Tables) -> str | None:
     """A warning when the first player's win rate over all games lies outside 45-55%, naming
     the first-turn house rules (docs/rulings.md A56) that compensate; None inside the band."""
     rows = tables.get("first_player") or []
@@ -578,24 +613,24 @@ def first_player_flag(tables: dict[str, Any]) -> str | None:
     if not fp or not fp["games"]:
         return None
     lo, hi = FIRST_PLAYER_BAND
-    rate = fp["win_rate"]
+    rate = num(fp["win_rate"])
     if lo <= rate <= hi:
         return None
     side = "first" if rate > hi else "second"
-    return (f"FIRST PLAYER: the first player wins {100 * rate:.1f}% [{100 * fp['ci_low']:.1f}, "
-            f"{100 * fp['ci_high']:.1f}], outside {100 * lo:.0f}-{100 * hi:.0f}%: the {side} player is "
+    return (f"FIRST PLAYER: the first player wins {100 * rate:.1f}% [{100 * num(fp['ci_low']):.1f}, "
+            f"{100 * num(fp['ci_high']):.1f}], outside {100 * lo:.0f}-{100 * hi:.0f}%: the {side} player is "
             f"favoured. The first-turn house rules (docs/rulings.md A56: {', '.join(HOUSE_RULES)}) "
             "compensate; measure one with: hostwcg balance compare --compare "
             + ("first_turn_ap_cut=2" if side == "first" else "FLAG=VALUE"))
 
 
-def text_summary(tables: dict[str, Any], meta: dict[str, Any], max_cards: int = 5) -> str:
+def text_summary(tables: Tables, meta: StudyMeta, max_cards: int = 5) -> str:
     """A short plain-text summary for the terminal."""
     lines = [meta.get("study", ""), f"{meta.get('games', 0)} games"]
     fp = tables["first_player"][0] if tables["first_player"] else None
     if fp and fp["games"]:
-        lines.append(f"first player wins {100 * fp['win_rate']:.1f}% [{100 * fp['ci_low']:.1f}, "
-                     f"{100 * fp['ci_high']:.1f}]{'  (too wide to call)' if fp['too_wide'] else ''}")
+        lines.append(f"first player wins {100 * num(fp['win_rate']):.1f}% [{100 * num(fp['ci_low']):.1f}, "
+                     f"{100 * num(fp['ci_high']):.1f}]{'  (too wide to call)' if fp['too_wide'] else ''}")
     flag = first_player_flag(tables)
     if flag:
         lines.append(flag)
@@ -605,8 +640,8 @@ def text_summary(tables: dict[str, Any], meta: dict[str, Any], max_cards: int = 
     lines.append("")
     lines.append("deck win rates against the field:")
     for r in tables["decks"]:
-        lines.append(f"  {deck_label(r['deck']):24} {100 * r['win_rate']:5.1f}% [{100 * r['ci_low']:.1f}, "
-                     f"{100 * r['ci_high']:.1f}]  n={r['games']}{'  too wide' if r['too_wide'] else ''}")
+        lines.append(f"  {deck_label(r['deck']):24} {100 * num(r['win_rate']):5.1f}% [{100 * num(r['ci_low']):.1f}, "
+                     f"{100 * num(r['ci_high']):.1f}]  n={r['games']}{'  too wide' if r['too_wide'] else ''}")
     if tables.get("metagame"):
         from .metagame import summary
 
@@ -650,7 +685,7 @@ def plot_looks(looks: Sequence[Row], path: Path, metric: str) -> Path | None:
     return _save(fig, path)
 
 
-def write_compare(res: Any, folder: Path, plots: bool = True) -> dict[str, Any]:
+def write_compare(res: CompareResult, folder: Path, plots: bool = True) -> Written:
     folder = Path(folder)
     tw = write_tables({"compare": res.diffs, "compare_looks": res.looks}, folder)
     notes = list(tw["notes"])
@@ -679,7 +714,7 @@ def write_compare(res: Any, folder: Path, plots: bool = True) -> dict[str, Any]:
                      ("card", "Cards")):
         rows = [r for r in res.diffs if r["table"] == t]
         if t == "card":
-            rows = sorted(rows, key=lambda r: (not r["significant"], -abs(r["diff"])))
+            rows = sorted(rows, key=lambda r: (not r["significant"], -abs(num(r["diff"]))))
         body += [f"<h2>{title}</h2>", html_table(rows, max_rows=300 if t == "card" else None)]
     body.append("<p class='note'>Full reports of each configuration: A/report.html and B/report.html.</p>")
     report = folder / "compare.html"

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .recordfile import RecordFileError, ShardWriter, read_records, repair, shard_files
 from .records import (
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from .backends import Backend
+    from .report import StudyMeta, Written
     from .stats import Tables
 
 DeckItem = str | Path | DeckRef | DeckLike  # a deck as resolve_decks takes it
@@ -503,7 +504,7 @@ class BalanceResult:
 
         return pd.DataFrame(self.tables["matrix"]).set_index("deck")
 
-    def meta(self) -> dict[str, Any]:
+    def meta(self) -> StudyMeta:
         rate = self.new_games / max(1e-9, self.seconds) if self.new_games else None
         return {"study": self.study.describe(), "games": len(self.records),
                 "expected_games": self.study.n_games, "new_games": self.new_games,
@@ -511,7 +512,7 @@ class BalanceResult:
                 "max_width": self.study.max_width}
 
     def write_report(self, out: str | Path | None = None, plots: bool = True,
-                     title: str = "Balance report") -> dict[str, Any]:
+                     title: str = "Balance report") -> Written:
         """CSV (and Parquet when pyarrow is there), PNG plots and report.html under ``out``."""
         from .report import write_all
 

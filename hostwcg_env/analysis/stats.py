@@ -16,13 +16,25 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from .records import DeckJSON, Record, known
 
 Cell = str | int | float | bool | None  # a table cell: what the CSV files, HTML and DataFrames hold
 Row = dict[str, Cell]  # a row of a table, by column
 Tables = dict[str, list[Row]]  # the report's tables by name
+
+
+class Paired(TypedDict):
+    """``paired``: the mean paired difference, its 95% interval, standard error and z (None
+    without pairs)."""
+
+    n: int
+    diff: float | None
+    ci_low: float | None
+    ci_high: float | None
+    se: float | None
+    z: float | None
 
 
 def num(v: Cell) -> float:
@@ -517,7 +529,7 @@ def sequential_bounds(fractions: Sequence[float], alpha: float = 0.05, kind: str
     return bounds
 
 
-def paired(xs: Sequence[float], ys: Sequence[float]) -> dict[str, Any]:
+def paired(xs: Sequence[float], ys: Sequence[float]) -> Paired:
     """Mean of y - x over pairs, its 95% interval (t), standard error and z."""
     d = [y - x for x, y in zip(xs, ys, strict=True)]
     n = len(d)

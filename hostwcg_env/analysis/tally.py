@@ -15,11 +15,10 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
 
-from .records import Record
+from .records import Record, RecordId
 
 
 @dataclass
@@ -72,7 +71,7 @@ class Tally:
         return out
 
 
-def id_digest(rid: tuple[Any, ...]) -> int:
+def id_digest(rid: RecordId) -> int:
     """A ``records.record_id`` as one 64-bit number: what a set of the games already counted
     holds (a few dozen bytes a game, where the id itself takes hundreds)."""
     text = json.dumps(rid, separators=(",", ":"), ensure_ascii=False)

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import argparse
 import csv
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from .compare import CompareResult, SequentialPlan, run_compare
+from .records import RuleValue
 from .simulate import Study
 from .skill import agreement, verdict
 from .stats import Cell, Row, num_or_none, text
@@ -31,7 +31,7 @@ SHOWN = ("game", "deck", "card")
 
 
 def run_whatif(study: Study, patches: Sequence[str], swaps: Sequence[str], out: str | Path,
-               agents: Sequence[str] = ROBUST_AGENTS, rules_b: dict[str, Any] | None = None,
+               agents: Sequence[str] = ROBUST_AGENTS, rules_b: Mapping[str, RuleValue] | None = None,
                workers: int | None = None, quiet: bool = False, fresh: bool = False,
                sequential: SequentialPlan | None = None, stop_after: int | None = None,
                backend: str = "local", address: str | None = None) -> tuple[dict[str, CompareResult], list[Row]]:
@@ -129,10 +129,10 @@ def markdown(study: Study, patches: Sequence[str], swaps: Sequence[str], results
     head = f"{'statistic':46}" + "".join(f" {a[:22]:>24}" for a in agents)
     lines.append(head + ("  across agents" if len(agents) > 1 else ""))
 
-    def shown(r: dict[str, Any]) -> bool:
+    def shown(r: Row) -> bool:
         if r["table"] == "deck" or (r["table"] == "game" and r["stat"] == "first_player"):
             return True
-        if r["table"] == "card" and r["scope"].split(": ", 1)[-1] in touched:
+        if r["table"] == "card" and text(r["scope"]).split(": ", 1)[-1] in touched:
             return True
         return bool(r["significant"]) and r["table"] in SHOWN
 
