@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ANALYSIS = ROOT / "hostwcg_env" / "analysis"
 
 # un-commented `Any` lines left in hostwcg_env/analysis; lower it as they go, never raise it
-LIMIT = 34
+LIMIT = 14
 
 
 def uncommented_any(source: str) -> list[int]:

@@ -10,7 +10,7 @@ costs nothing more to make.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -21,7 +21,9 @@ from .replay import new_game, replay
 from .runner import Visitor
 
 if TYPE_CHECKING:
+    from agents.demos_v1 import V1Demos
     from hostwcg_env.engine import Action, Game
+    from hostwcg_env.env.v1.aec import raw_env as V1Env
 
 
 class _Choices(Visitor):
@@ -86,7 +88,7 @@ def from_records(records: Iterable[Record], agent: str, gamma: float = 0.995,
             "relabelled": np.asarray(relabelled)}
 
 
-def replay_into_v1(rec: Record, demos: Any, env: Any, seats: Iterable[int], gamma: float = 0.995) -> int:
+def replay_into_v1(rec: Record, demos: V1Demos, env: V1Env, seats: Iterable[int], gamma: float = 0.995) -> int:
     """Replay one record through ``env`` (a v1 ``raw_env`` with ``auto_single=False`` and the
     record's rules), adding every choice of ``seats`` to ``demos``; the number of rows added.
     A replay that does not end as recorded raises ValueError."""
@@ -100,6 +102,7 @@ def replay_into_v1(rec: Record, demos: Any, env: Any, seats: Iterable[int], gamm
     added = 0
     for i, text in enumerate(rec["actions"]):
         g = env.game
+        assert g is not None  # (start_from set it)
         d = g.decision
         if d is None or g.is_over:
             raise ValueError(f"record {rec.get('key')}: the game ended before action {i + 1}")
@@ -110,6 +113,7 @@ def replay_into_v1(rec: Record, demos: Any, env: Any, seats: Iterable[int], gamm
             added += 1
         env.step(idx)
     g = env.game
+    assert g is not None
     if not g.is_over or g.state.winner != rec["winner"]:
         raise ValueError(f"record {rec.get('key')}: the replay did not end as recorded")
     demos.end_game(g.state.winner, gamma)

@@ -13,9 +13,9 @@ import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NotRequired, Protocol, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, Protocol, TypedDict, TypeVar, overload
 
-from .stats import CONDITION_TEXT, Row, Tables, num, text
+from .stats import CONDITION_TEXT, Cell, Row, Tables, num, text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
     from .compare import CompareResult
 
+T = TypeVar("T")
 AxesGrid = Any  # matplotlib's Figure.subplots: one Axes or an array of them, typed Any by matplotlib
 
 
@@ -77,7 +78,15 @@ TABLE_TEXT = {
 # ============================================================================ deck names
 
 
-def deck_label(value: Any) -> Any:
+@overload
+def deck_label(value: str) -> str: ...
+
+
+@overload
+def deck_label(value: T) -> T: ...
+
+
+def deck_label(value: object) -> object:
     """What a report prints for a deck: a shipped deck's short name for its id wherever it
     appears (``karsh_ember_tide`` -> ``karsh``, ``brae_deep_roots vs karsh_ember_tide`` ->
     ``brae vs karsh``; ``hostwcg_env.cards.short_name``); any other value as it is. The CSV and
@@ -465,7 +474,7 @@ def matrix_html(tables: Tables) -> str:
     rows = tables["matrix"]
     if not rows:
         return ""
-    names = [r["deck"] for r in rows]
+    names = [text(r["deck"]) for r in rows]
     ci = {(r["deck"], r["opponent"]): r for r in tables["matchups"]}
     out = ["<div class='tw'><table><thead><tr><th class='l'>deck \\ opponent</th>"
            + "".join(f"<th>{html.escape(deck_label(n))}</th>" for n in names) + "</tr></thead><tbody>"]
@@ -494,9 +503,12 @@ def cards_pivot(rows: Sequence[Row], conditions: Sequence[str] = ("drawn", "open
     in the box above it (deck, card, anything in the row)."""
     if not rows:
         return "<p class='note'>(no rows)</p>"
-    by: dict[tuple[str, str], dict[str, Any]] = {}
+    by: dict[tuple[str, str], dict[str, Row]] = {}  # a row per condition
+    copies: dict[tuple[str, str], Cell] = {}
     for r in rows:
-        by.setdefault((text(r["deck"]), text(r["card"])), {"copies": r["copies"]})[text(r["condition"])] = r
+        at = (text(r["deck"]), text(r["card"]))
+        copies.setdefault(at, r["copies"])
+        by.setdefault(at, {})[text(r["condition"])] = r
     head = "".join(f"<th>{c.replace('_', ' ')}</th>" for c in conditions)
     out = ["<p><input class='filter' type='search' data-table='cards-table' data-count='cards-count' "
            "placeholder='filter: a deck, a card, any word in the row' aria-label='filter the cards'> "
@@ -505,17 +517,18 @@ def cards_pivot(rows: Sequence[Row], conditions: Sequence[str] = ("drawn", "open
            f"<th class='l'>card</th><th>copies</th>{head}</tr></thead><tbody>"]
     for (deck, card), d in by.items():
         cells = [f"<td class='l'>{html.escape(deck_label(deck))}</td><td class='l'>{html.escape(card)}</td>"
-                 f"<td>{d['copies']}</td>"]
+                 f"<td>{copies[(deck, card)]}</td>"]
         for c in conditions:
             rc = d.get(c)
             if rc is None or not rc["games"]:
                 cells.append("<td></td>")
                 continue
             delta = "" if rc["delta"] is None else (
-                f" &Delta;{100 * rc['delta']:+.1f} [{100 * rc['delta_low']:+.1f}, {100 * rc['delta_high']:+.1f}]")
+                f" &Delta;{100 * num(rc['delta']):+.1f} [{100 * num(rc['delta_low']):+.1f}, "
+                f"{100 * num(rc['delta_high']):+.1f}]")
             cls = " class='wide'" if rc["too_wide"] else ""
             key = rc["delta"] if rc["delta"] is not None else rc["win_rate"]
-            cells.append(f"<td{cls} data-v='{key}'>{100 * rc['win_rate']:.0f}% (n={rc['games']}){delta}</td>")
+            cells.append(f"<td{cls} data-v='{key}'>{100 * num(rc['win_rate']):.0f}% (n={rc['games']}){delta}</td>")
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table></div>")
     return "".join(out)
