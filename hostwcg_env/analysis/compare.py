@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING
 
 from .recordfile import ShardWriter
 from .records import Record, known, record_key
@@ -36,8 +36,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from .backends import Backend
-    from .records import DeckRef, RuleValue
-    from .report import Written
+    from .records import DeckRef
+    from .report import CompareMeta, Written
     from .runner import GameSpec
 
 METRICS = ("first_player", "seat_a", "draws", "turns", "decisions", "deck:ID", "matchup:ID:ID")
@@ -184,18 +184,6 @@ def card_diffs(ra: Sequence[Record], rb: Sequence[Record], decks: Sequence[DeckR
 
 
 # ============================================================================ running
-
-
-class CompareMeta(TypedDict):
-    """What a comparison's report says of it (``CompareResult.meta``)."""
-
-    a: str  # configuration A's Study.describe()
-    b: str
-    changed: dict[str, RuleValue]  # the rule flags B sets differently
-    pairs: int
-    decision: str
-    seconds: float
-    max_width: float
 
 
 @dataclass

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from .compare import CompareResult
+    from .records import RuleValue
 
 T = TypeVar("T")
 AxesGrid = Any  # matplotlib's Figure.subplots: one Axes or an array of them, typed Any by matplotlib
@@ -44,6 +44,41 @@ class StudyMeta(TypedDict, total=False):
     seconds: float
     games_per_second: float | None
     max_width: float
+
+
+class CompareMeta(TypedDict):
+    """What a comparison's report says of it (``CompareResult.meta``)."""
+
+    a: str  # configuration A's Study.describe()
+    b: str
+    changed: dict[str, RuleValue]  # the rule flags B sets differently
+    pairs: int
+    decision: str
+    seconds: float
+    max_width: float
+
+
+class _Plan(Protocol):
+    @property
+    def metric(self) -> str: ...
+
+
+class Comparison(Protocol):
+    """What ``write_compare`` reads of a comparison (``compare.CompareResult``)."""
+
+    @property
+    def diffs(self) -> list[Row]: ...
+
+    @property
+    def looks(self) -> list[Row]: ...
+
+    @property
+    def decision(self) -> str: ...
+
+    @property
+    def plan(self) -> _Plan | None: ...
+
+    def meta(self) -> CompareMeta: ...
 
 
 class Written(TypedDict):
@@ -698,7 +733,7 @@ def plot_looks(looks: Sequence[Row], path: Path, metric: str) -> Path | None:
     return _save(fig, path)
 
 
-def write_compare(res: CompareResult, folder: Path, plots: bool = True) -> Written:
+def write_compare(res: Comparison, folder: Path, plots: bool = True) -> Written:
     folder = Path(folder)
     tw = write_tables({"compare": res.diffs, "compare_looks": res.looks}, folder)
     notes = list(tw["notes"])
