@@ -30,11 +30,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from hostwcg_env.engine import Action, CardDef, CardType, Kind
-from hostwcg_env.engine.actions import PASS, YES
+from hostwcg_env.engine import Action, CardDef, CardType, Kind, Res
+from hostwcg_env.engine.actions import PASS, YES, Area, Place, hand_at
 from hostwcg_env.engine.carddef import Ability, Selector
 from hostwcg_env.engine.costs import can_pay
-from hostwcg_env.engine.places import resolve_place
+from hostwcg_env.engine.places import resolve_ref
 from hostwcg_env.engine.primitives import Damage, Modify, Set
 from hostwcg_env.engine.state import GameState, Obj
 from hostwcg_env.engine.targeting import candidates
@@ -86,9 +86,9 @@ def has_side_target(s: GameState, me: int, ab: Ability, source: int | None) -> b
     return True
 
 
-def resolve(s: GameState, place: str) -> Obj | None:
-    """The object at a place of the action notation in ``s`` (a view's redacted copy)."""
-    oid = resolve_place(s, place)
+def resolve(s: GameState, place: Place) -> Obj | None:
+    """The object at a board place of an action in ``s`` (a view's redacted copy)."""
+    oid = resolve_ref(s, place)
     return s.objs.get(oid) if oid is not None and oid >= 0 else None
 
 
@@ -107,7 +107,7 @@ def source_of(view: PlayerView, d: Any) -> tuple[CardDef | None, int | None]:
 def _activation_aimed(view: PlayerView, a: Action) -> bool:
     """Whether an activation's targets can fall on the side its effect is meant for (its
     source is the viewer's own card, so visible to it)."""
-    o = view.at(a.arg)
+    o = view.at(a.src)
     if o is None:
         return True
     ab = o.card.abilities[a.n]
@@ -166,7 +166,7 @@ class HeuristicAgent(EngineAgent):
         if kind in ("choose_target", "choose_attack_target"):
             return self._target(view, actions, d)
         if kind == "pay":
-            return Action(Kind.PAY, "auto") if Action(Kind.PAY, "auto") in actions else actions[0]
+            return Action(Kind.PAY) if Action(Kind.PAY) in actions else actions[0]
         if kind == "choose_card":
             return self._card(view, actions, d)
         if kind == "yes_no":
@@ -180,7 +180,7 @@ class HeuristicAgent(EngineAgent):
             worst = max(range(len(hand)), key=lambda i: len(hand[i].card.cost))
             if len(hand[worst].card.cost) >= 4:
                 self.returned += 1
-                return Action(Kind.CARD, f"h{worst}")
+                return Action(Kind.CARD, hand_at(worst))
         self.returned = 0
         return PASS
 
@@ -200,7 +200,7 @@ class HeuristicAgent(EngineAgent):
         stalled = view.turn >= STALL_TURN
 
         def held(a: Action) -> bool:  # Fast cards wait for the opponent's turn, until a stall
-            return hand[int(a.arg[1:])].card.is_fast and not stalled
+            return hand[a.src.index].card.is_fast and not stalled
 
         # 1. make the best unaffordable card affordable
         ap = by_kind.get(Kind.AP_HOST, []) + by_kind.get(Kind.AP_ANY, [])
@@ -210,12 +210,12 @@ class HeuristicAgent(EngineAgent):
                 host = view.host(me)
                 if host is not None and host.card.resource.value == need and Action(Kind.AP_HOST) in actions:
                     return Action(Kind.AP_HOST)
-                if Action(Kind.AP_ANY, need) in actions:
-                    return Action(Kind.AP_ANY, need)
+                if Action(Kind.AP_ANY, res=Res(need)) in actions:
+                    return Action(Kind.AP_ANY, res=Res(need))
         # 2. play the most expensive worthwhile card, permanents first
         if plays:
             def rank(a: Action) -> tuple[int, float]:
-                c = hand[int(a.arg[1:])].card
+                c = hand[a.src.index].card
                 order = {CardType.ENTITY: 3, CardType.FORM: 3, CardType.SORCERY: 2, CardType.AMBUSH: 1}[c.type]
                 return (order, card_value(c))
             non_fast = [a for a in plays if not held(a)]
@@ -242,7 +242,7 @@ class HeuristicAgent(EngineAgent):
             return PASS
         hand = view.hand()
         for a in by_kind.get(Kind.PLAY, []):
-            c = hand[int(a.arg[1:])].card
+            c = hand[a.src.index].card
             if c.is_fast and harmful(c) and self._kills(c, attacker, view):
                 return a
         return PASS
@@ -270,7 +270,7 @@ class HeuristicAgent(EngineAgent):
         return best
 
     def _worth_playing(self, view: PlayerView, a: Action) -> bool:
-        c = view.hand()[int(a.arg[1:])].card
+        c = view.hand()[a.src.index].card
         if c.type is not CardType.SORCERY:
             return True
         opp_entities = _entities(view, view.opponent)
@@ -279,7 +279,7 @@ class HeuristicAgent(EngineAgent):
             return bool(own_entities) or not any(ab.targets for ab in c.abilities)
         spells = [ab for ab in c.abilities if ab.kind == "spell"]
         if any(hurt for ab in spells for hurt, _sel in harmful_targets(ab)):
-            source = view.hand()[int(a.arg[1:])].id
+            source = view.hand()[a.src.index].id
             return all(has_side_target(view.state, view.player, ab, source) for ab in spells)
         return bool(opp_entities) or any(st.to is not None and st.to.name in ("opponent_host", "each_host")
                                          for ab in c.abilities for st in ab.steps) or any(
@@ -294,7 +294,7 @@ class HeuristicAgent(EngineAgent):
         mine = view.row(me, "front")
         best: tuple[float, Action] | None = None
         for a in attacks:
-            att = mine[int(a.arg[1:])]
+            att = mine[a.src.index]
             assert isinstance(att, Obj)
             score = 1.0 if host_open else -1.0
             for blk in opp:
@@ -320,7 +320,7 @@ class HeuristicAgent(EngineAgent):
             att = view.public(battle.attacker) if battle else None
             best: tuple[float, Action] | None = None
             for a in targets:
-                o = view.at(a.arg)
+                o = view.at(a.dst)
                 if o is None:
                     continue
                 if o.zone == "host":
@@ -338,7 +338,7 @@ class HeuristicAgent(EngineAgent):
         hurt = harmful(card, ability) if card is not None else True
         scored = []
         for a in targets:
-            o = view.at(a.arg)
+            o = view.at(a.dst)
             if o is None:
                 scored.append((0.0, a))
                 continue
@@ -365,8 +365,8 @@ class HeuristicAgent(EngineAgent):
         listed = view.choice_cards()
 
         def value(a: Action) -> float:
-            i = int(a.arg[1:])
-            o = hand[i] if a.arg[0] == "h" else listed[i]
+            i = a.src.index
+            o = hand[i] if a.src.area is Area.HAND else listed[i]
             return card_value(o.card)
 
         if "search" in prompt:

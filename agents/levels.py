@@ -91,10 +91,10 @@ class SkilledHeuristic(HeuristicAgent):
             return super()._priority(view, actions)
         hand = view.hand()
         plays = [a for a in actions if a.kind is Kind.PLAY and self._worth_playing(view, a)
-                 and not (hand[int(a.arg[1:])].card.is_fast and view.turn < STALL_TURN)]
+                 and not (hand[a.src.index].card.is_fast and view.turn < STALL_TURN)]
         if plays:  # the cheapest worthwhile card, permanents first
             def rank(a: Action) -> tuple[int, float]:
-                c = hand[int(a.arg[1:])].card
+                c = hand[a.src.index].card
                 return ({CardType.ENTITY: 0, CardType.FORM: 0}.get(c.type, 1), card_value(c))
             return min(plays, key=rank)
         # no card to play: no action point spent on a type its best card lacks (Kind.AP_ANY)

@@ -98,7 +98,7 @@ def sensible_targets(view: PlayerView, actions: tuple[Action, ...]) -> tuple[Act
     me = view.player
     threatened = {i for it in s.stack if it.controller != me for ids in it.targets.values() for i in ids}
     right = tuple(a for a in actions if a.kind is not Kind.TARGET or (
-        (o := resolve(s, a.arg)) is not None and ((o.controller == me) == (sign > 0) or (
+        (o := resolve(s, a.dst)) is not None and ((o.controller == me) == (sign > 0) or (
             sign < 0 and o.id in threatened))))  # a rescue: its own object under fire
     if any(a.kind is Kind.TARGET or a.kind is Kind.PASS for a in right):
         return right
@@ -141,14 +141,14 @@ def no_losing_attacks(view: PlayerView, actions: tuple[Action, ...]) -> tuple[Ac
         def loses(a: Action) -> bool:
             if a.kind is not Kind.ATTACK or not targets:
                 return False
-            oid = front[int(a.arg[1:])]
+            oid = front[a.src.index]
             att = view.public(oid) if oid is not None else None
             return att is not None and all(losing_fight(view, att, t) for t in targets)
     elif d.kind is DecisionKind.CHOOSE_ATTACK_TARGET and view.battle is not None:
         att = view.public(view.battle.attacker)
 
         def loses(a: Action) -> bool:
-            o = view.at(a.arg) if a.kind is Kind.TARGET else None
+            o = view.at(a.dst) if a.kind is Kind.TARGET else None
             return att is not None and o is not None and losing_fight(view, att, o)
     else:
         return actions
@@ -173,14 +173,14 @@ def sensible(view: PlayerView, actions: tuple[Action, ...]) -> tuple[Action, ...
         if a.kind is Kind.AP_ANY:
             # 2 action points for a type no card in hand costs, or for the Host's own type
             # that 'ap host' gives for 1 (11.3.1, 11.3.3), are never better
-            ok = a.arg in wanted and not (a.arg == own_type and Action(Kind.AP_HOST) in actions)
+            ok = a.res in wanted and not (a.res == own_type and Action(Kind.AP_HOST) in actions)
         elif a.kind is Kind.PLAY:
-            o = hand[int(a.arg[1:])]
+            o = hand[a.src.index]
             ok = o.card.type is not CardType.SORCERY or all(
                 right_side_exists(view.state, me, o.card, i, o.id) for i, ab in enumerate(o.card.abilities)
                 if ab.kind == "spell" and ab.targets)
         elif a.kind is Kind.ACTIVATE:
-            src = view.at(a.arg)
+            src = view.at(a.src)
             ok = src is None or not src.card.abilities[a.n].targets or right_side_exists(
                 view.state, me, src.card, a.n, src.id)
         else:

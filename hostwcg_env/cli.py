@@ -18,6 +18,8 @@
     hostwcg serve [--host H] [--port N] [--results DIR...] [--reports DIR...] [--agent SPEC]
                                          play, watch and replay in the browser (docs/web.md)
     hostwcg export AGENT --onnx FILE     a learned policy's network as ONNX (docs/export.md)
+    hostwcg train RECIPE [--run-dir DIR] [--resume]   a v1 policy from a recipe (docs/training.md)
+    hostwcg exploit AGENT [--minutes N]  a best response to a frozen agent (docs/training.md)
 
 A deck is a short name (``karsh``), an id (``karsh_ember_tide``) or a ``.toml`` file
 (docs/cards.md "Naming a card or a deck"); an agent is ``random``, ``heuristic``,
@@ -315,6 +317,9 @@ def build_parser() -> argparse.ArgumentParser:
     from hostwcg_env import cli_export
 
     cli_export.add_parser(sub)
+    from hostwcg_env import cli_train  # train RECIPE, exploit AGENT (docs/training.md)
+
+    cli_train.add_parser(sub)
 
     au = sub.add_parser("audit", help="replay kept games and classify every choice by the blunder rules "
                         "(docs/agents.md): rates per agent, games ended at the turn limit, worst examples")

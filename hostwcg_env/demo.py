@@ -16,6 +16,7 @@ from typing import Any
 from hostwcg_env.cards.decks import Deck, load_deck, pool_decks, stand_in_decks
 from hostwcg_env.cards.loader import default_ruleset
 from hostwcg_env.engine import Action, Game, GameState, RuleConfig
+from hostwcg_env.engine.events import TurnBegan
 from hostwcg_env.engine.stats import host_health
 from hostwcg_env.render import render_events, render_text
 
@@ -143,11 +144,11 @@ class _Printer:
         self.phase = ""  # the phase of the events not printed yet, until the next PhaseBegan
 
     def events(self, upto: int, label: str = "") -> None:
-        texts = [e.text for e in self.game.events[self.done:upto]]
+        events = self.game.events[self.done:upto]
         self.done = upto
         if label:
             self.out(label)
-        body = render_events(texts, color=self.color, compact=True, max_lines=self.cap,
+        body = render_events(events, color=self.color, compact=True, max_lines=self.cap,
                              phase=self.phase)
         if body:
             self.out(body)
@@ -172,7 +173,8 @@ class _Printer:
     def _turn_began(self, turn: int) -> int:
         evs = self.game.events
         for i in range(len(evs) - 1, self.done - 1, -1):
-            if evs[i].kind == "TurnBegan" and evs[i].data.get("turn", turn) == turn:
+            e = evs[i]
+            if isinstance(e, TurnBegan) and e.turn == turn:
                 return i
         return self.done
 

@@ -27,8 +27,10 @@ from hostwcg_env.cards.lookup import lookup
 from hostwcg_env.cards.text import card_sheet, stats_text
 from hostwcg_env.demo import _agent, explain_result, load_decks
 from hostwcg_env.engine import Action, Game, IllegalActionError, RuleConfig
-from hostwcg_env.engine.actions import Kind
-from hostwcg_env.render import parse_event, render_events, render_text
+from hostwcg_env.engine.actions import Area, Kind
+from hostwcg_env.engine.events import Event, PhaseBegan, TurnBegan
+from hostwcg_env.engine.view import redacted_events
+from hostwcg_env.render import render_events, render_text
 
 RESOURCES = "& authority, £ strife, ! emotion, % amity, $ generic (any)"
 HELP = """Answer with the number of an action in the list, or the action itself:
@@ -140,21 +142,20 @@ class _Table:
         first = self.told
         events = g.events[first:]
         self.told = len(g.events)
-        chunk: list[str] = []
+        chunk: list[Event] = []
         for i, e in enumerate(events, first):
-            if e.kind == "TurnBegan":
+            if isinstance(e, TurnBegan):
                 self._say(chunk)
                 self._say_taken(i)
                 chunk = []
-                _, args = parse_event(e.text)
-                who = args[0] if args else "?"
+                who = "AB"[e.player]
                 whose = "your turn" if who == self.me else f"{who}'s turn (your opponent)"
                 self.out("")
-                self.out(f"=== Turn {args[1] if len(args) > 1 else '?'}: {whose} ===")
+                self.out(f"=== Turn {e.turn}: {whose} ===")
                 self.phase = ""
                 self.turn_start = i
                 continue
-            chunk.append(e.text_for(self.seat))
+            chunk.append(e.redact(self.seat))
         self._say(chunk)
         self._say_taken(self.told)
         s = g.state
@@ -162,14 +163,13 @@ class _Table:
             self.board_turn = s.turn
             self.board()
 
-    def _say(self, texts: list[str]) -> None:
-        if not texts:
+    def _say(self, events: list[Event]) -> None:
+        if not events:
             return
-        body = render_events(texts, color=self.color, compact=True, phase=self.phase)
-        for t in texts:
-            kind, args = parse_event(t)
-            if kind == "PhaseBegan" and args:
-                self.phase = args[0]
+        body = render_events(events, color=self.color, compact=True, phase=self.phase)
+        for e in events:
+            if isinstance(e, PhaseBegan):
+                self.phase = str(e.phase)
         if body:
             self.out(body)
 
@@ -216,7 +216,7 @@ class _Table:
             elif word == "hand" and not rest:
                 self.hand()
             elif word == "log" and not rest:
-                self.out(render_events([e.text_for(self.seat) for e in g.events[self.turn_start:]],
+                self.out(render_events(redacted_events(g.events[self.turn_start:], self.seat),
                                        color=self.color, compact=True))
             elif word == "show":
                 self.show(rest.strip())
@@ -280,7 +280,7 @@ class _Table:
         for a in g.legal_actions():
             options[str(a).lower()] = str(a)
             label = self.label(a)
-            verb = str(a).split()[0]
+            verb = a.kind.value.split()[0]
             if label != str(a):
                 options[f"{verb} {label}".lower()] = f"{verb} {label}"
         near = difflib.get_close_matches(line.lower(), list(options), n=3, cutoff=0.5)
@@ -333,20 +333,18 @@ class _Table:
         d = g.decision
         view = g.view(self.seat)
         oid: int | None = None
-        if a.kind in (Kind.PLAY, Kind.CARD) and a.arg.startswith("h"):
+        place = a.source if a.source is not None else a.target
+        if a.kind in (Kind.PLAY, Kind.CARD) and place is not None and place.area is Area.HAND:
             hand = s.players[self.seat].hand
-            k = int(a.arg[1:])
+            k = place.index
             oid = hand[k] if k < len(hand) else None
-        elif a.kind is Kind.CARD and a.arg.startswith("d") and d is not None:
-            k = int(a.arg[1:])
+        elif a.kind is Kind.CARD and place is not None and place.area is Area.LISTED and d is not None:
+            k = place.index
             oid = d.cards[k] if k < len(d.cards) else None
         elif a.kind is Kind.ATTACK:
-            oid = s.players[self.seat].front[int(a.arg[1:])]
-        elif a.kind in (Kind.TARGET, Kind.ACTIVATE):
-            try:
-                oid = g.resolve_place(a.arg)
-            except (ValueError, KeyError, IndexError, IllegalActionError):
-                oid = None
+            oid = s.players[self.seat].front[a.src.index]
+        elif a.kind in (Kind.TARGET, Kind.ACTIVATE) and place is not None:
+            oid = g.resolve_ref(place)
             if oid is not None and oid < 0:
                 item = next((x for x in s.stack if x.sid == -oid), None)
                 return str(a) if item is None else f"{item.source_name} on the stack"
@@ -358,9 +356,9 @@ class _Table:
         elif a.kind is Kind.AP_DRAW:
             return "1 AP: draw a card"
         elif a.kind is Kind.AP_ANY:
-            return f"2 AP: +1{a.arg}"
+            return f"2 AP: +1{a.res}"
         elif a.kind is Kind.PAY:
-            return f"pay with {a.arg}"
+            return f"pay with {'auto' if a.res is None else a.res.value}"
         if oid is None or oid not in s.objs:
             return str(a)
         o = view.public(oid)
@@ -371,8 +369,8 @@ class _Table:
         name = ", ".join([c.name, *bits])
         if a.kind is Kind.ACTIVATE:
             return f"{name}, ability {a.n}"
-        if a.kind is Kind.TARGET and a.arg.startswith(("A.", "B.")):
-            return f"{'your' if a.arg[0] == self.me else 'their'} {name}"
+        if a.kind is Kind.TARGET and a.dst.on_board:
+            return f"{'your' if a.dst.side == self.seat else 'their'} {name}"
         return name
 
 

@@ -8,18 +8,64 @@ board (``viewer=None``) shows everything; ``viewer="spectator"`` shows only what
 
     render_text(game, viewer=0)            # A's board, A at the bottom
     render_text(game, None, color=True)    # everything, ANSI colours
-    render_events(["Draw(A, Squire)", ...], compact=True)
+    render_events(game.view(0).events, compact=True)   # events as A saw them, in short phrases
 """
 
 from __future__ import annotations
 
-import functools
-import re
 import textwrap
 from collections.abc import Iterable
 from typing import Any
 
 from hostwcg_env.board.model import SIDES, Board, CardFace, Seat, Side, StackEntry, board_of, names
+from hostwcg_env.engine.events import (
+    Activated,
+    Announced,
+    APSpent,
+    Attacks,
+    AttacksHost,
+    Blocks,
+    Cast,
+    Conceded,
+    ControlChanged,
+    Created,
+    DamageCard,
+    DamageDealt,
+    Destroyed,
+    Destroys,
+    Discard,
+    Draw,
+    EffectsExpired,
+    Embodied,
+    EntersSlot,
+    Equipped,
+    Event,
+    FirstPlayer,
+    Fizzled,
+    GainResource,
+    GameOver,
+    GameStarted,
+    Healed,
+    HostDamaged,
+    HostHealed,
+    Laid,
+    LeavesPlay,
+    LosesSickness,
+    MovesSlot,
+    Mulligan,
+    Paid,
+    PhaseBegan,
+    Played,
+    Resolved,
+    Roll,
+    SentToDrop,
+    Shuffle,
+    StatsChanged,
+    StepBegan,
+    TokenGone,
+    TriggerPlaced,
+    TurnBegan,
+)
 
 WIDTH = 100
 HIDDEN = "?"  # the name PlayerView gives every card its viewer may not see
@@ -235,220 +281,177 @@ def _cards(n: int) -> str:
 
 # ============================================================================ events
 
-_EVENT = re.compile(r"^(\w+)\((.*)\)$", re.S)
 
 # Events that say again what a neighbouring event says, left out of a compact log.
-_QUIET = frozenset({
-    "WouldPlay", "WouldCreate", "WouldCast", "WouldEmbody", "WouldLay", "Created", "Cast",
-    "Embodied", "Laid", "LeavesPlay", "EffectsExpired", "GameStarted", "TurnBegan", "PhaseBegan",
-    "StatsChanged", "StepBegan",
-})
+_QUIET: tuple[type[Event], ...] = (
+    Announced, Created, Cast, Embodied, Laid, LeavesPlay, EffectsExpired, GameStarted, TurnBegan,
+    PhaseBegan, StatsChanged, StepBegan,
+)
 
 
-def parse_event(text: str) -> tuple[str, list[str]]:
-    """``"Draw(A, Squire)"`` -> ``("Draw", ["A", "Squire"])``; other text -> (text, [])."""
-    m = _EVENT.match(text.strip())
-    if not m:
-        return text.strip(), []
-    return m.group(1), _split_args(m.group(2))
+def _side(player: int) -> str:
+    return "AB"[player]
 
 
-@functools.cache
-def _comma_names() -> frozenset[str]:
-    """Card names of the pool that hold a comma ("Xin, Master of Pain"): an event's arguments
-    are split at commas, so these are joined back."""
-    from hostwcg_env.cards import default_pool
-
-    return frozenset(n for n in default_pool() if "," in n)
-
-
-def _split_args(body: str) -> list[str]:
-    parts = _split_commas(body)
-    if "," not in body or len(parts) < 2:
-        return parts
-    names = _comma_names()
-    out: list[str] = []
-    i = 0
-    while i < len(parts):
-        for j in range(len(parts), i + 1, -1):  # the longest run of parts that is one name
-            joined = ", ".join(parts[i:j])
-            if joined in names:
-                out.append(joined)
-                i = j
-                break
-        else:
-            out.append(parts[i])
-            i += 1
-    return out
-
-
-def _split_commas(body: str) -> list[str]:
-    out: list[str] = []
-    cur: list[str] = []
-    depth = 0
-    for ch in body:
-        if ch in "[(":
-            depth += 1
-        elif ch in "])":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(ch)
-    if cur or out:
-        out.append("".join(cur).strip())
-    return [a for a in out if a != ""] if out != [""] else []
-
-
-def _kw(args: list[str]) -> dict[str, str]:
-    return dict(a.split("=", 1) for a in args if "=" in a)
-
-
-def describe_event(text: str) -> str:
-    """A short English phrase for one event text (the text itself when it is not known)."""
-    kind, a = parse_event(text)
-    n = len(a)
-    kw = _kw(a)
-    phrase = _PHRASES.get(kind)
-    if phrase is not None:
-        try:
-            out = phrase(a, n, kw)
-        except (IndexError, KeyError):
-            out = None
-        if out:
-            return out
-    return text.strip()
-
-
-def _amount(a: list[str], i: int) -> str:
-    return a[i] if len(a) > i else "1"
-
-
-_PHRASES: dict[str, Any] = {
-    "Roll": lambda a, n, kw: "roll: " + " ".join(a),
-    "FirstPlayer": lambda a, n, kw: f"{a[0]} goes first",
-    "Mulligan": lambda a, n, kw: f"{a[0]} mulligans {a[1]}",
-    "Shuffle": lambda a, n, kw: f"{a[0]} shuffles",
-    "TurnBegan": lambda a, n, kw: f"turn {a[1]} ({a[0]})",
-    "PhaseBegan": lambda a, n, kw: f"{a[0]} phase",
-    "StepBegan": lambda a, n, kw: f"{a[0]} step",
-    "APSpent": lambda a, n, kw: f"{a[0]} AP: {a[1]}",
-    "Draw": lambda a, n, kw: f"{a[0]} draws {a[1]}" if n > 1 else f"{a[0]} draws a card",
-    "Discard": lambda a, n, kw: f"{a[0]} discards {a[1]}",
-    "DamageCard": lambda a, n, kw: (f"{a[0]} puts {a[1]} in the damage zone" if n > 1
-                                    else f"{a[0]} puts a card in the damage zone"),
-    "GainResource": lambda a, n, kw: f"{a[0]} +{_amount(a, 2)}{a[1]}",
-    "Paid": lambda a, n, kw: f"{a[0]} pays {a[1]}" + (f" for {a[2]}" if n > 2 else ""),
-    "Played": lambda a, n, kw: f"{a[0]} plays {a[1]}",
-    "EntersSlot": lambda a, n, kw: f"{a[1]} -> {a[0]}.{a[2]}",
-    "MovesSlot": lambda a, n, kw: f"{a[1]} moves {a[2]} -> {a[3]}",
-    "Attacks": lambda a, n, kw: f"{a[0]}'s {a[1]} attacks",
-    "AttacksHost": lambda a, n, kw: f"{a[0]}'s {a[1]} attacks the Host",
-    "Blocks": lambda a, n, kw: f"{a[0]}'s {a[1]} blocks",
-    "DamageDealt": lambda a, n, kw: (f"{kw['source']} deals {a[1]} to {a[0]}" if "source" in kw
-                                     else f"{a[0]} takes {a[1]} damage"),
-    "HostDamaged": lambda a, n, kw: f"{a[0]}'s Host takes {_amount(a, 1)}",
-    "HostHealed": lambda a, n, kw: f"{a[0]}'s Host heals {_amount(a, 1)}",
-    "Healed": lambda a, n, kw: f"{a[0]} heals {_amount(a, 1)}",
-    "Destroyed": lambda a, n, kw: f"{a[0]} destroyed" + (f" by {kw['source']}" if "source" in kw else ""),
-    "Destroys": lambda a, n, kw: f"{a[0]} destroys {a[1]}",
-    "SentToDrop": lambda a, n, kw: f"{a[0]} to the drop",
-    "TokenGone": lambda a, n, kw: f"token {a[0]} gone",
-    "TriggerPlaced": lambda a, n, kw: f"{a[0]} triggers {a[1]}",
-    "Activated": lambda a, n, kw: f"{a[0]} activates {a[1]}",
-    "Resolved": lambda a, n, kw: f"{a[0]} resolves",
-    "Fizzled": lambda a, n, kw: f"{a[0]} fizzles" + (f" ({kw['reason']})" if "reason" in kw else ""),
-    "LosesSickness": lambda a, n, kw: f"{a[0]} loses sickness",
-    "ControlChanged": lambda a, n, kw: f"{a[1]} gains control of {a[0]}",
-    "Equipped": lambda a, n, kw: f"{a[0]} equips {a[1]}" if n > 1 else None,
-    "Conceded": lambda a, n, kw: f"{a[0]} concedes",
-    "GameOver": lambda a, n, kw: (f"GAME OVER: {kw.get('winner', '?')}"
-                                  f"{' wins' if kw.get('winner') not in ('draw', None) else ''}"
-                                  f" ({kw.get('reason', '?')})"),
-}
+def describe_event(ev: Event) -> str:
+    """A short English phrase for one event (its text, ``str(ev)``, when there is none)."""
+    match ev:
+        case Roll():
+            return f"roll: A={ev.a} B={ev.b}"
+        case FirstPlayer():
+            return f"{_side(ev.player)} goes first"
+        case Mulligan():
+            return f"{_side(ev.player)} mulligans {ev.count}"
+        case Shuffle():
+            return f"{_side(ev.player)} shuffles"
+        case TurnBegan():
+            return f"turn {ev.turn} ({_side(ev.player)})"
+        case PhaseBegan():
+            return f"{ev.phase} phase"
+        case StepBegan() if ev.step:
+            return f"{ev.step} step"
+        case APSpent():
+            return f"{_side(ev.player)} AP: {ev.use}"
+        case Draw():
+            return f"{_side(ev.player)} draws {'a card' if ev.card is None else ev.card}"
+        case Discard():
+            return f"{_side(ev.player)} discards {ev.card}"
+        case DamageCard():
+            return f"{_side(ev.player)} puts {'a card' if ev.card is None else ev.card} in the damage zone"
+        case GainResource():
+            return f"{_side(ev.player)} +{ev.amount}{ev.resource}"
+        case Paid():
+            return f"{_side(ev.player)} pays {ev.cost} for {ev.name}"
+        case Played():
+            return f"{_side(ev.player)} plays {ev.name}"
+        case EntersSlot():
+            return f"{ev.name} -> {_side(ev.player)}.{ev.place}"
+        case MovesSlot():
+            return f"{ev.name} moves {ev.old} -> {ev.new}"
+        case Attacks():
+            return f"{_side(ev.player)}'s {ev.name} attacks"
+        case AttacksHost():
+            return f"{_side(ev.player)}'s {ev.name} attacks the Host"
+        case Blocks():
+            return f"{_side(ev.player)}'s {ev.name} blocks"
+        case DamageDealt():
+            return f"{ev.source} deals {ev.amount} to {ev.name}"
+        case HostDamaged():
+            return f"{_side(ev.player)}'s Host takes {ev.amount}"
+        case HostHealed():
+            return f"{_side(ev.player)}'s Host heals {ev.amount}"
+        case Healed():
+            return f"{_side(ev.player)} heals {1 if ev.card is None else ev.card}"
+        case Destroyed():
+            return f"{ev.name} destroyed by {ev.source}"
+        case Destroys():
+            return f"{ev.name} destroys {ev.victim_name}"
+        case SentToDrop():
+            return f"{ev.name} to the drop"
+        case TokenGone():
+            return f"token {ev.name} gone"
+        case TriggerPlaced():
+            return f"{_side(ev.player)} triggers {ev.name}"
+        case Activated():
+            return f"{_side(ev.player)} activates {ev.name}"
+        case Resolved():
+            return f"{ev.source} resolves"
+        case Fizzled():
+            return f"{ev.source} fizzles ({ev.reason})"
+        case LosesSickness():
+            return f"{ev.name} loses sickness"
+        case ControlChanged():
+            return f"{_side(ev.player)} gains control of {ev.name}"
+        case Equipped():
+            return f"{ev.source} equips {ev.name}"
+        case Conceded():
+            return f"{_side(ev.player)} concedes"
+        case GameOver():
+            w = "draw" if ev.winner is None else _side(ev.winner)
+            return f"GAME OVER: {w}{'' if ev.winner is None else ' wins'} ({ev.reason})"
+    return str(ev)
 
 
-def _merge(items: list[tuple[str, list[str]]]) -> list[str]:
+def _merge(items: list[Event]) -> list[str]:
     """Phrases for a compact log, with neighbours that tell one story told once.
 
     ``APSpent`` + what it bought; ``Paid`` + ``EntersSlot`` + ``Played`` of one card
     (``A plays Squire (&) -> f2``); ``Destroyed`` + ``Destroys``; consecutive draws by one player.
     """
-    out: list[list[Any]] = []  # [kind, args, phrase]
+    out: list[tuple[Event | None, str]] = []  # (the event an entry stands for, its phrase)
     paid: dict[str, int] = {}  # card name -> index in out of its Paid entry
     slot: dict[str, str] = {}
     entered: dict[str, int] = {}  # card name -> index in out of its EntersSlot entry
-    for kind, a in items:
-        prev = out[-1] if out else None
-        if kind == "GainResource" and prev and prev[0] == "APSpent" and prev[1][:1] == a[:1] \
-                and prev[1][1:2] != ["draw"]:
-            how = prev[1][1].split()[0] if len(prev[1]) > 1 else ""
-            prev[:] = ["AP", a, f"{a[0]} AP({how}) -> +{_amount(a, 2)}{a[1]}"]
+    for ev in items:
+        prev, said = out[-1] if out else (None, "")
+        if isinstance(ev, GainResource) and isinstance(prev, APSpent) and prev.player == ev.player \
+                and prev.use != "draw":
+            out[-1] = (None, f"{_side(ev.player)} AP({prev.use.split()[0]}) -> +{ev.amount}{ev.resource}")
             continue
-        if kind == "Draw" and prev and prev[0] == "APSpent" and prev[1][1:2] == ["draw"] \
-                and prev[1][:1] == a[:1]:
-            prev[:] = ["Draw", a, f"{a[0]} AP -> draws {a[1] if len(a) > 1 else 'a card'}"]
+        if isinstance(ev, Draw) and isinstance(prev, APSpent) and prev.use == "draw" and prev.player == ev.player:
+            out[-1] = (ev, f"{_side(ev.player)} AP -> draws {'a card' if ev.card is None else ev.card}")
             continue
-        if kind == "Draw" and prev and prev[0] == "Draw" and prev[1][:1] == a[:1]:
-            prev[2] += ", " + (a[1] if len(a) > 1 else "a card")
+        if isinstance(ev, Draw) and isinstance(prev, Draw) and prev.player == ev.player:
+            out[-1] = (prev, said + ", " + ("a card" if ev.card is None else ev.card))
             continue
-        if kind == "Paid" and len(a) > 2:
-            paid[a[2]] = len(out)
-        elif kind == "EntersSlot" and len(a) > 2 and a[1] in paid:
-            slot[a[1]] = a[2]
+        if isinstance(ev, Paid):
+            paid[ev.name] = len(out)
+        elif isinstance(ev, EntersSlot) and ev.name in paid:
+            slot[ev.name] = ev.place
             continue
-        elif kind == "EntersSlot" and len(a) > 2:
-            entered[a[1]] = len(out)
-        elif kind == "Played" and len(a) > 1 and a[1] in entered and a[1] not in paid:
-            entry = out[entered.pop(a[1])]
-            entry[:] = [kind, a, f"{a[0]} plays {a[1]} -> {entry[1][2]}"]
+        elif isinstance(ev, EntersSlot):
+            entered[ev.name] = len(out)
+        elif isinstance(ev, Played) and ev.name in entered and ev.name not in paid:
+            i = entered.pop(ev.name)
+            entry = out[i][0]
+            assert isinstance(entry, EntersSlot)
+            out[i] = (ev, f"{_side(ev.player)} plays {ev.name} -> {entry.place}")
             continue
-        elif kind in ("Played", "Activated") and len(a) > 1 and a[1] in paid:
-            entry = out[paid.pop(a[1])]
-            verb = "plays" if kind == "Played" else "activates"
-            where = f" -> {slot.pop(a[1])}" if a[1] in slot else ""
-            entry[:] = [kind, a, f"{a[0]} {verb} {a[1]} ({entry[1][1]}){where}"]
+        elif isinstance(ev, Played | Activated) and ev.name in paid:
+            i = paid.pop(ev.name)
+            cost = out[i][0]
+            assert isinstance(cost, Paid)
+            verb = "plays" if isinstance(ev, Played) else "activates"
+            where = f" -> {slot.pop(ev.name)}" if ev.name in slot else ""
+            out[i] = (ev, f"{_side(ev.player)} {verb} {ev.name} ({cost.cost}){where}")
             continue
-        elif kind == "Destroys" and len(a) > 1 and prev and prev[0] == "Destroyed" \
-                and prev[1][:1] == a[1:2]:
+        elif isinstance(ev, Destroys) and isinstance(prev, Destroyed) and prev.name == ev.victim_name:
             continue
-        out.append([kind, a, describe_event(f"{kind}({', '.join(a)})")])
-    return [e[2] for e in out]
+        out.append((ev, describe_event(ev)))
+    return [e[1] for e in out]
 
 
-def render_events(lines: Iterable[str], color: bool = False, compact: bool = False,
+def render_events(events: Iterable[Event], color: bool = False, compact: bool = False,
                   width: int = WIDTH, max_lines: int | None = None, indent: str = "  ",
                   phase: str = "") -> str:
-    """Format event texts (``Event.text`` or a PlayerView's ``events``).
+    """Format events (a game's ``events``, or a PlayerView's, already redacted).
 
-    Plain: one event a line, as written. ``compact``: short phrases, grouped by phase on wrapped
+    Plain: one event a line, its text. ``compact``: short phrases, grouped by phase on wrapped
     lines (``[battle] B's Ogre attacks; A's Squire blocks; ...``), repeated events left out.
     ``max_lines`` caps the output, saying how many lines were left out. ``phase`` labels the
     compact group of events that come before the first ``PhaseBegan``.
     """
     paint = _Paint(color)
-    texts = [t for t in lines if t]
+    evs = list(events)
     if not compact:
-        out = [indent + _color_event(t, paint) for t in texts]
+        out = [indent + _color_event(e, paint) for e in evs]
     else:
-        out = _compact(texts, paint, width, indent, phase)
+        out = _compact(evs, paint, width, indent, phase)
     if max_lines is not None and len(out) > max_lines:
         hidden = len(out) - (max_lines - 1)
         out = out[: max_lines - 1] + [indent + paint(f"... ({hidden} more lines)", "dim")]
     return "\n".join(out)
 
 
-def _compact(texts: list[str], paint: _Paint, width: int, indent: str, phase: str) -> list[str]:
-    groups: list[tuple[str, list[tuple[str, list[str]]]]] = [(phase, [])]
-    for t in texts:
-        kind, a = parse_event(t)
-        if kind == "PhaseBegan" and a:
-            groups.append((a[0], []))
+def _compact(events: list[Event], paint: _Paint, width: int, indent: str, phase: str) -> list[str]:
+    groups: list[tuple[str, list[Event]]] = [(phase, [])]
+    for ev in events:
+        if isinstance(ev, PhaseBegan):
+            groups.append((str(ev.phase), []))
             continue
-        if kind in _QUIET:
+        if isinstance(ev, _QUIET):
             continue
-        groups[-1][1].append((kind, a) if a or kind != t.strip() else (t.strip(), []))
+        groups[-1][1].append(ev)
     out: list[str] = []
     for label, items in groups:
         if not items:
@@ -463,15 +466,21 @@ def _compact(texts: list[str], paint: _Paint, width: int, indent: str, phase: st
     return out
 
 
-def _color_event(text: str, paint: _Paint) -> str:
-    kind, _ = parse_event(text)
-    if not paint.on or kind == text:
+_STYLE: dict[type[Event], tuple[str, ...]] = {
+    GameOver: ("bold", "red"), HostDamaged: ("red",), Destroyed: ("red",), TurnBegan: ("bold",),
+    PhaseBegan: ("dim",),
+}
+
+
+def _color_event(ev: Event, paint: _Paint) -> str:
+    text = str(ev)
+    if not paint.on:
         return text
-    style = {"GameOver": ("bold", "red"), "HostDamaged": ("red",), "Destroyed": ("red",),
-             "TurnBegan": ("bold",), "PhaseBegan": ("dim",)}.get(kind, ())
+    style = _STYLE.get(type(ev), ())
     if style:
         return paint(text, *style)
-    return paint(kind, "bold") + text[len(kind):]
+    head = text.index("(")  # the event's name
+    return paint(text[:head], "bold") + text[head:]
 
 
-__all__ = ["describe_event", "parse_event", "render_events", "render_text"]
+__all__ = ["describe_event", "render_events", "render_text"]

@@ -1,152 +1,22 @@
 """Screenshot the HTML board in a real headless browser: docs/img/board.png.
 
-Plays a seeded game between two shipped agents, picks a busy mid-game position where the
-viewer (A) decides (cards in both rows, markers, a stack or a battle), writes the board as A
-sees it to HTML, and screenshots it with Chromium (Debian: ``apt-get install -y chromium``)::
-
     python scripts/board_screenshot.py                      # docs/img/board.png
     python scripts/board_screenshot.py --seed 3 --agents heuristic,random --out /tmp/b.png
     python scripts/board_screenshot.py --theme dark --seat spectator --out /tmp/dark.png
     python scripts/board_screenshot.py --html-only /tmp/board.html
 
-The screenshot (a 1400x1000 window) is cropped to the board and, if it is over 300 KB,
-re-saved with a palette (Pillow). ``--frame`` also writes the rgb_array image of the same
-position (``board-frame.png``).
+The command-line front end of ``hostwcg_env.testing.board_screenshot``, which picks the
+position and drives Chromium (Debian: ``apt-get install -y chromium``).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from agents import decide, make_agent
-from hostwcg_env.board.html import board_html
-from hostwcg_env.board.model import board_of
-from hostwcg_env.cards import default_ruleset
-from hostwcg_env.demo import agent_seeds, load_decks
-from hostwcg_env.engine import Action, Game
-
-ROOT = Path(__file__).resolve().parent.parent
-
-WINDOW = (1400, 1000)
-PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>hostwcg board</title>
-<style>body{{margin:0;padding:12px;background:{bg}}}</style></head><body>{board}</body></html>"""
-CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-
-
-def find_chromium() -> str | None:
-    """The path of a Chromium (or Chrome) binary, or None."""
-    env = os.environ.get("CHROMIUM")
-    if env and Path(env).exists():
-        return env
-    for name in CHROMIUM_NAMES:
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
-
-
-def _score(game: Game, viewer: int) -> int:
-    """How much a position shows: cards in play, markers, the stack, a battle."""
-    s = game.state
-    score = 0
-    for p in s.players:
-        for oid in [*p.front, *p.back]:
-            if oid is not None:
-                score += 2 + 2 * len(s.objs[oid].markers) + 2 * s.objs[oid].face_down
-        score += len(p.forms) * 2
-    score += 3 * min(len(s.players[viewer].hand), 5) + min(len(s.players[1 - viewer].hand), 5)
-    score += 4 * min(len(s.stack), 2) + 3 * (s.battle is not None)
-    d = s.decision
-    return score if d is not None and d.player == viewer and len(d.actions) >= 3 else -1
-
-
-def pick_position(seed: int = 23, agents: tuple[str, str] = ("ppo", "heuristic"),
-                  viewer: int = 0, min_turn: int = 4, max_turn: int = 14) -> Game:
-    """Replay a seeded game between two agents and return it at the busiest position (between
-    ``min_turn`` and ``max_turn``) where ``viewer`` decides."""
-    deck_a, deck_b = load_decks(None)
-    seeds = agent_seeds(seed)
-
-    def new() -> tuple[Game, list[Any]]:
-        return default_ruleset().new_game(deck_a, deck_b, seed=seed), [make_agent(n, seed=s) for n, s in zip(agents, seeds, strict=True)]
-
-    game, players = new()
-    actions: list[Action] = []
-    best, best_at = -1, 0
-    while not game.is_over and game.state.turn <= max_turn:
-        if game.state.turn >= min_turn:
-            sc = _score(game, viewer)
-            if sc > best:
-                best, best_at = sc, len(actions)
-        d = game.decision
-        assert d is not None  # the game is not over
-        a = decide(players[d.player], game)
-        actions.append(a)
-        game.apply(a)
-    replay, _ = new()
-    for a in actions[:best_at]:
-        replay.apply(a)
-    return replay
-
-
-PAGE_BG = {"light": "#ffffff", "dark": "#111418"}
-
-
-def write_html(game: Game, path: Path, seat: Any = 0, theme: str = "light") -> Path:
-    bg = PAGE_BG[theme]
-    path.write_text(PAGE.format(bg=bg, board=board_html(board_of(game, seat), theme=theme)),
-                    encoding="utf-8")
-    return path
-
-
-def screenshot(html: Path, png: Path, chromium: str, window: tuple[int, int] = WINDOW,
-               timeout: float = 120) -> Path:
-    """Chromium, headless, no network, a throwaway profile: ``html`` -> ``png``."""
-    png.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="hostwcg-chromium-") as profile:
-        cmd = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-               "--no-first-run", "--disable-background-networking", "--disable-component-update",
-               "--disable-sync", "--hide-scrollbars", f"--user-data-dir={profile}",
-               f"--screenshot={png}", f"--window-size={window[0]},{window[1]}",
-               html.resolve().as_uri()]
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    if not png.exists():
-        raise RuntimeError(f"chromium wrote no screenshot (exit {proc.returncode}): "
-                           f"{proc.stderr.strip()[-800:]}")
-    return png
-
-
-def crop_to_board(png: Path, page_bg: str, pad: int = 6) -> tuple[int, int]:
-    """Cut the page around the board away; returns the new (width, height)."""
-    from PIL import Image, ImageChops
-
-    with Image.open(png) as im:
-        rgb = im.convert("RGB")
-    bg = Image.new("RGB", rgb.size, tuple(int(page_bg[i:i + 2], 16) for i in (1, 3, 5)))
-    box = ImageChops.difference(rgb, bg).getbbox()
-    if box is not None:
-        x0, y0, x1, y1 = box
-        rgb = rgb.crop((max(0, x0 - pad), max(0, y0 - pad), min(rgb.width, x1 + pad), min(rgb.height, y1 + pad)))
-    rgb.save(png, optimize=True)
-    return rgb.size
-
-
-def shrink(png: Path, limit: int = 300_000) -> None:
-    """Re-save the PNG with a palette if it is over ``limit`` bytes."""
-    if png.stat().st_size <= limit:
-        return
-    from PIL import Image
-
-    with Image.open(png) as im:
-        small = im.convert("RGB").quantize(colors=128, method=Image.Quantize.MEDIANCUT)
-    small.save(png, optimize=True)
+from hostwcg_env.testing import board_screenshot as bs
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -155,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--agents", default="ppo,heuristic", help="two agent names (agents.make_agent)")
     ap.add_argument("--seat", default="0", help="0, 1 or spectator")
     ap.add_argument("--theme", default="light", choices=("light", "dark"))
-    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "img" / "board.png")
+    ap.add_argument("--out", type=Path, default=bs.ROOT / "docs" / "img" / "board.png")
     ap.add_argument("--html-only", type=Path, default=None, help="write the HTML here and stop")
     ap.add_argument("--frame", action="store_true", help="also write the rgb_array frame (-frame.png)")
     args = ap.parse_args(argv)
@@ -163,28 +33,20 @@ def main(argv: list[str] | None = None) -> int:
     if len(names) != 2:
         ap.error("--agents: give two agent names, e.g. heuristic,random")
     seat: Any = "spectator" if args.seat == "spectator" else int(args.seat)
-    game = pick_position(args.seed, (names[0], names[1]), viewer=0 if seat == "spectator" else seat)
+    game = bs.pick_position(args.seed, (names[0], names[1]), viewer=0 if seat == "spectator" else seat)
     if args.html_only is not None:
-        write_html(game, args.html_only, seat, args.theme)
+        bs.write_html(game, args.html_only, seat, args.theme)
         print(args.html_only)
         return 0
-    chromium = find_chromium()
+    chromium = bs.find_chromium()
     if chromium is None:
         print("no chromium found: apt-get install -y chromium (or set CHROMIUM=/path)", file=sys.stderr)
         return 2
-    with tempfile.TemporaryDirectory(prefix="hostwcg-board-") as tmp:
-        html = write_html(game, Path(tmp) / "board.html", seat, args.theme)
-        screenshot(html, args.out, chromium)
-    w, h = crop_to_board(args.out, PAGE_BG[args.theme])
-    shrink(args.out)
+    w, h = bs.take(game, args.out, chromium, seat, args.theme)
     print(f"{args.out} ({w}x{h}, {args.out.stat().st_size // 1024} KB), turn {game.state.turn}, "
           f"decision {game.decision}")
     if args.frame:
-        from hostwcg_env.board.image import board_image_pil
-
-        frame = args.out.with_name(args.out.stem + "-frame.png")
-        board_image_pil(board_of(game, seat)).save(frame, optimize=True)
-        print(frame)
+        print(bs.write_frame(game, args.out, seat))
     return 0
 
 

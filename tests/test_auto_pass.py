@@ -43,7 +43,7 @@ def _play(seed: int, auto_pass: bool) -> tuple[list[str], tuple, int, int]:
         stops += 1
         g.apply(rng.choice(acts))
     s = g.state
-    return ([e.text for e in s.events], (s.winner, s.reason, s.truncated, s.decisions_total, s.turn),
+    return ([str(e) for e in s.events], (s.winner, s.reason, s.truncated, s.decisions_total, s.turn),
             stops, hidden_passes)
 
 

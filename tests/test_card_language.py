@@ -14,6 +14,7 @@ import pytest
 
 from hostwcg_env.cards import CardError, load_card_table, load_cards
 from hostwcg_env.engine import Game
+from hostwcg_env.engine.events import Played, Reveal
 from hostwcg_env.scenarios.builder import setup_game
 from hostwcg_env.scenarios.runner import run_line
 
@@ -230,7 +231,7 @@ def test_a_condition_on_a_card_that_has_left_play_is_false() -> None:
                   {"do": "gain_ap", "amount": 1}]}]}]
     g = game_of({"A": {"hand": ["Spark"], "pool": {"£": 1}, "front": {"0": "Last Stand"}}}, cards)
     play(g, "A play Spark", "A target A.f0", "resolve", "A slot b0", "resolve", "resolve")
-    texts = [e.text for e in g.events]
+    texts = [str(e) for e in g.events]
     assert "Resolved(Last Stand)" in texts and not any(t.startswith("Draw(") for t in texts)
     assert g.state.players[0].ap == 5 and names(g, "A", "hand") == []
 
@@ -248,11 +249,11 @@ def test_choosing_from_a_drop_zone_shows_only_public_cards() -> None:
     assert [g.state.objs[c].name for c in d.cards] == ["Ogre", "Wall"]
     def b_sees() -> list[str]:
         view = g.view(1)
-        return view.card_names() + view.events
+        return view.card_names() + [str(e) for e in view.events]
 
     assert not any("Spark" in n for n in b_sees())  # A's hand is semi-open (4.3.1, 6.1.2.1)
     play(g, "A card Wall")
-    seen = [e.text for e in g.events if e.text.startswith("Reveal(")]
+    seen = [str(e) for e in g.events if isinstance(e, Reveal)]
     assert seen == ["Reveal(A, card=Wall)"]
     assert sorted(names(g, "A", "hand")) == ["Spark", "Wall"]
     assert any("Reveal(A, card=Wall)" in n for n in b_sees()) and not any("Spark" in n for n in b_sees())
@@ -326,6 +327,6 @@ def test_random_games_with_the_new_cards_finish_and_hide_nothing() -> None:
             g.apply(rng.choice(g.legal_actions()))
             k += 1
         assert g.is_over
-        played |= {e.text.split(", ", 1)[1].rstrip(")") for e in g.events if e.text.startswith("Played(")}
+        played |= {e.name for e in g.events if isinstance(e, Played)}
     assert checked >= 100
     assert {"Quartermaster", "Grave Robber", "Rite of Return", "Duelist's Gambit"} <= played, played

@@ -12,6 +12,8 @@ import pytest
 
 import hostwcg_env  # noqa: F401  (registers the default card pool)
 from hostwcg_env.cli import main
+from hostwcg_env.engine import events as ev
+from hostwcg_env.engine.kinds import Phase
 from hostwcg_env.render import describe_event, render_events, render_text
 from hostwcg_env.scenarios import setup_game
 
@@ -292,8 +294,8 @@ def test_render_colour_only_when_asked():
     game = hidden_position()
     assert "\x1b[" not in render_text(game, 0)
     assert "\x1b[" in render_text(game, 0, color=True)
-    assert "\x1b[" in render_events(["Draw(A, Squire)"], color=True)
-    assert "\x1b[" not in render_events(["Draw(A, Squire)"])
+    assert "\x1b[" in render_events([ev.Draw(0, 4, "Squire")], color=True)
+    assert "\x1b[" not in render_events([ev.Draw(0, 4, "Squire")])
 
 
 def test_render_lists_actions_for_the_decider():
@@ -307,39 +309,37 @@ def test_render_lists_actions_for_the_decider():
 
 
 def test_render_events_plain_and_compact():
-    lines = ["TurnBegan(A, 3)", "PhaseBegan(action1)", "APSpent(A, draw)", "Draw(A, Squire)",
-             "Paid(A, &, Squire)", "WouldPlay(A, Squire)", "WouldCreate(A, Squire)",
-             "Created(A, Squire)", "EntersSlot(A, Squire, f2)", "Played(A, Squire)",
-             "PhaseBegan(battle)", "Attacks(B, Ogre)", "Blocks(A, Squire)",
-             "DamageDealt(Squire, 3, source=Ogre, kind=combat)",
-             "Destroyed(Squire, source=Ogre, kind=combat)", "Destroys(Ogre, Squire)",
-             "Something new(x)"]
-    plain = render_events(lines)
+    A, B = 0, 1
+    events = [ev.TurnBegan(A, 3), ev.PhaseBegan(A, Phase.ACTION1), ev.APSpent(A, "draw"), ev.Draw(A, 5, "Squire"),
+              ev.Paid(A, "&", "Squire"), ev.WouldPlay(A, 6, "Squire", False, 1),
+              ev.WouldCreate(A, 6, "Squire", False, 1), ev.Created(A, 7, "Squire", False),
+              ev.EntersSlot(A, 7, "Squire", False, "f2"), ev.Played(A, 7, "Squire", False),
+              ev.PhaseBegan(A, Phase.BATTLE), ev.Attacks(B, 3, "Ogre"), ev.Blocks(A, 7, "Squire"),
+              ev.DamageDealt(A, 7, "Squire", 3, "Ogre", "combat"),
+              ev.Destroyed(A, 7, "Squire", "Ogre", "combat", 3), ev.Destroys(B, 3, "Ogre", 7, "Squire", None),
+              ev.Search(A)]
+    plain = render_events(events)
     assert plain.splitlines()[0].strip() == "TurnBegan(A, 3)"
-    assert len(plain.splitlines()) == len(lines)
-    compact = render_events(lines, compact=True)
+    assert len(plain.splitlines()) == len(events)
+    compact = render_events(events, compact=True)
     assert "[action1] A AP -> draws Squire; A plays Squire (&) -> f2" in compact
     assert "[battle] B's Ogre attacks; A's Squire blocks; Ogre deals 3 to Squire" in compact
     assert "Destroys" not in compact and "WouldPlay" not in compact
-    assert "Something new(x)" in compact
-    capped = render_events([f"Draw(A, C{i})" for i in range(5)], max_lines=3)
+    assert "Search(A)" in compact  # an event with no phrase: its text
+    capped = render_events([ev.Draw(A, i, f"C{i}") for i in range(5)], max_lines=3)
     assert capped.splitlines()[-1].strip() == "... (3 more lines)"
 
 
 def test_describe_event():
-    assert describe_event("HostDamaged(B, 1)") == "B's Host takes 1"
-    assert describe_event("Draw(B)") == "B draws a card"
-    assert describe_event("GameOver(winner=A, reason=damage_zone)") == "GAME OVER: A wins (damage_zone)"
-    assert describe_event("Reveal(B, hand=[Squire, Ogre])") == "Reveal(B, hand=[Squire, Ogre])"
+    assert describe_event(ev.HostDamaged(1, 1, "Ogre")) == "B's Host takes 1"
+    assert describe_event(ev.Draw(1, 4, "Squire").redact(0)) == "B draws a card"
+    assert describe_event(ev.GameOver(0, "damage_zone")) == "GAME OVER: A wins (damage_zone)"
+    assert describe_event(ev.Reveal(1, "hand", ("Squire", "Ogre"))) == "Reveal(B, hand=[Squire, Ogre])"
 
 
-def test_event_arguments_keep_card_names_that_hold_a_comma():
-    """Event texts separate their arguments with commas, and some card names hold one: the
-    phrases name the whole card ("B plays Xin, Master of Pain", not "Xin -> Master of Pain")."""
-    from hostwcg_env.render import parse_event
-
-    assert parse_event("EntersSlot(B, Xin, Master of Pain, f1)") == ("EntersSlot", ["B", "Xin, Master of Pain", "f1"])
-    assert parse_event("Played(A, Grace, Aligner of Stars)") == ("Played", ["A", "Grace, Aligner of Stars"])
-    assert parse_event("Draw(A, Squire)") == ("Draw", ["A", "Squire"])
-    text = render_events(["Played(B, Xin, Master of Pain)", "EntersSlot(B, Xin, Master of Pain, f1)"], compact=True)
+def test_event_phrases_keep_card_names_that_hold_a_comma():
+    """Some card names hold a comma: the phrases name the whole card ("B plays Xin, Master
+    of Pain", not "Xin -> Master of Pain")."""
+    xin = "Xin, Master of Pain"
+    text = render_events([ev.Played(1, 4, xin, False), ev.EntersSlot(1, 4, xin, False, "f1")], compact=True)
     assert "Xin, Master of Pain" in text and "->  Master" not in text and "Xin ->" not in text

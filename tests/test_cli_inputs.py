@@ -94,6 +94,11 @@ ROWS: list[tuple[list[str], str, str]] = [
     (["export", "heuristic", "--onnx", "{out}"], "heuristic: only the learned policies export", "err"),
     (["export", "ppo_v1", "--onnx", "{emptydir}"], "is a folder", "err"),
     (["export", "ppo_v1"], "required: --onnx", "err"),
+    # ------------------------------------------------------------------ train, exploit (docs/training.md)
+    (["train"], "required: RECIPE", "err"),
+    (["train", "nosuch"], "nosuch: no such recipe file", "err"),
+    (["exploit", "nosuch"], "AGENT: unknown agent 'nosuch'", "err"),
+    (["exploit", "heuristic", "--minutes", "0"], "--minutes: must be > 0", "err"),
     (["evaluate", "--quiet", "--games", "-5"], "argument --games: must be at least 1 (got -5)", "err"),
     (["evaluate", "--quiet", "--workers", "-1", "--games", "1"], "argument --workers: must be at least 1", "err"),
     (["evaluate", "--quiet", "--workers", "0", "--games", "1"], "argument --workers: must be at least 1", "err"),

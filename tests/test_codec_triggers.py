@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from hostwcg_env.engine import Action, Kind
+from hostwcg_env.engine import Action, Area, Kind, Place
 from hostwcg_env.env.codec import Codec, LayoutError, encode, offered
 from hostwcg_env.env.layout import MAX_TRIGGERS, action_layout
 from hostwcg_env.env.v1.layout import obs_layout
@@ -17,7 +17,7 @@ from hostwcg_env.env.v1.spaces import Legal
 
 
 def _triggers(n: int) -> tuple[Action, ...]:
-    return tuple(Action(Kind.TRIGGER, str(i)) for i in range(n))
+    return tuple(Action(Kind.TRIGGER, Place(Area.PENDING, i)) for i in range(n))
 
 
 def _game(actions: tuple[Action, ...]) -> SimpleNamespace:
@@ -53,6 +53,6 @@ def test_ordering_them_one_by_one_places_every_trigger() -> None:
     rng = np.random.default_rng(0)
     while pending:
         acts = offered(_triggers(len(pending)))
-        pick = int(acts[rng.integers(len(acts))].arg)
+        pick = acts[rng.integers(len(acts))].src.index
         placed.append(pending.pop(pick))
     assert sorted(placed) == sorted(f"t{i}" for i in range(MAX_TRIGGERS + 5))

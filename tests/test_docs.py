@@ -143,7 +143,7 @@ def test_the_annotated_game_is_the_game_the_engine_plays() -> None:
     lines: list[str] = []
     game = run_demo(seed=3, agents=("heuristic", "heuristic"), decks="test", out=lines.append)
     printed = " ".join(" ".join(lines).split())
-    events = [e.text for e in game.events]
+    events = [str(e) for e in game.events]
     quotes = [q for q in re.findall(r"`([^`]+)`", " ".join(section.split()))
               if len(q) > 12 and not q.startswith(("python", "hostwcg"))]
     assert len(quotes) >= 10

@@ -200,10 +200,11 @@ def test_codec_covers_every_legal_action_over_shipped_decks() -> None:
 
 def test_layout_error_when_hand_index_is_out_of_range() -> None:
     from hostwcg_env.engine import Action, Kind
+    from hostwcg_env.engine.actions import hand_at
 
     lay = action_layout(RuleConfig())
     with pytest.raises(LayoutError):
-        encode(lay, None, 0, Action(Kind.PLAY, "h99"))  # type: ignore[arg-type]
+        encode(lay, None, 0, Action(Kind.PLAY, hand_at(99)))  # type: ignore[arg-type]
 
 
 def test_sections_slice_the_observation() -> None:

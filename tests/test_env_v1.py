@@ -11,7 +11,7 @@ from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, ren
 
 from hostwcg_env import hostwcg_v0, hostwcg_v1
 from hostwcg_env.cards import default_pool, default_ruleset
-from hostwcg_env.engine import Kind, RuleConfig
+from hostwcg_env.engine import Area, Kind, RuleConfig
 from hostwcg_env.env import AGENTS, shipped_decks
 from hostwcg_env.env.v1 import card_index
 from hostwcg_env.env.v1.cards import (
@@ -240,27 +240,26 @@ def test_action_features_describe_every_legal_action() -> None:
             src, tgt, card = obs["action_source_row"][i], obs["action_target_row"][i], obs["action_card"][i]
             kinds_seen.add(a.kind.value)
             if a.kind is Kind.PLAY:
-                h = int(a.arg[1:])
+                h = a.src.index
                 assert kind == ACTION_KIND_ID["play"] and card == card_id(v.hand()[h].name)
                 assert src == (LAY.zone["my_hand"].start + h if h < 10 else -1)
             elif a.kind is Kind.ATTACK:
-                assert src == LAY.zone["my_front"].start + int(a.arg[1:])
+                assert src == LAY.zone["my_front"].start + a.src.index
                 assert card == obs["card_id"][src] != NONE
             elif a.kind is Kind.TARGET:
                 assert kind == ACTION_KIND_ID["target"]
-                if a.arg.endswith(".host"):
-                    mine = a.arg[0] == "AB"[p]
+                if a.dst.area is Area.HOST:
+                    mine = a.dst.side == p
                     assert tgt == LAY.zone["my_host" if mine else "opp_host"].start
                 if tgt >= 0:
                     assert card == obs["card_id"][tgt]
-                    side = a.arg.split(".")[0]
-                    if side in "AB" and obs["card_id"][tgt] not in (NONE, FACE_DOWN):
-                        assert obs["cards"][tgt, COL["mine"]] == (side == "AB"[p])
-            elif a.kind is Kind.CARD and a.arg[0] == "d":
-                j = int(a.arg[1:])
+                    if a.dst.on_board and obs["card_id"][tgt] not in (NONE, FACE_DOWN):
+                        assert obs["cards"][tgt, COL["mine"]] == (a.dst.side == p)
+            elif a.kind is Kind.CARD and a.src.area is Area.LISTED:
+                j = a.src.index
                 assert card == card_id(v.choice_cards()[j].name)
             elif a.kind is Kind.TRIGGER:
-                assert card == card_id(v.my_pending()[int(a.arg)].card.name)
+                assert card == card_id(v.my_pending()[a.src.index].card.name)
             elif a.kind is Kind.PASS:
                 assert card == NONE and src == tgt == -1
 
@@ -303,11 +302,11 @@ def test_target_features_tell_my_entity_from_theirs() -> None:
                 assert obs["card_id"][dz.start] == card_id(name)
                 for i in np.flatnonzero(obs["action_mask"]):
                     a = e.legal.decode(int(i))
-                    if a.kind is Kind.TARGET and a.arg[0] in "AB" and "." in a.arg:
+                    if a.kind is Kind.TARGET and a.dst.on_board:
                         assert obs["action_source_row"][i] == dz.start
                         tgt = obs["action_target_row"][i]
                         if tgt >= 0 and obs["card_id"][tgt] not in (NONE, FACE_DOWN):
-                            assert obs["cards"][tgt, COL["mine"]] == (a.arg[0] == "AB"[d.player])
+                            assert obs["cards"][tgt, COL["mine"]] == (a.dst.side == d.player)
                             found += 1
             e.step(int(r.choice(np.flatnonzero(e.action_mask(agent)))))
         if found >= 5:

@@ -26,6 +26,9 @@ import pytest
 
 from hostwcg_env import hostwcg_v1
 from hostwcg_env.engine import Game, Kind
+from hostwcg_env.engine.actions import listed_at
+from hostwcg_env.engine import events as ev
+from hostwcg_env.engine.kinds import Phase
 from hostwcg_env.env import AGENTS, shipped_decks
 from hostwcg_env.env.v1 import Memory
 from hostwcg_env.env.v1.cards import card_id
@@ -33,6 +36,7 @@ from hostwcg_env.env.v1.layout import COL, GCOL, HISTORY_KIND_ID, obs_layout
 from hostwcg_env.testing.resample import resample_opponent
 
 LAY = obs_layout()
+A, B = 0, 1  # the players
 # decks whose cards reveal a hand (Mind Leech), search and show (Royal Herald, Wandering
 # Druid) and look at the top (Whispering Muse, Flash of Insight, Hall of Records)
 KNOWING = ("Blood and Tears", "Whispers", "Iron Law", "Wild Pack")
@@ -154,11 +158,11 @@ class FakeView:
 
     def __init__(self, player: int) -> None:
         self.player = player
-        self.log: list[str] = []
+        self.log: list[ev.Event] = []
         self.game_key = object()
         self.sizes = {0: [0, 5, 30, 0, 0, 0], 1: [0, 5, 30, 0, 0, 0]}
 
-    def events_from(self, start: int) -> list[str]:
+    def events_from(self, start: int) -> list[ev.Event]:
         return self.log[start:]
 
     def zone_sizes(self, p: int) -> tuple[int, ...]:
@@ -177,7 +181,7 @@ class FakeView:
         return []
 
 
-def _mem(*events: str, viewer: int = 0) -> tuple[Memory, FakeView]:
+def _mem(*events: ev.Event, viewer: int = 0) -> tuple[Memory, FakeView]:
     v = FakeView(viewer)
     m = Memory(viewer)
     v.log += events
@@ -186,64 +190,64 @@ def _mem(*events: str, viewer: int = 0) -> tuple[Memory, FakeView]:
 
 
 def test_a_revealed_hand_is_known_until_its_cards_leave() -> None:
-    m, v = _mem("Reveal(B, hand=[Squire, Squire, Blast, Xin, Master of Pain, Snare])")
+    m, v = _mem(ev.Reveal(B, "hand", ("Squire", "Squire", "Blast", "Xin, Master of Pain", "Snare")))
     assert Counter(m.opp_hand) == Counter(["Squire", "Squire", "Blast", "Xin, Master of Pain", "Snare"])
-    v.log += ["WouldPlay(B, Squire)", "Discard(B, Blast)"]
+    v.log += [ev.WouldPlay(B, 7, "Squire", False, 1), ev.Discard(B, 8, "Blast")]
     m.sync(v)  # type: ignore[arg-type]
     assert Counter(m.opp_hand) == Counter(["Squire", "Xin, Master of Pain", "Snare"])
-    v.log += ["Draw(B, ?)"]  # a card joins unseen: nothing known changes
+    v.log += [ev.Draw(B, 9, "Knight").redact(A)]  # a card joins unseen: nothing known changes
     m.sync(v)  # type: ignore[arg-type]
     assert len(m.opp_hand) == 3
-    v.log += ["WouldPlay(B, ?)"]  # a face-down Ambush laid (14.3): it could have been the Snare
+    v.log += [ev.WouldPlay(B, 10, "Snare", True, 2).redact(A)]  # a face-down Ambush laid (14.3): it could have been the Snare
     m.sync(v)  # type: ignore[arg-type]
     assert Counter(m.opp_hand) == Counter(["Squire", "Xin, Master of Pain"])
-    v.log += ["DamageCard(B)"]  # a card put face down into the damage zone: any of them (2.1)
+    v.log += [ev.DamageCard(B, "Squire").redact(A)]  # a card put face down into the damage zone: any of them (2.1)
     m.sync(v)  # type: ignore[arg-type]
     assert m.opp_hand == []
 
 
 def test_a_searched_card_shown_to_both_is_known_and_a_mulligan_forgets() -> None:
-    m, v = _mem("Search(B)", "Reveal(B, card=Royal Herald)", "Shuffle(B)")
+    m, v = _mem(ev.Search(B), ev.Reveal(B, None, ("Royal Herald",)), ev.Shuffle(B))
     assert m.opp_hand == ["Royal Herald"]
-    v.log += ["Mulligan(B, 5)"]
+    v.log += [ev.Mulligan(B, 5)]
     m.sync(v)  # type: ignore[arg-type]
     assert m.opp_hand == []
 
 
 def test_the_hand_size_caps_what_is_known() -> None:
-    m, v = _mem("Reveal(B, hand=[Squire, Blast])")
+    m, v = _mem(ev.Reveal(B, "hand", ("Squire", "Blast")))
     v.sizes[1][1] = 1  # the hand shrank by a way no event rule reads
-    v.log += ["PhaseBegan(end)"]
+    v.log += [ev.PhaseBegan(A, Phase.END)]
     m.sync(v)  # type: ignore[arg-type]
     assert len(m.opp_hand) <= 1
 
 
 def test_the_known_top_follows_the_order_chosen_and_is_forgotten_by_a_shuffle() -> None:
-    m, v = _mem("Look(A, deck, 3, [Squire, Blast, Snare])")
+    m, v = _mem(ev.Look(A, 3, ("Squire", "Blast", "Snare")))
     assert m.looking == ["Squire", "Blast", "Snare"] and m.deck_top == []
     from hostwcg_env.engine import Action
 
-    m.own_action(Action(Kind.CARD, "d2"))  # Snare back on top first
-    m.own_action(Action(Kind.CARD, "d1"))  # then Blast; Squire last
+    m.own_action(Action(Kind.CARD, listed_at(2)))  # Snare back on top first
+    m.own_action(Action(Kind.CARD, listed_at(1)))  # then Blast; Squire last
     assert m.deck_top == ["Snare", "Blast", "Squire"]
-    v.log += ["Draw(A, Snare)"]
+    v.log += [ev.Draw(A, 11, "Snare")]
     m.sync(v)  # type: ignore[arg-type]
     assert m.deck_top == ["Blast", "Squire"]
-    v.log += ["Shuffle(A)"]
+    v.log += [ev.Shuffle(A)]
     m.sync(v)  # type: ignore[arg-type]
     assert m.deck_top == []
 
 
 def test_the_opponents_look_tells_only_how_many() -> None:
-    m, v = _mem("Look(B, deck, 2)")
+    m, v = _mem(ev.Look(B, 2, ("Squire", "Blast")).redact(A))
     assert m.deck_top == [] and m.looking is None
     assert m.history()[0][0] == HISTORY_KIND_ID["look"] and m.history()[0][5] == 2
 
 
 def test_what_the_opponent_knows_of_my_hand_is_my_memory_of_its_view() -> None:
-    m, v = _mem("Reveal(A, hand=[Squire, Blast])", viewer=0)
+    m, v = _mem(ev.Reveal(A, "hand", ("Squire", "Blast")), viewer=0)
     assert m.my_known == ["Squire", "Blast"] and m.opp_hand == []
-    v.log += ["Draw(A, Snare)", "WouldPlay(A, Squire)"]
+    v.log += [ev.Draw(A, 12, "Snare"), ev.WouldPlay(A, 13, "Squire", False, 3)]
     m.sync(v)  # type: ignore[arg-type]
     assert m.my_known == ["Blast"]
 

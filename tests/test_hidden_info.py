@@ -62,8 +62,7 @@ def _states(n_games: int, every: int):  # type: ignore[no-untyped-def]
             k += 1
 
 
-PROBES = [Action(Kind.PLAY, "h0"), Action(Kind.ATTACK, "f0"), Action(Kind.TARGET, "B.f0"),
-          Action(Kind.CARD, "h1"), Action(Kind.AP_DRAW)]
+PROBES = [Action.parse(t) for t in ("play h0", "attack f0", "target B.f0", "card h1", "ap draw")]
 
 
 @pytest.mark.slow

@@ -17,8 +17,8 @@ import pytest
 
 import hostwcg_env.play as play_mod
 from hostwcg_env.engine import Game
+from hostwcg_env.engine.events import Attacks, Draw, Played, TurnBegan, WouldPlay
 from hostwcg_env.play import forced, play_terminal
-from hostwcg_env.render import parse_event
 
 ROOT = Path(__file__).resolve().parent.parent
 QUESTION = re.compile(r"^[A-Z][^\n]* \[(?:setup|turn \d+, [^\]]+)\]", re.M)
@@ -95,30 +95,30 @@ def test_every_opponent_action_is_told_as_demo_tells_it(monkeypatch: pytest.Monk
     g = s.game
     assert g is not None
     # each of the opponent's turns is told in the demo's compact phrases, from A's view
-    starts = [i for i, e in enumerate(g.events) if e.kind == "TurnBegan"] + [len(g.events)]
+    starts = [i for i, e in enumerate(g.events) if isinstance(e, TurnBegan)] + [len(g.events)]
     told_turns = 0
     for a, b in zip(starts, starts[1:], strict=False):
-        if "TurnBegan(B" not in g.events[a].text:
+        turn = g.events[a]
+        if not isinstance(turn, TurnBegan) or turn.player != 1:
             continue
-        texts = [e.text_for(0) for e in g.events[a + 1:b]]
+        seen = [e.redact(0) for e in g.events[a + 1:b]]
         # told in demo's compact phrases, in chunks around A's questions (A may be asked in
         # the middle of B's turn, which merges events differently): every card B plays and
         # every attack it makes is told, by the card's whole name
         told = " ".join(s.text.split())
         phrases = []
-        for text in texts:
-            kind, args = parse_event(text)
-            if kind == "Played" and args[0] == "B" and args[1] != "?":
-                phrases.append(f"B plays {args[1]}")
-            elif kind == "Attacks" and args[0] == "B":
-                phrases.append(f"B's {args[1]} attacks")
+        for e in seen:
+            if isinstance(e, Played) and e.player == 1 and e.name != "?":
+                phrases.append(f"B plays {e.name}")
+            elif isinstance(e, Attacks) and e.player == 1:
+                phrases.append(f"B's {e.name} attacks")
         for phrase in phrases:
             assert phrase in told, phrase
         told_turns += bool(phrases)
     assert told_turns >= 3
     assert re.search(r"B plays [^;\n]+", s.text) and "B's turn (your opponent)" in s.text
     # nothing hidden from A is told: B's hand draws are 'a card'
-    hidden = [e.text for e in g.events if e.private == 1 and e.kind == "Draw"]
+    hidden = [str(e) for e in g.events if isinstance(e, Draw) and e.player == 1]
     assert hidden and all(t not in s.text for t in hidden)
 
 
@@ -174,7 +174,7 @@ def test_cards_are_named_in_the_list_and_a_name_answers(monkeypatch: pytest.Monk
     g = s.game
     assert g is not None
     assert re.search(r"^ +\d+  play h\d+  \([^,]+, [&£!%$]+", s.text, re.M), "the list names the card and its cost"
-    played = [e for e in g.events if e.kind == "WouldPlay" and e.text.startswith("WouldPlay(A, ")]
+    played = [e for e in g.events if isinstance(e, WouldPlay) and e.player == 0]
     assert played, "the card named was played"
 
 

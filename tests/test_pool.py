@@ -33,7 +33,7 @@ from hostwcg_env.cards import load_cards
 from hostwcg_env.cards.abilities import AFFECTS_WORDS, REF_WORDS, SELECTOR_FIELDS
 from hostwcg_env.cards.text import PRIMITIVE_WORDS, card_text
 from hostwcg_env.engine import Game, IllegalActionError
-from hostwcg_env.engine.actions import PASS
+from hostwcg_env.engine.actions import PASS, Kind
 from hostwcg_env.engine.carddef import (
     EVENTS,
     SELECTOR_TYPES,
@@ -43,6 +43,7 @@ from hostwcg_env.engine.carddef import (
     CardType,
     Res,
 )
+from hostwcg_env.engine.events import GameStarted
 from hostwcg_env.engine.primitives import PRIMITIVES
 from hostwcg_env.engine.stats import has_keyword, health, host_health, host_soul, power
 from hostwcg_env.scenarios import run_line, setup_game
@@ -168,7 +169,7 @@ def legal(game: Game) -> set[str]:
 
 
 def events(game: Game, start: int = 0) -> list[str]:
-    return [e.text for e in game.events[start:]]
+    return [str(e) for e in game.events[start:]]
 
 
 def has_event(game: Game, prefix: str, start: int = 0) -> bool:
@@ -363,7 +364,7 @@ def test_damage_to_an_entity():
 
 
 def d_targets(game: Game) -> set[str]:
-    return {a.arg for a in game.legal_actions() if a.kind.value == "target"}
+    return {str(a.dst) for a in game.legal_actions() if a.kind is Kind.TARGET}
 
 
 def cast_rest(game: Game, side: str, *targets: str, slot: str = "b0") -> None:
@@ -771,7 +772,7 @@ def test_start_of_game():
     )
     # white-box: the event a real game emits at 9.1.8, then the engine loop runs on
     g.state.decision = None
-    g.emit("GameStarted", "GameStarted()")
+    g.emit(GameStarted())
     g.run()
     play(g, "resolve")
     assert len(pstate(g, "A").hand) == 1

@@ -6,6 +6,8 @@ where the image board has them), not a blank or an error page.
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -15,13 +17,13 @@ import pytest
 from hostwcg_env.board import board_of
 from hostwcg_env.board.image import board_image
 from hostwcg_env.board.style import PALETTES, RES_COLORS
+from hostwcg_env.testing import board_screenshot
 
 PIL = pytest.importorskip("PIL.Image")
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-
-import board_screenshot  # noqa: E402
+SCRIPT = ROOT / "scripts" / "board_screenshot.py"
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
 
 COMMITTED = ROOT / "docs" / "img" / "board.png"
 
@@ -74,9 +76,14 @@ def test_committed_screenshot_is_small_and_shows_the_board() -> None:
                            "the screenshot needs a real headless browser")
 def test_screenshot_script_draws_the_board_in_chromium(tmp_path: Path) -> None:
     out = tmp_path / "board.png"
-    assert board_screenshot.main(["--out", str(out)]) == 0
+    run = subprocess.run([sys.executable, str(SCRIPT), "--out", str(out)], capture_output=True, text=True,
+                         timeout=600, env=ENV)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.stdout.startswith(f"{out} (")
     assert out.stat().st_size < 300_000
     _check_board_picture(out)
     html = tmp_path / "board.html"
-    assert board_screenshot.main(["--html-only", str(html)]) == 0
+    run = subprocess.run([sys.executable, str(SCRIPT), "--html-only", str(html)], capture_output=True,
+                         text=True, timeout=600, env=ENV)
+    assert run.returncode == 0, run.stderr[-3000:]
     assert "<div class='hwb hwb-light'" in html.read_text(encoding="utf-8")

@@ -14,6 +14,7 @@ import random
 import pytest
 
 from hostwcg_env.engine import Game, GameState, RuleConfig
+from hostwcg_env.engine.events import Reveal
 from hostwcg_env.env.observation import ObservationEncoder
 from hostwcg_env.env.v1.encoder import fresh
 from hostwcg_env.env.v1.memory import Memory
@@ -68,13 +69,13 @@ def _outputs(g: Game, viewer: int) -> tuple[object, ...]:
     mem.sync(view)
     v1 = fresh(view, mem)
     st = view.state
-    return (tuple(view.events), repr(st.players[1 - viewer]), repr(sorted(st.objs.items())),
+    return (tuple(str(e) for e in view.events), repr(st.players[1 - viewer]), repr(sorted(st.objs.items())),
             ENC.encode(view).tobytes(), tuple(sorted((k, a.tobytes()) for k, a in v1.items())),
             render_text(g, viewer), sorted(mem.opp_hand))
 
 
 def _reveals(g: Game) -> list[str]:
-    return [e.text for e in g.events if e.kind == "Reveal"]
+    return [str(e) for e in g.events if isinstance(e, Reveal)]
 
 
 @pytest.mark.parametrize("who", ["opponent", "each"])

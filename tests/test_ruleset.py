@@ -22,7 +22,7 @@ def _log(game: Game) -> list[str]:
     rng = random.Random(5)
     while not game.is_over:
         game.apply(rng.choice(game.legal_actions()))
-    return [e.text for e in game.events]
+    return [str(e) for e in game.events]
 
 
 def test_default_ruleset_plays_the_same_game_as_game_new_with_the_pool() -> None:

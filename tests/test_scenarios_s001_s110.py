@@ -50,8 +50,7 @@ def _new_game(seed: int = SEED) -> Any:
 
 
 def _text(event: Any) -> str:
-    text = event.text
-    return str(text() if callable(text) else text)
+    return str(event)
 
 
 def _texts(game: Any, start: int = 0) -> list[str]:

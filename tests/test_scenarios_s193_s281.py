@@ -8,6 +8,7 @@ without fixing details the rules leave open.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -67,17 +68,17 @@ def _names(game: Any) -> list[str]:
 
 
 def _event(events: list[Any], prefix: str) -> Any:
-    found = [e for e in events if e.text.startswith(prefix)]
-    assert found, f"no event starting with {prefix!r} in {[e.text for e in events]}"
+    found = [e for e in events if str(e).startswith(prefix)]
+    assert found, f"no event starting with {prefix!r} in {[str(e) for e in events]}"
     return found[0]
 
 
 def _mentions(value: Any, oid: Any) -> bool:
-    """True if an object id occurs anywhere in an event's data (as a value or an object's .id)."""
+    """True if an object id occurs anywhere in an event's fields (as a value or an object's .id)."""
     if value == oid or getattr(value, "id", None) == oid:
         return True
-    if isinstance(value, dict):
-        return any(_mentions(v, oid) for v in value.values())
+    if dataclasses.is_dataclass(value):
+        return any(_mentions(getattr(value, f.name), oid) for f in dataclasses.fields(value))
     if isinstance(value, (list, tuple, set, frozenset)):
         return any(_mentions(v, oid) for v in value)
     return False
@@ -245,7 +246,7 @@ def test_s259_hand_stack_slot_object_ids() -> None:
     stack_id = game.state.stack[0].obj
     assert stack_id is not None
     assert stack_id != hand_id
-    assert _mentions(_event(events, "WouldCreate(A, Herald)").data, stack_id)
+    assert _mentions(_event(events, "WouldCreate(A, Herald)"), stack_id)
 
     # Gatekeeper's "would create" trigger: B targets an Entity in play.
     assert game.decision.kind == "choose_target" and game.decision.player == 1
@@ -255,7 +256,7 @@ def test_s259_hand_stack_slot_object_ids() -> None:
     assert in_play.name == "Herald"
     assert in_play.id not in (hand_id, stack_id)
     created = _event(events, "Created(A, Herald)")
-    assert _mentions(created.data, in_play.id)
+    assert _mentions(created, in_play.id)
     assert _names(game) == ["Herald"]  # Herald's own "created" trigger
 
 

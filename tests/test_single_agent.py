@@ -168,7 +168,7 @@ def test_single_agent_plays_the_games_the_aec_env_plays(seed: int) -> None:
         ref.step(_pick(o["observation"], o["action_mask"]))
     g2 = ref.game
     assert g2 is not None
-    assert [e.text for e in g1.state.events] == [e.text for e in g2.state.events]
+    assert [str(e) for e in g1.state.events] == [str(e) for e in g2.state.events]
     assert (g1.winner, g1.state.reason, g1.state.decisions_total) == (g2.winner, g2.state.reason, g2.state.decisions_total)
     assert (reward, term, trunc) == end
     assert len(choices) == len(seen_by_learner) - 1  # the last observation is the end's

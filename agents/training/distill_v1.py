@@ -252,7 +252,7 @@ def train(data: dict[str, np.ndarray], out: str, epochs: int = 4, batch_size: in
 
 def dagger(weights_path: str, out: str, games: int, teacher: str = "lookahead",
            opponents: str = "lookahead,heuristic,self", envs: int = 32, seed: int = 0, greedy: bool = False,
-           gamma: float = 0.995, decks: str = "shipped") -> dict[str, Any]:
+           gamma: float = 0.995, decks: str = "shipped", max_minutes: float | None = None) -> dict[str, Any]:
     """DAgger rows: the student (the numpy policy ``weights_path``, sampling unless ``greedy``)
     plays ``games`` games in one seat against ``opponents`` (agent names, ``self`` for the
     student itself, drawn per game), and ``teacher`` labels every choice of the student from
@@ -260,7 +260,9 @@ def dagger(weights_path: str, out: str, games: int, teacher: str = "lookahead",
     student reaches by itself. A teacher that remembers the game (``ppo_v1``, ``ppo_v1:look``)
     ``label``s each choice without playing it and is then told (``record``) the student's
     action, so its memory follows the game played. ``decks`` as ``train_v1.py --decks``
-    (``ladder``: the stand-in test decks too)."""
+    (``ladder``: the stand-in test decks too). With ``max_minutes`` it stops after that wall
+    time with the games finished by then (at least one game each slot may have under way is
+    dropped)."""
     from agents import EngineAgent, make_agent
     from agents.demos_v1 import V1Demos, merge
     from agents.set_policy import NumpySetPolicy, load_weights
@@ -288,6 +290,8 @@ def dagger(weights_path: str, out: str, games: int, teacher: str = "lookahead",
     obs = vec.reset()
     finished = agree = labelled = 0
     while finished < games:
+        if max_minutes is not None and time.time() - t0 > 60 * max_minutes and finished:
+            break
         masks = vec.action_masks()
         actions, _ = student.predict(obs, action_masks=masks)
         for i in range(envs):
@@ -327,6 +331,7 @@ def dagger(weights_path: str, out: str, games: int, teacher: str = "lookahead",
     facts = {"student": weights_path, "teacher": teacher, "opponents": opponents, "decks": decks,
              "games": int(data["n_games"]),
              "rows": int(len(data["actions"])), "agreement": agree / max(1, labelled),
+             "stopped_early": finished < games,
              "seconds": round(time.time() - t0, 1)}
     print(json.dumps(facts), flush=True)
     return facts

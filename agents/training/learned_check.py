@@ -148,11 +148,13 @@ def load_rows(paths: list[str]) -> tuple[list[str], dict[str, np.ndarray]]:
 
 
 def rows(weights: str, out: str, games: int, seed: int, opponent: str = "heuristic", worlds: int = 1,
-         top: int = 4, workers: int = 1) -> dict[str, Any]:
+         top: int = 4, workers: int = 1, decks: Any = None) -> dict[str, Any]:
+    """The rows of ``games`` games (module docstring), dealt from ``decks`` (DeckRefs; default
+    the eight preconstructed decks)."""
     from hostwcg_env.analysis.ladder import schedule
 
     t0 = time.time()
-    specs = schedule([opponent, "X"], games, seed)
+    specs = schedule([opponent, "X"], games, seed, decks)
     jobs = [(s, i, weights, worlds, top) for i, s in enumerate(specs)]
     if workers > 1:
         import multiprocessing as mp

@@ -66,16 +66,27 @@ DECKS = ("shipped", "ladder")
 
 def deck_kwargs(decks: str) -> dict[str, Any]:
     """The env's decks for ``--decks``: ``shipped`` (the eight preconstructed decks, the env's
-    default) or ``ladder`` (those and the two stand-in test decks: the ladder's ten, ``hostwcg
-    evaluate --include-test``, its default before 2026-11-27)."""
-    if decks not in DECKS:
-        raise ValueError(f"--decks: {decks!r} is not one of {', '.join(DECKS)}")
+    default), ``ladder`` (those and the two stand-in test decks: the ladder's ten, ``hostwcg
+    evaluate --include-test``, its default before 2026-11-27), or deck names and deck files
+    separated by commas (``brae,karsh`` or ``my/decks/a.toml,my/decks/b.toml``: each seat draws
+    from them; docs/training.md, "The recipe")."""
     if decks == "shipped":
         return {}
-    from hostwcg_env.env.aec import shipped_decks
+    if decks == "ladder":
+        from hostwcg_env.env.aec import shipped_decks
 
-    pool = shipped_decks(include_test=True)
-    return {"deck_pools": [pool, list(pool)]}
+        pool: list[Any] = list(shipped_decks(include_test=True))
+        return {"deck_pools": [pool, list(pool)]}
+    from hostwcg_env.analysis.simulate import resolve_decks
+
+    items = [d.strip() for d in decks.split(",") if d.strip()]
+    if not items:
+        raise ValueError(f"--decks: {decks!r} names no deck: give shipped, ladder or deck names/files")
+    try:
+        refs: list[Any] = resolve_decks(items)
+    except ValueError as e:
+        raise ValueError(f"--decks: {e}") from None
+    return {"deck_pools": [refs, list(refs)]}
 
 
 def play(weights: dict[str, np.ndarray], opponent: Any, games: int, seed: int, greedy: bool = False,
@@ -315,9 +326,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--max-minutes", type=float, default=None, help="stop (and save) after this wall time")
-    p.add_argument("--decks", default=None, choices=DECKS,
+    p.add_argument("--decks", default=None,
                    help="shipped: the eight preconstructed decks (default); ladder: those and the two "
-                        "stand-in test decks, the ladder's ten (evaluate --include-test; a resumed run keeps its own)")
+                        "stand-in test decks, the ladder's ten (evaluate --include-test); or deck names and "
+                        "files separated by commas (a resumed run keeps its own)")
     p.add_argument("--init", default=None, metavar="MODEL.zip",
                    help="a new run starts from this model's policy weights (a behaviour-cloned one: "
                         "scripts/distill_v1.py train); its --dim/--emb must match")
@@ -325,6 +337,11 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     from hostwcg_env.extras import require
 
+    if args.decks is not None:
+        try:
+            deck_kwargs(args.decks)
+        except ValueError as e:
+            p.error(str(e))
     require("train")  # torch, stable-baselines3, sb3-contrib: one line naming the extra if missing
     for name in ("steps", "envs", "n_steps", "batch_size", "epochs", "snapshot_every", "eval_every", "threads"):
         if getattr(args, name) < 1:

@@ -43,10 +43,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hostwcg_env.engine import ENGINE_EPOCH, Action, Game
-from hostwcg_env.engine.actions import PASS, DecisionKind, Kind, Resume
+from hostwcg_env.engine.actions import PASS, DecisionKind, Kind, Place, Resume
 from hostwcg_env.engine.announce import Announce
 from hostwcg_env.engine.carddef import Ability, CardDef, Step
-from hostwcg_env.engine.places import resolve_place
+from hostwcg_env.engine.places import resolve_ref
 from hostwcg_env.engine.primitives import Grant, Modify
 from hostwcg_env.engine.resolution import ExecStep
 from hostwcg_env.engine.state import GameState, Obj
@@ -198,8 +198,8 @@ class Flag:
     source: str = ""
 
 
-def _obj_at(s: GameState, place: str) -> Obj | None:
-    oid = resolve_place(s, place)
+def _obj_at(s: GameState, place: Place) -> Obj | None:
+    oid = resolve_ref(s, place)
     return s.objs.get(oid) if oid is not None and oid >= 0 else None
 
 
@@ -216,14 +216,14 @@ def classify_target(s: GameState, action: Action) -> Flag | None:
     why = explain_target(s)
     if why is None:
         return None
-    chosen = _obj_at(s, action.arg)
+    chosen = _obj_at(s, action.dst)
     if chosen is None:
         return None
     effect = _combine([step_effect(s, st, why.card, chosen) for st in why.steps])
     if effect == 0:
         return None
     p = d.player
-    owners = [o.controller for a in d.actions if a.kind is Kind.TARGET and (o := _obj_at(s, a.arg)) is not None]
+    owners = [o.controller for a in d.actions if a.kind is Kind.TARGET and (o := _obj_at(s, a.dst)) is not None]
     mine = chosen.controller == p
     what = f"{why.card.name} -> {'own' if mine else 'opposing'} {chosen.name}"
     if effect < 0 and mine and not _targeted_by_opponent(s, chosen.id, p):
@@ -278,7 +278,7 @@ def classify_attack(game: Game, action: Action) -> Flag | None:
         return None
     p = d.player
     if d.kind is DecisionKind.PRIORITY and action.kind is Kind.ATTACK:
-        oid = s.players[p].front[int(action.arg[1:])]
+        oid = s.players[p].front[action.src.index]
         att = s.objs.get(oid) if oid is not None else None
         targets = [s.objs[t] for t in game.attack_targets(p)]
         if att is None or not targets or not all(_losing(s, att, t) for t in targets):
@@ -289,10 +289,10 @@ def classify_attack(game: Game, action: Action) -> Flag | None:
     if d.kind is not DecisionKind.CHOOSE_ATTACK_TARGET or b is None or action.kind is not Kind.TARGET:
         return None
     att = s.objs.get(b.attacker)
-    target = _obj_at(s, action.arg)
+    target = _obj_at(s, action.dst)
     if att is None or target is None or not _losing(s, att, target):
         return None
-    others = [_obj_at(s, a.arg) for a in d.actions if a != action and a.kind is Kind.TARGET]
+    others = [_obj_at(s, a.dst) for a in d.actions if a != action and a.kind is Kind.TARGET]
     if not any(o is not None and not _losing(s, att, o) for o in others):
         return None
     return Flag("R3", p, s.turn, str(action), _fight_text(s, att, target) + " (a better target was legal)", _value(att))

@@ -230,6 +230,7 @@ def step_through(rec: Record, viewer: int | None, step: bool = True,
     """Replay ``rec`` in the terminal from ``viewer``'s side (0 = A, 1 = B, None = spectator):
     each decision and its events, the board at each new turn, waiting for Enter when ``step``.
     Returns 0 when the replay reproduces the record, 1 (with the message) when it diverges."""
+    from hostwcg_env.engine.view import redacted_events
     from hostwcg_env.render import render_events, render_text
 
     out(describe(rec))
@@ -244,7 +245,7 @@ def step_through(rec: Record, viewer: int | None, step: bool = True,
         if not mode["run"] and mode["until_turn"] is None:
             who = "AB"[_decider[0]] if _decider[0] is not None else "?"
             out(f"[{i + 1}/{n}] turn {s.turn}: {who} {_kind[0]}: {a}")
-            text = render_events([e.text if viewer is None else e.text_for(viewer) for e in game.events[first:]], color=color,
+            text = render_events(redacted_events(game.events[first:], viewer), color=color,
                                  compact=True, max_lines=12)
             if text:
                 out(text)

@@ -35,6 +35,7 @@ from functools import cache
 from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeAlias, cast
 
 from hostwcg_env.engine import ENGINE_EPOCH
+from hostwcg_env.engine.events import Draw, GameStarted, WouldPlay
 
 from .records import (
     RECORD_VERSION,
@@ -195,7 +196,7 @@ def play(spec: GameSpec, visit: Visitor | None = None, players: Sequence[Player]
             choices[p] += 1
         text = _text(a)
         if d.kind is DecisionKind.MULLIGAN and a.kind is Kind.CARD:
-            put_back[p].append(s.objs[s.players[p].hand[int(a.arg[1:])]].name)
+            put_back[p].append(s.objs[s.players[p].hand[a.src.index]].name)
         if visit is not None:
             visit.before(game, i, a)
         game.apply(a)
@@ -238,12 +239,6 @@ def run_game(spec: GameSpec) -> Record:
     return play(spec).record
 
 
-def name_in(text: str) -> str:
-    """``WouldPlay(A, Grace, Aligner of Stars)`` -> ``Grace, Aligner of Stars``."""
-    inner = text[text.index("(") + 1 : text.rindex(")")]
-    return inner.split(", ", 1)[1] if ", " in inner else inner
-
-
 def card_summary(game: Game, put_back: Sequence[Sequence[str]]) -> list[CardsJSON]:
     """Per seat: the opening hand (after the mulligan), cards drawn later, cards played."""
     before: list[Counter[str]] = [Counter(), Counter()]
@@ -251,20 +246,14 @@ def card_summary(game: Game, put_back: Sequence[Sequence[str]]) -> list[CardsJSO
     played: list[set[str]] = [set(), set()]
     started = False
     for ev in game.events:
-        k = ev.kind
-        if k == "Draw":
-            p = ev.data.get("player")
-            if p is None:
-                continue
+        if isinstance(ev, Draw) and ev.card is not None:
             if started:
-                drawn[p].add(name_in(ev.text))
+                drawn[ev.player].add(ev.card)
             else:
-                before[p][name_in(ev.text)] += 1
-        elif k == "WouldPlay":
-            p = ev.data.get("player")
-            if p is not None:
-                played[p].add(name_in(ev.text))
-        elif k == "GameStarted":
+                before[ev.player][ev.card] += 1
+        elif isinstance(ev, WouldPlay):
+            played[ev.player].add(ev.name)
+        elif isinstance(ev, GameStarted):
             started = True
     out: list[CardsJSON] = []
     for p in (0, 1):

@@ -16,9 +16,10 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING
 
 from hostwcg_env.cards.decks import Deck, pool_decks
+from hostwcg_env.engine.events import Activated, CardEvent, Created, Event, Played, WouldPlay
 
 from .records import DeckLike, DeckRef
-from .runner import GameSpec, Rules, Visitor, name_in, play
+from .runner import GameSpec, Rules, Visitor, play
 
 if TYPE_CHECKING:
     from hostwcg_env.engine import Action, Game, RuleConfig
@@ -77,12 +78,14 @@ class _CardEvents(Visitor):
         self.rec = rec
 
     def end(self, game: Game) -> None:
-        counters = {"WouldPlay": self.rec.played, "Played": self.rec.resolved,
-                    "Activated": self.rec.activated, "Created": self.rec.created}
+        counters: dict[type[Event], Counter[str]] = {
+            WouldPlay: self.rec.played, Played: self.rec.resolved, Activated: self.rec.activated,
+            Created: self.rec.created}
         for ev in game.events:
-            c = counters.get(ev.kind)
+            c = counters.get(type(ev))
             if c is not None:
-                c[name_in(ev.text)] += 1
+                assert isinstance(ev, CardEvent)
+                c[ev.name] += 1
 
 
 def play_random_game(deck_a: DeckArg, deck_b: DeckArg, seed: int, config: RuleConfig | None = None) -> GameRecord:

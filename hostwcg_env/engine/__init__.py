@@ -12,7 +12,7 @@ from ._build import select as _select
 
 BUILD: str = _select(_os.path.dirname(__file__))
 
-from .actions import Action, Decision, DecisionKind, IllegalActionError, Kind  # noqa: E402
+from .actions import Action, Area, Decision, DecisionKind, IllegalActionError, Kind, Place  # noqa: E402
 from .carddef import Ability, CardDef, CardType, Ref, Res, Selector, Step, Trigger  # noqa: E402
 from .config import RuleConfig  # noqa: E402
 from .events import Event  # noqa: E402
@@ -42,7 +42,7 @@ def compiled() -> bool:
 
 
 __all__ = [
-    "BUILD", "ENGINE_EPOCH", "Ability", "Action", "CardDef", "CardType", "Decision", "DecisionKind", "Event", "Game",
-    "GameState", "IllegalActionError", "Kind", "Obj", "Ref", "Res", "RuleConfig", "Ruleset", "Selector",
+    "BUILD", "ENGINE_EPOCH", "Ability", "Action", "Area", "CardDef", "CardType", "Decision", "DecisionKind", "Event", "Game",
+    "GameState", "IllegalActionError", "Kind", "Obj", "Place", "Ref", "Res", "RuleConfig", "Ruleset", "Selector",
     "StackItem", "Step", "Trigger", "compiled",
 ]

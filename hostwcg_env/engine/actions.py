@@ -79,23 +79,162 @@ class Resume(StrEnum):
 
 
 _ALIASES: Final = {"done": "pass", "decline": "pass", "no": "pass", "second": "pass", "first": "yes"}
-_PLACE: Final = re.compile(r"^(?:[AB]\.(?:f\d+|b\d+|host|form\d+)(?:\.m\d+)?|stack\d+|f\d+|b\d+|auto|h\d+|d\d+|[&£!%$])$")
 
 
-@dataclass(frozen=True, order=True, init=False)
+class Area(StrEnum):
+    """What a ``Place`` indexes (docs/scenarios.md "The action notation"); the value is its
+    prefix in the notation."""
+
+    HAND = "h"  # the deciding player's hand: h3
+    LISTED = "d"  # the decision's listed cards (Decision.cards): d4
+    FRONT = "f"  # a frontrow slot: f2, A.f2
+    BACK = "b"  # a backrow slot: b0, B.b1
+    HOST = "host"  # a Host: A.host
+    FORM = "form"  # the Form zone, in arrival order: B.form0
+    STACK = "stack"  # the stack, from the bottom: stack0
+    PENDING = "trigger"  # the deciding player's pending triggers: the 1 of "trigger 1"
+
+
+_BOARD: Final = re.compile(r"^([AB])\.(?:(f|b|form)(\d+)|host)(?:\.m(\d+))?$")
+_OWN: Final = re.compile(r"^(h|d|f|b|stack)(\d+)$")
+_AREAS: Final = {a.value: a for a in Area}
+
+
+@dataclass(frozen=True, init=False)
+class Place:
+    """A place an action names, typed: ``area`` and ``index`` (-1 for a Host); ``side`` the
+    player it belongs to for a board place written with one (0 = ``A.``, 1 = ``B.``), -1 for
+    one of the deciding player's own (``h3``, ``f2``, ``d0``) or the stack; ``marker`` the
+    marker under the object there (``A.f0.m1``: 1), -1 for none. ``str`` gives the notation
+    and ``Place.parse`` reads it back."""
+
+    area: Area
+    index: int
+    side: int
+    marker: int
+
+    def __init__(self, area: Area, index: int = -1, side: int = -1, marker: int = -1) -> None:
+        object.__setattr__(self, "area", area)
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "side", side)
+        object.__setattr__(self, "marker", marker)
+
+    # written out (the dataclass would generate them in Python): compiled, they run natively,
+    # and actions are hashed and compared on every decision (the envs' action codecs)
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Place):
+            return NotImplemented
+        return (self.area is other.area and self.index == other.index and self.side == other.side
+                and self.marker == other.marker)
+
+    def __hash__(self) -> int:
+        return hash((self.area, self.index, self.side, self.marker))
+
+    def __copy__(self) -> Place:
+        return self  # immutable: copies share it
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Place:
+        return self
+
+    def __str__(self) -> str:
+        if self.area is Area.PENDING:
+            return str(self.index)
+        text = "host" if self.area is Area.HOST else f"{self.area.value}{self.index}"
+        if self.side >= 0:
+            text = f"{'AB'[self.side]}.{text}"
+        if self.marker >= 0:
+            text = f"{text}.m{self.marker}"
+        return text
+
+    @property
+    def on_board(self) -> bool:
+        """Written with a player (``A.f2``, ``B.host``, ``A.f0.m0``): a board place of either
+        player, as targets and activations name them."""
+        return self.side >= 0
+
+    @staticmethod
+    def parse(word: str) -> Place:
+        """A place of the notation; raises ValueError naming the word."""
+        m = _BOARD.match(word)
+        if m is not None:
+            side, area, index, marker = m.groups()
+            return Place(_AREAS[area] if area else Area.HOST, int(index) if index else -1,
+                         "AB".index(side), int(marker) if marker else -1)
+        m = _OWN.match(word)
+        if m is not None:
+            return Place(_AREAS[m.group(1)], int(m.group(2)))
+        raise ValueError(f"bad place {word!r} (see docs/scenarios.md)")
+
+
+def hand_at(i: int) -> Place:
+    """``h<i>``: the card at index i of the deciding player's hand."""
+    return Place(Area.HAND, i)
+
+
+def listed_at(i: int) -> Place:
+    """``d<i>``: item i of the cards a decision lists (``Decision.cards``)."""
+    return Place(Area.LISTED, i)
+
+
+def slot_at(row: str, i: int) -> Place:
+    """``f<i>`` or ``b<i>``: slot i of the deciding player's frontrow (row "f") or backrow ("b")."""
+    return Place(Area.FRONT if row == "f" else Area.BACK, i)
+
+
+# which places each kind takes (docs/scenarios.md): the deciding player's own, or board ones
+_OWN_AREAS: Final = {"play": (Area.HAND,), "attack": (Area.FRONT,), "card": (Area.HAND, Area.LISTED),
+                     "slot": (Area.FRONT, Area.BACK), "target": (Area.STACK,)}
+
+
+def _place_for(head: str, word: str) -> Place:
+    pl = Place.parse(word)
+    if pl.on_board and head in ("target", "activate"):
+        return pl
+    if not pl.on_board and pl.area in _OWN_AREAS.get(head, ()):
+        return pl
+    raise ValueError(f"{word!r} is not a place '{head}' takes (see docs/scenarios.md)")
+
+
+@dataclass(frozen=True, init=False)
 class Action:
-    """One answer to a decision. ``arg`` is a place, index or resource; ``n`` an ability index."""
+    """One answer to a decision, in typed fields (docs/engine.md "Actions"):
+
+    * ``kind``: what is done (``Kind``);
+    * ``source``: the place acted from: the hand card played (``play h3``), the object whose
+      ability is activated (``activate A.f1 0``), the attacker (``attack f2``), the card
+      chosen (``card h2``, ``card d4``), the pending trigger (``trigger 1``); else None;
+    * ``target``: the place acted on: the slot entered (``slot f3``), the target or attacked
+      object (``target B.f0``, ``target stack1``); else None;
+    * ``res``: the resource gained (``ap any £``) or paying a ``$`` (``pay £``); None for
+      ``pay auto`` and every other kind;
+    * ``n``: the ability index of ``activate``; -1 otherwise.
+
+    ``str`` gives the notation and ``Action.parse(str(a)) == a``."""
 
     kind: Kind
-    arg: str
+    source: Place | None
+    target: Place | None
+    res: Res | None
     n: int
 
-    def __init__(self, kind: Kind, arg: str = "", n: int = -1) -> None:
+    def __init__(self, kind: Kind, source: Place | None = None, target: Place | None = None,
+                 res: Res | None = None, n: int = -1) -> None:
         # frozen: the fields are set once, past the dataclass's __setattr__ (a hand-written
         # __init__ is several times faster than the generated one when compiled)
         object.__setattr__(self, "kind", kind)
-        object.__setattr__(self, "arg", arg)
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "res", res)
         object.__setattr__(self, "n", n)
+
+    def __eq__(self, other: object) -> bool:  # written out: see Place.__eq__
+        if not isinstance(other, Action):
+            return NotImplemented
+        return (self.kind is other.kind and self.n == other.n and self.res == other.res
+                and self.source == other.source and self.target == other.target)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.source, self.target, self.res, self.n))
 
     def __copy__(self) -> Action:
         return self  # immutable: copies share it
@@ -104,13 +243,32 @@ class Action:
         return self
 
     def __str__(self) -> str:
-        if self.kind is Kind.ACTIVATE:
-            return f"activate {self.arg} {self.n}"
-        if self.kind in (Kind.PLAY, Kind.CARD):
-            return f"{self.kind} {self.arg}"
-        if self.arg:
-            return f"{self.kind} {self.arg}"
-        return str(self.kind)
+        kind = self.kind
+        if kind is Kind.ACTIVATE:
+            return f"activate {self.source} {self.n}"
+        if self.source is not None:
+            return f"{kind.value} {self.source}"
+        if self.target is not None:
+            return f"{kind.value} {self.target}"
+        if kind is Kind.PAY:
+            return f"pay {'auto' if self.res is None else self.res.value}"
+        if self.res is not None:
+            return f"{kind.value} {self.res.value}"
+        return kind.value
+
+    @property
+    def src(self) -> Place:
+        """``source``, for a kind that has one; raises ValueError naming the action if not."""
+        if self.source is None:
+            raise ValueError(f"'{self}' acts from no place")
+        return self.source
+
+    @property
+    def dst(self) -> Place:
+        """``target``, for a kind that has one; raises ValueError naming the action if not."""
+        if self.target is None:
+            raise ValueError(f"'{self}' acts on no place")
+        return self.target
 
     @staticmethod
     def parse(text: str) -> Action:
@@ -126,26 +284,21 @@ class Action:
             if sub in ("host", "draw") and len(words) == 2:
                 return Action(Kind.AP_HOST if sub == "host" else Kind.AP_DRAW)
             if sub == "any" and len(words) == 3:
-                return Action(Kind.AP_ANY, res_symbol(words[2]))
+                return Action(Kind.AP_ANY, res=res_symbol(words[2]))
         if head == "activate" and len(words) == 3 and words[2].isdigit():
-            return Action(Kind.ACTIVATE, _place(words[1]), int(words[2]))
+            return Action(Kind.ACTIVATE, _place_for(head, words[1]), n=int(words[2]))
         if head == "trigger" and len(words) == 2 and words[1].isdigit():
-            return Action(Kind.TRIGGER, words[1])
+            return Action(Kind.TRIGGER, Place(Area.PENDING, int(words[1])))
         if head == "pay" and len(words) == 2:
-            arg = "auto" if words[1].lower() == "auto" else res_symbol(words[1], generic=True)
-            return Action(Kind.PAY, arg)
-        if head in ("play", "attack", "slot", "target", "card") and len(words) == 2:
-            return Action(Kind(head), _place(words[1]))
+            return Action(Kind.PAY, res=None if words[1].lower() == "auto" else res_symbol(words[1], generic=True))
+        if head in ("play", "attack", "card") and len(words) == 2:
+            return Action(Kind(head), _place_for(head, words[1]))
+        if head in ("slot", "target") and len(words) == 2:
+            return Action(Kind(head), target=_place_for(head, words[1]))
         raise ValueError(f"cannot parse action {text!r} (see docs/scenarios.md)")
 
 
-def _place(word: str) -> str:
-    if not _PLACE.match(word):
-        raise ValueError(f"bad place {word!r}")
-    return word
-
-
-def res_symbol(word: str, generic: bool = False) -> str:
+def res_symbol(word: str, generic: bool = False) -> Res:
     w = word.strip()
     if w.lower() in RES_NAMES:
         r = RES_NAMES[w.lower()]
@@ -156,7 +309,7 @@ def res_symbol(word: str, generic: bool = False) -> str:
             raise ValueError(f"unknown resource {word!r}") from None
     if r is Res.GENERIC and not generic:
         raise ValueError("11.3.3: '$' is not a resource type you can gain")
-    return r.value
+    return r
 
 
 PASS: Final = Action(Kind.PASS)

@@ -14,18 +14,30 @@ from .actions import PASS, Action, Decision, DecisionKind, Kind, Resume
 from .carddef import CardDef, CardType, Res, Selector
 from .core import Core
 from .costs import Cost, auto_choice, generic_count, generic_options, pay_typed, spend, symbol
+from .events import (
+    Activated,
+    Announced,
+    Paid,
+    TriggerPlaced,
+    TriggerSkipped,
+    WouldCast,
+    WouldCreate,
+    WouldEmbody,
+    WouldLay,
+    WouldPlay,
+)
 from .kinds import AbilityKind, ItemKind, Zone
 from .state import PendingTrigger, StackItem
 from .targeting import candidates
 from .tasks import Source, Task
 from .zones import move
 
-# 14.4: the play is named by the card's type (14.4.1-14.4.4)
-VERB: Final = {
-    CardType.ENTITY: "Create",
-    CardType.SORCERY: "Cast",
-    CardType.FORM: "Embody",
-    CardType.AMBUSH: "Lay",
+# 14.4: the play is named by the card's type (14.4.1-14.4.4): WouldCreate, WouldCast, ...
+WOULD_EVENT: Final[dict[CardType, type[Announced]]] = {
+    CardType.ENTITY: WouldCreate,
+    CardType.SORCERY: WouldCast,
+    CardType.FORM: WouldEmbody,
+    CardType.AMBUSH: WouldLay,
 }
 # what is announced: a card played, an ability activated, an Ambush, a trigger placed
 PLAY: Final = "play"
@@ -113,7 +125,7 @@ def start_play(g: Core, p: int, hand_index: int) -> None:
 
 
 def start_activate(g: Core, p: int, a: Action) -> None:
-    oid = g.resolve_place(a.arg)
+    oid = g.resolve_ref(a.src)
     assert oid is not None  # one of the decision's own actions
     o = g.s.objs[oid]
     ab = o.card.abilities[a.n]
@@ -171,12 +183,12 @@ def run_announce(g: Core, t: Announce) -> None:
             t.spec_i += 1
             continue
         cands = [c for c in candidates(s, sel, p, t.obj) if c not in got]
-        acts = [Action(Kind.TARGET, g.place_of(c)) for c in cands]
+        acts = [Action(Kind.TARGET, target=g.place_ref(c)) for c in cands]
         if sel.up_to:
             acts.append(PASS)
         if not acts:
             if t.trig is not None:  # 30.5, A44: a trigger with no legal target is not placed
-                g.emit("TriggerSkipped", f"TriggerSkipped({'AB'[p]}, {t.trig.card.name})")
+                g.emit(TriggerSkipped(p, t.trig.card.name))
                 return
             raise RuntimeError("engine error: targets were checked before announcing")
         card = _card_of(g, t)
@@ -192,7 +204,7 @@ def run_announce(g: Core, t: Announce) -> None:
             t.picked.append(auto_choice(pool, cost, symbol(_card_of(g, t).resource)))
             g.push(t)
             return
-        acts = [Action(Kind.PAY, o) for o in opts] + [Action(Kind.PAY, "auto")]
+        acts = [Action(Kind.PAY, res=Res(o)) for o in opts] + [Action(Kind.PAY)]
         g.decide(p, DecisionKind.PAY, acts, Resume.ANNOUNCE_PAY,
                  prompt=f"pay $ of {_card_of(g, t).name} with", task=t)
         return
@@ -223,7 +235,7 @@ def on_announce_target(g: Core, d: Decision, a: Action) -> None:
         t.spec_i += 1
     else:
         ai, name = t.specs[t.spec_i]
-        tid = g.resolve_place(a.arg)
+        tid = g.resolve_ref(a.dst)
         assert tid is not None  # one of the decision's own targets
         t.chosen[f"{ai}:{name}"].append(tid)
     g.push(t)
@@ -232,11 +244,11 @@ def on_announce_target(g: Core, d: Decision, a: Action) -> None:
 def on_announce_pay(g: Core, d: Decision, a: Action) -> None:
     t = d.task
     assert isinstance(t, Announce)
-    if a.arg == "auto":
+    if a.res is None:  # pay auto
         pool = _pool_after(g, t.player, t.picked)
         t.picked.append(auto_choice(pool, _cost_left(t), symbol(_card_of(g, t).resource)))
     else:
-        t.picked.append(a.arg)
+        t.picked.append(a.res.value)
     g.push(t)
 
 
@@ -248,7 +260,7 @@ def _pay(g: Core, p: int, t: Announce, name: str) -> None:
     for sym in t.picked:
         spend(pool, sym)
     pay_typed(pool, t.cost)
-    g.emit("Paid", f"Paid({'AB'[p]}, {''.join(t.cost)}, {name})", player=p)
+    g.emit(Paid(p, "".join(t.cost), name))
 
 
 def new_item(g: Core, kind: ItemKind, controller: int, source: int | None, source_name: str,
@@ -281,7 +293,6 @@ def commit(g: Core, t: Announce) -> None:
     s = g.s
     p = t.player
     what = t.what
-    P = "AB"[p]
     if what == PLAY:
         assert t.obj is not None
         o = s.objs[t.obj]
@@ -292,13 +303,8 @@ def commit(g: Core, t: Announce) -> None:
         assert new is not None
         item = new_item(g, ItemKind.CARD, p, new.id, card.name, card, targets=t.chosen, obj=new.id,
                         face_down=face_down)
-        verb = VERB[card.type]
-        shown = "?" if face_down else card.name
-        priv = p if face_down else None
-        g.emit("WouldPlay", f"WouldPlay({P}, {card.name})", private=priv,
-               public=f"WouldPlay({P}, {shown})", player=p, subject=new.id, sid=item.sid)
-        g.emit("Would" + verb, f"Would{verb}({P}, {card.name})", private=priv,
-               public=f"Would{verb}({P}, {shown})", player=p, subject=new.id, sid=item.sid)
+        g.emit(WouldPlay(p, new.id, card.name, face_down, item.sid))
+        g.emit(WOULD_EVENT[card.type](p, new.id, card.name, face_down, item.sid))
         return
     targets = {k.split(":", 1)[1]: v for k, v in t.chosen.items()}
     if what == TRIGGER:
@@ -307,7 +313,7 @@ def commit(g: Core, t: Announce) -> None:
         new_item(g, tr.kind, p, tr.source, tr.card.name, tr.card, tr.ability, targets,
                  subject=tr.subject, subject_name=tr.subject_name, respond_to_top=False,
                  in_response_to=s.window_base)
-        g.emit("TriggerPlaced", f"TriggerPlaced({P}, {tr.card.name})", player=p)
+        g.emit(TriggerPlaced(p, tr.card.name))
         return
     assert t.obj is not None
     o = s.objs[t.obj]
@@ -329,4 +335,4 @@ def commit(g: Core, t: Announce) -> None:
             respond_to_top = False
     new_item(g, _ITEM_KIND[what], p, o.id, o.name, o.card, ai, targets, subject=subject,
              subject_name=subject_name, respond_to_top=respond_to_top, in_response_to=s.window_base)
-    g.emit("Activated", f"Activated({P}, {o.name})", player=p, subject=o.id)
+    g.emit(Activated(p, o.id, o.name))

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from .actions import Action, Decision, DecisionKind, Kind, Resume
 from .core import Core
 from .damage import HostPoint, damage_entity
+from .events import Attacks, AttacksHost, Blocks
 from .kinds import Phase, PhaseStep, Zone
 from .legal import attack_targets
 from .phases import enter_phase, new_step
@@ -58,7 +59,7 @@ def declare_attack(g: Core, p: int, k: int) -> None:
     o.attacked = True
     s.battle = Battle(attacker=o.id, attacker_name=o.name, controller=p)
     s.step = PhaseStep.ATTACK
-    g.emit("Attacks", f"Attacks({'AB'[p]}, {o.name})", subject=o.id, subject_name=o.name, player=p)
+    g.emit(Attacks(p, o.id, o.name))
 
 
 def attacker(g: Core) -> Obj | None:
@@ -102,7 +103,7 @@ def battle_advance(g: Core) -> None:
 
 def ask_attack_target(g: Core, att: Obj) -> None:
     p = att.controller
-    acts = [Action(Kind.TARGET, g.place_of(t)) for t in attack_targets(g.s, p)]
+    acts = [Action(Kind.TARGET, target=g.place_ref(t)) for t in attack_targets(g.s, p)]
     g.decide(p, DecisionKind.CHOOSE_ATTACK_TARGET, acts, Resume.ATTACK_TARGET,
              prompt=f"what does {att.name} attack?")
 
@@ -113,7 +114,7 @@ def on_attack_target(g: Core, d: Decision, a: Action) -> None:
     s = g.s
     b = s.battle
     assert b is not None
-    tid = g.resolve_place(a.arg)
+    tid = g.resolve_ref(a.dst)
     assert tid is not None  # one of the decision's own targets
     t = s.objs[tid]
     b.target = tid
@@ -122,11 +123,9 @@ def on_attack_target(g: Core, d: Decision, a: Action) -> None:
     s.passes = 0
     if t.zone is Zone.HOST:
         b.target_is_host = True
-        g.emit("AttacksHost", f"AttacksHost({'AB'[b.controller]}, {b.attacker_name})",
-               player=b.controller, subject=b.attacker)
+        g.emit(AttacksHost(b.controller, b.attacker, b.attacker_name))
     else:
-        g.emit("Blocks", f"Blocks({'AB'[t.controller]}, {t.name})", subject=t.id,
-               subject_name=t.name, player=t.controller)
+        g.emit(Blocks(t.controller, t.id, t.name))
 
 
 def run_combat_damage(g: Core, t: CombatDamage) -> None:

@@ -13,14 +13,13 @@ actions, the trigger window, priority, a fresh game for a simulation) are method
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from .actions import Action, Decision, DecisionKind, IllegalActionError, Kind, Resume
-from .events import Event
+from .actions import Action, Decision, DecisionKind, IllegalActionError, Kind, Place, Resume
+from .events import Conceded, Event, GameOver
 from .kinds import EndReason
 from .legal import explain_illegal
 from .matching import collect_triggers
-from .places import place_of, resolve_place
+from .places import place_of, place_ref, resolve_place, resolve_ref
 from .state import GameState, StackItem
 from .stats import host_health
 from .tasks import Task
@@ -64,11 +63,9 @@ class Core:
         raise NotImplementedError
 
     # ----------------------------------------------------------------- events and work
-    def emit(self, kind: str, text: str, private: int | None = None, public: str = "",
-             **data: Any) -> Event:
+    def emit(self, ev: Event) -> Event:
         """Log an event and collect the triggers it causes. Game actions cause events too,
         without passing priority; their triggers wait for the next window (31.2.1, 35.5)."""
-        ev = Event(kind, text, data, private, public)
         self.s.events.append(ev)
         collect_triggers(self.s, ev)
         return ev
@@ -104,6 +101,12 @@ class Core:
 
     def resolve_place(self, place: str) -> int | None:
         return resolve_place(self.s, place)
+
+    def place_ref(self, oid: int) -> Place:
+        return place_ref(self.s, oid)
+
+    def resolve_ref(self, place: Place) -> int | None:
+        return resolve_ref(self.s, place)
 
     # ----------------------------------------------------------------- the loop
     def run(self) -> None:
@@ -177,7 +180,7 @@ class Core:
         """35.3.5: conceding ends the game at once, whatever is on the stack (A48)."""
         if self.s.over:
             raise IllegalActionError("1.1", "the game is over")
-        self.emit("Conceded", f"Conceded({'AB'[player]})", player=player)
+        self.emit(Conceded(player))
         self.end_game(1 - player, EndReason.CONCEDE)
 
     # ----------------------------------------------------------------- game end
@@ -229,5 +232,4 @@ class Core:
         s.truncated = truncated
         s.decision = None
         s.tasks.clear()
-        w = "draw" if winner is None else "AB"[winner]
-        s.events.append(Event("GameOver", f"GameOver(winner={w}, reason={reason})", {"winner": winner}))
+        s.events.append(GameOver(winner, reason))

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .actions import Action, Decision, DecisionKind, Kind, Resume
+from .actions import Action, Decision, DecisionKind, Kind, Resume, hand_at
 from .core import Core
+from .events import DamageCard, DamageDealt, Healed, HostDamaged, HostHealed
 from .hands import draw
 from .kinds import Zone
 from .state import Obj
@@ -23,8 +24,7 @@ def damage_entity(g: Core, o: Obj, n: int, src: Source) -> None:
         return
     o.damage += n
     g.s.dmg += 1
-    g.emit("DamageDealt", f"DamageDealt({o.name}, {n}, source={src[1]}, kind={src[2]})",
-           subject=o.id, subject_name=o.name, player=o.controller)
+    g.emit(DamageDealt(o.controller, o.id, o.name, n, src[1], src[2]))
     if o.damage >= health(g.s, o):
         o.lethal = src  # 38.1, 38.2: the final damage decides the source
 
@@ -64,21 +64,20 @@ def run_host_point(g: Core, t: HostPoint) -> None:
         elif s.config.damage_card_choice == "random":
             chosen[p] = s.random().choice(hand)
         else:
-            acts = [Action(Kind.CARD, f"h{i}") for i in range(len(hand))]
+            acts = [Action(Kind.CARD, hand_at(i)) for i in range(len(hand))]
             g.decide(p, DecisionKind.CHOOSE_CARD, acts, Resume.HOST_POINT_CARD,
                      prompt="Host damage: choose a card from your hand for the damage zone (2.1)",
                      task=t)
             return
     for p in t.players:
-        P = "AB"[p]
         cid = chosen[p]
         if cid is None:
             s.players[p].hit_empty = True  # 1.1.3
         else:
             o = s.objs[cid]
             move(g, o, Zone.DAMAGE, p, face_down=True)
-            g.emit("DamageCard", f"DamageCard({P}, {o.name})", private=p, public=f"DamageCard({P})", player=p)
-        g.emit("HostDamaged", f"HostDamaged({P}, 1)", player=p, source=t.source_name)
+            g.emit(DamageCard(p, o.name))
+        g.emit(HostDamaged(p, 1, t.source_name))
     if s.config.damage_draws:  # A05
         for p in t.players:
             if chosen[p] is not None and s.players[p].deck:
@@ -88,7 +87,7 @@ def run_host_point(g: Core, t: HostPoint) -> None:
 def on_host_point_card(g: Core, d: Decision, a: Action) -> None:
     t = d.task
     assert isinstance(t, HostPoint)
-    t.chosen[d.player] = g.s.players[d.player].hand[int(a.arg[1:])]
+    t.chosen[d.player] = g.s.players[d.player].hand[a.src.index]
     g.push(t)
 
 
@@ -105,12 +104,11 @@ def heal_host(g: Core, p: int, n: int) -> None:
     if k <= 0:
         return
     dest = Zone.HAND if s.config.heal_destination == "hand" else Zone.DROP
-    P = "AB"[p]
     for _ in range(k):
         o = s.objs[pl.damage[-1]]
         move(g, o, dest, p)
         if dest is Zone.HAND:  # from one hidden zone to another (4.8.1, 4.3.1): shown to no one
-            g.emit("Healed", f"Healed({P}, {o.name})", private=p, public=f"Healed({P})", player=p)
+            g.emit(Healed(p, o.name, True))
         else:  # face up into the open drop zone (4.2.1)
-            g.emit("Healed", f"Healed({P}, {o.name})", player=p)
-    g.emit("HostHealed", f"HostHealed({'AB'[p]}, {k})", player=p)
+            g.emit(Healed(p, o.name, False))
+    g.emit(HostHealed(p, k))

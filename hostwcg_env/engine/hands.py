@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .actions import Action, Decision, DecisionKind, Kind, Resume
+from .actions import Action, Decision, DecisionKind, Kind, Resume, hand_at
 from .core import Core
+from .events import Discard, Draw, GainResource, Shuffle
 from .kinds import Zone
 from .tasks import Task
 from .zones import move
@@ -21,16 +22,14 @@ def draw(g: Core, p: int, n: int) -> None:
             return
         o = s.objs[pl.deck[0]]
         new = move(g, o, Zone.HAND, p)
-        P = "AB"[p]
-        g.emit("Draw", f"Draw({P}, {o.name})", private=p, public=f"Draw({P})",
-               player=p, subject=new.id if new else None)
+        g.emit(Draw(p, new.id if new else None, o.name))
 
 
 def discard(g: Core, p: int, oid: int) -> None:
     """A discarded card goes to the drop zone (4.2, 4.2.1)."""
     o = g.s.objs[oid]
     new = move(g, o, Zone.DROP, p)
-    g.emit("Discard", f"Discard({'AB'[p]}, {o.name})", player=p, subject=new.id if new else None)
+    g.emit(Discard(p, new.id if new else None, o.name))
 
 
 @dataclass(init=False)
@@ -59,7 +58,7 @@ def run_discard(g: Core, t: DiscardCards) -> None:
         for oid in list(hand):
             discard(g, p, oid)
         return
-    acts = [Action(Kind.CARD, f"h{i}") for i in range(len(hand))]
+    acts = [Action(Kind.CARD, hand_at(i)) for i in range(len(hand))]
     g.decide(p, DecisionKind.CHOOSE_CARD, acts, Resume.DISCARD_CARD,
              prompt=f"discard {t.left} card(s)", task=t)
 
@@ -67,17 +66,17 @@ def run_discard(g: Core, t: DiscardCards) -> None:
 def on_discard_card(g: Core, d: Decision, a: Action) -> None:
     t = d.task
     assert isinstance(t, DiscardCards)
-    discard(g, d.player, g.s.players[d.player].hand[int(a.arg[1:])])
+    discard(g, d.player, g.s.players[d.player].hand[a.src.index])
     g.push(DiscardCards(t.player, t.left - 1))
 
 
 def shuffle(g: Core, p: int) -> None:
     g.s.random().shuffle(g.s.players[p].deck)
-    g.emit("Shuffle", f"Shuffle({'AB'[p]})", player=p)
+    g.emit(Shuffle(p))
 
 
 def gain(g: Core, p: int, sym: str, n: int) -> None:
     """p gains ``n`` resources of the type ``sym`` (a symbol, 12.2) in their pool."""
     pool = g.s.players[p].pool
     pool[sym] = pool.get(sym, 0) + n
-    g.emit("GainResource", f"GainResource({'AB'[p]}, {sym}, {n})", player=p, resource=sym)
+    g.emit(GainResource(p, sym, n))

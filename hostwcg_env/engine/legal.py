@@ -5,11 +5,20 @@ from __future__ import annotations
 
 from typing import Final
 
-from .actions import PASS, Action, Decision, DecisionKind, IllegalActionError, Kind
+from .actions import (
+    PASS,
+    Action,
+    Decision,
+    DecisionKind,
+    IllegalActionError,
+    Kind,
+    hand_at,
+    slot_at,
+)
 from .carddef import TYPED, Ability, CardType, Res
 from .costs import can_pay
 from .kinds import AbilityKind, Condition, Phase, PhaseStep, Zone
-from .places import place_of, resolve_place
+from .places import place_ref, resolve_ref
 from .state import GameState, Obj
 from .stats import activatables, pool_tables
 from .targeting import candidates, cannot_block
@@ -17,11 +26,11 @@ from .targeting import candidates, cannot_block
 Problem = tuple[str, str] | None
 
 # Actions are immutable values: the common ones are made once (priority is the hot path).
-_PLAY: Final = tuple(Action(Kind.PLAY, f"h{i}") for i in range(64))
-_ATTACK: Final = tuple(Action(Kind.ATTACK, f"f{k}") for k in range(16))
+_PLAY: Final = tuple(Action(Kind.PLAY, hand_at(i)) for i in range(64))
+_ATTACK: Final = tuple(Action(Kind.ATTACK, slot_at("f", k)) for k in range(16))
 _AP_HOST: Final = Action(Kind.AP_HOST)
 _AP_DRAW: Final = Action(Kind.AP_DRAW)
-_AP_ANY: Final = tuple(Action(Kind.AP_ANY, r.value) for r in TYPED)
+_AP_ANY: Final = tuple(Action(Kind.AP_ANY, res=r) for r in TYPED)
 
 
 def slow_ok(s: GameState, p: int) -> bool:
@@ -55,14 +64,14 @@ def priority_actions(s: GameState, p: int) -> list[Action]:
         if card.type is not CardType.AMBUSH and not can_pay(pool, card.cost):
             continue
         if play_problem(s, p, o) is None:
-            acts.append(_PLAY[i] if i < len(_PLAY) else Action(Kind.PLAY, f"h{i}"))
+            acts.append(_PLAY[i] if i < len(_PLAY) else Action(Kind.PLAY, hand_at(i)))
     for o, i, ab in activatables(s, p):
         if activation_problem(s, p, o, i, ab) is None:
-            acts.append(Action(Kind.ACTIVATE, place_of(s, o.id), i))
+            acts.append(Action(Kind.ACTIVATE, place_ref(s, o.id), n=i))
     if s.phase is Phase.BATTLE and s.step is PhaseStep.DECLARE and p == s.tp and not s.stack:
         for k, slot in enumerate(pl.front):
             if slot is not None and attack_problem(s, p, k) is None:
-                acts.append(_ATTACK[k] if k < len(_ATTACK) else Action(Kind.ATTACK, f"f{k}"))
+                acts.append(_ATTACK[k] if k < len(_ATTACK) else Action(Kind.ATTACK, slot_at("f", k)))
     return acts
 
 
@@ -228,23 +237,23 @@ def explain_illegal(s: GameState, d: Decision, a: Action) -> IllegalActionError:
             need = 2 if kind is Kind.AP_ANY else 1
             return IllegalActionError("11.3", f"needs {need} # and you have {s.players[p].ap}")
         if kind is Kind.PLAY:
-            i = int(a.arg[1:]) if a.arg[1:].isdigit() else -1
+            i = a.src.index
             hand = s.players[p].hand
             if not 0 <= i < len(hand):
-                return IllegalActionError("14.2", f"no card at hand index {a.arg}")
+                return IllegalActionError("14.2", f"no card at hand index {a.src}")
             o = s.objs[hand[i]]
             prob = play_problem(s, p, o)
             if prob:
                 return IllegalActionError(*prob)
             return IllegalActionError("15.2.1", f"{o.name} is Slow: only in your Action Phase with an empty stack")
         if kind is Kind.ATTACK:
-            prob = attack_problem(s, p, int(a.arg[1:]))
+            prob = attack_problem(s, p, a.src.index)
             if prob:
                 return IllegalActionError(*prob)
         if kind is Kind.ACTIVATE:
-            oid = resolve_place(s, a.arg)
+            oid = resolve_ref(s, a.src)
             if oid is None or oid < 0 or s.objs[oid].controller != p:
-                return IllegalActionError("27.4", f"you control nothing at {a.arg} to activate")
+                return IllegalActionError("27.4", f"you control nothing at {a.src} to activate")
             o = s.objs[oid]
             if not 0 <= a.n < len(o.card.abilities):
                 return IllegalActionError("27.1", f"{o.name} has no ability {a.n}")
@@ -255,20 +264,20 @@ def explain_illegal(s: GameState, d: Decision, a: Action) -> IllegalActionError:
             if prob:
                 return IllegalActionError(*prob)
     if d.kind is DecisionKind.CHOOSE_SLOT and kind is Kind.SLOT:
-        return IllegalActionError("14.7.1", f"slot {a.arg} is occupied or not of the right row")
+        return IllegalActionError("14.7.1", f"slot {a.dst} is occupied or not of the right row")
     if d.kind is DecisionKind.CHOOSE_ATTACK_TARGET and kind is Kind.TARGET:
-        oid = resolve_place(s, a.arg)
+        oid = resolve_ref(s, a.dst)
         if oid is not None and oid >= 0 and s.objs[oid].zone is Zone.HOST:
             return IllegalActionError("25.3.2", "the Host can be attacked only when no opposing Entity can block")
-        return IllegalActionError("25.3.1", f"{a.arg} is not an opposing Entity or Host")
+        return IllegalActionError("25.3.1", f"{a.dst} is not an opposing Entity or Host")
     if d.kind is DecisionKind.CHOOSE_TARGET and kind is Kind.TARGET:
-        return IllegalActionError("30.5", f"{a.arg} is not a legal target")
+        return IllegalActionError("30.5", f"{a.dst} is not a legal target")
     if d.kind is DecisionKind.PAY and kind is Kind.PAY:
-        return IllegalActionError("12.5.1", f"paying $ with {a.arg} leaves the rest of the cost unpayable")
+        return IllegalActionError("12.5.1", f"paying $ with {a.res} leaves the rest of the cost unpayable")
     if d.kind is DecisionKind.PLACE_TRIGGERS and kind is Kind.PASS:
         return IllegalActionError("28.6.1", "triggered effects must be put on the stack")
     if d.kind is DecisionKind.PLACE_TRIGGERS and kind is Kind.ACTIVATE:
-        return IllegalActionError("33.5", f"{a.arg} cannot be activated for this event")
+        return IllegalActionError("33.5", f"{a.src} cannot be activated for this event")
     return IllegalActionError(
         "31.1", f"'{a}' is not a legal answer to {'AB'[p]}'s {d.kind.value} decision now"
     )

@@ -11,7 +11,15 @@ from __future__ import annotations
 from typing import Any, Final
 
 from .carddef import CardDef, CardType, Selector, Trigger
-from .events import TRIGGER_NAMES, Event
+from .events import (
+    TRIGGER_NAMES,
+    Destroys,
+    Event,
+    LeavesPlay,
+    LosesSickness,
+    PhaseBegan,
+    PlayerEvent,
+)
 from .kinds import AbilityKind, Controller, ItemKind, Phase, SelectorType, Zone
 from .state import Found, GameState, Obj, PendingTrigger
 from .stats import (
@@ -31,16 +39,26 @@ _IN_PLAY_OR_HOST: Final = frozenset((Zone.FRONT, Zone.BACK, Zone.FORM, Zone.HOST
 def event_names(ev: Event) -> list[str]:
     """Trigger names of an event; the Start Phase and End Phase beginning are the start and
     end of the turn (10.2.2, 10.6.1)."""
-    if ev.kind == "PhaseBegan":
-        phase = ev.data["phase"]
+    if isinstance(ev, PhaseBegan):
+        phase = ev.phase
         names = ["start_of_phase"]
         if phase == Phase.START:
             names.append("start_of_turn")
         if phase == Phase.END:
             names.append("end_of_turn")
         return names
-    name = TRIGGER_NAMES.get(ev.kind)
+    name = TRIGGER_NAMES.get(type(ev))
     return [name] if name else _NONE
+
+
+def last_known(ev: Event) -> Obj | None:
+    """The object as it last was in play (A45), for an event about one that just left: the
+    card that left play, or the destroyer of a ``Destroys``."""
+    if isinstance(ev, LeavesPlay) or isinstance(ev, Destroys):
+        lki = ev.lki
+        if isinstance(lki, Obj):
+            return lki
+    return None
 
 
 def loose_match(sel: Selector, o: Obj, controller: int, source: int | None) -> bool:
@@ -68,11 +86,10 @@ def trigger_matches(s: GameState, tr: Trigger, names: list[str], ev: Event, src:
     """Does the event meet the trigger ``tr`` of an ability of ``src`` (28.2)?"""
     if tr.event not in names:
         return False
-    d = ev.data
-    if tr.phase is not None and d.get("phase") != tr.phase:
+    if tr.phase is not None and (not isinstance(ev, PhaseBegan) or ev.phase != tr.phase):
         return False
     ctrl = src.controller
-    pl = d.get("player")
+    pl = ev.player if isinstance(ev, PlayerEvent) else None
     if tr.player is Controller.YOU and pl != ctrl:
         return False
     if tr.player is Controller.OPPONENT and pl != 1 - ctrl:
@@ -80,7 +97,7 @@ def trigger_matches(s: GameState, tr: Trigger, names: list[str], ev: Event, src:
     subj = tr.subject
     if subj is None:
         return True
-    sid = d.get("subject")
+    sid = ev.trigger_subject()[0]
     if subj == "self":
         return bool(sid == src.id)
     if subj == "other":
@@ -89,7 +106,7 @@ def trigger_matches(s: GameState, tr: Trigger, names: list[str], ev: Event, src:
         return False
     so: Any = s.objs.get(sid) if sid is not None else None
     if so is None:
-        so = d.get("lki")
+        so = last_known(ev)
         if so is None or so.id != sid:
             return False
     if so.zone in _IN_PLAY_OR_HOST:
@@ -108,7 +125,6 @@ def collect_triggers(s: GameState, ev: Event) -> None:
     names = event_names(ev)
     if not names:
         return
-    data = ev.data
     fd = face_down_cards(s)
     if fd:
         # What the other player may know: each face-down card could be any Ambush of the
@@ -136,9 +152,8 @@ def collect_triggers(s: GameState, ev: Event) -> None:
                     chance = (o.controller, card, i)
                     if chance not in chances and trigger_matches(s, when, names, ev, o):
                         chances.append(chance)
-    lki: Obj | None = data.get("lki")
-    lki_source: Obj | None = data.get("lki_source")
-    if lki is None and lki_source is None:
+    lki = last_known(ev)
+    if lki is None:
         watched = trigger_events(s)
         for n in names:
             if n in watched:
@@ -146,17 +161,13 @@ def collect_triggers(s: GameState, ev: Event) -> None:
         else:
             return  # no ability in play waits for this event
     srcs: list[Found] = active_abilities(s, AbilityKind.TRIGGERED)
-    seen: set[int] = set()
-    for gone in (lki, lki_source):
-        # it just left play (A45); a face-down card had no abilities (17.2), and triggering
-        # one would show what it was
-        if gone is not None and gone.id not in s.objs and gone.id not in seen and not gone.face_down:
-            seen.add(gone.id)
-            srcs = srcs + [(gone, i, ab) for i, ab in enumerate(gone.card.abilities)
-                           if ab.kind is AbilityKind.TRIGGERED]
-    sid: int | None = data.get("subject")
-    subject_name: str = data.get("subject_name", "")
-    hold = bool(data.get("hold"))
+    # it just left play (A45); a face-down card had no abilities (17.2), and triggering
+    # one would show what it was
+    if lki is not None and lki.id not in s.objs and not lki.face_down:
+        srcs = srcs + [(lki, i, ab) for i, ab in enumerate(lki.card.abilities)
+                       if ab.kind is AbilityKind.TRIGGERED]
+    sid, subject_name = ev.trigger_subject()
+    hold = isinstance(ev, LosesSickness)  # A50: wait for the start-of-phase triggers
     for o, i, ab in srcs:
         if ab.when is not None and trigger_matches(s, ab.when, names, ev, o):
             s.trigger_seq += 1

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from .actions import Action, IllegalActionError, Kind
+from .actions import Action, Area, IllegalActionError, Kind
 from .matching import placeable
-from .places import resolve_place
+from .places import resolve_ref
 from .state import GameState
 
 _NAMED: Final = {"play", "target", "attack", "card", "trigger", "activate", "slot"}
@@ -43,7 +43,7 @@ def resolve_line(s: GameState, line: str) -> tuple[int | None, Action]:
     if ":" in name and name.split(":", 1)[0] in ("A", "B"):
         side, name = name.split(":", 1)
     matches = [a for a in _legal(s) if a.kind.value == verb and _names(s, a, name, side)]
-    if len(matches) == 1 or (matches and all(a.kind is Kind.PLAY or a.arg.startswith("h") for a in matches)):
+    if len(matches) == 1 or (matches and all(a.source is not None and a.source.area is Area.HAND for a in matches)):
         return player, matches[0]  # identical cards in hand: any copy will do
     if not matches:
         legal = ", ".join(str(a) for a in _legal(s))
@@ -58,17 +58,21 @@ def _names(s: GameState, a: Action, name: str, side: str | None) -> bool:
     if d is None:
         return False
     oid: int | None = None
-    if a.kind is Kind.PLAY or (a.kind is Kind.CARD and a.arg.startswith("h")):
-        oid = s.players[d.player].hand[int(a.arg[1:])]
-    elif a.kind is Kind.CARD and a.arg.startswith("d"):
-        oid = d.cards[int(a.arg[1:])]
+    place = a.source if a.source is not None else a.target
+    if place is None:
+        return False
+    area = place.area
+    if area is Area.HAND:
+        oid = s.players[d.player].hand[place.index]
+    elif area is Area.LISTED:
+        oid = d.cards[place.index]
     elif a.kind is Kind.ATTACK:
-        oid = s.players[d.player].front[int(a.arg[1:])]
-    elif a.kind is Kind.TRIGGER:
+        oid = s.players[d.player].front[place.index]
+    elif area is Area.PENDING:
         mine = [t for t in placeable(s) if t.controller == d.player]
-        return mine[int(a.arg)].card.name == name
+        return mine[place.index].card.name == name
     elif a.kind in (Kind.TARGET, Kind.ACTIVATE):
-        oid = resolve_place(s, a.arg)
+        oid = resolve_ref(s, place)
         if oid is not None and oid < 0:
             item = next((x for x in s.stack if x.sid == -oid), None)
             return item is not None and item.source_name == name

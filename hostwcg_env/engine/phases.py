@@ -4,6 +4,7 @@ turn player receives priority first (31.5.1)."""
 from __future__ import annotations
 
 from .core import Core
+from .events import LosesSickness, PhaseBegan, StepBegan
 from .hands import draw
 from .kinds import Phase, PhaseStep
 from .state import GameState
@@ -25,7 +26,7 @@ def enter_phase(g: Core, phase: Phase) -> None:
         s.step = PhaseStep.NONE
     s.priority = s.tp
     s.passes = 0
-    g.emit("PhaseBegan", f"PhaseBegan({phase})", phase=phase, player=s.tp)
+    g.emit(PhaseBegan(s.tp, phase))
     if phase is Phase.START:
         start_phase(g)
 
@@ -56,8 +57,7 @@ def start_phase(g: Core) -> None:
             o = s.objs[oid]
             o.sick = False
             # A50: these triggers wait until start-of-phase triggers have resolved
-            g.emit("LosesSickness", f"LosesSickness({o.name})", subject=o.id,
-                   subject_name=o.name, player=o.controller, hold=True)
+            g.emit(LosesSickness(o.controller, o.id, o.name))
 
 
 def new_step(g: Core, step: PhaseStep) -> None:
@@ -66,4 +66,4 @@ def new_step(g: Core, step: PhaseStep) -> None:
     s.step = step
     s.priority = s.tp
     s.passes = 0
-    g.emit("StepBegan", f"StepBegan({step})", step=step)
+    g.emit(StepBegan(step))

@@ -20,11 +20,32 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from .actions import PASS, Action, Decision, DecisionKind, Kind, Resume
+from .actions import PASS, Action, Decision, DecisionKind, Kind, Resume, listed_at, slot_at
 from .carddef import Cond, Ref, Res, Selector, Step
 from .core import Core
 from .costs import symbol
 from .damage import damage_entity, heal_host, host_points
+from .events import (
+    ControlChanged,
+    Created,
+    EntersSlot,
+    Equipped,
+    Look,
+    NoSlot,
+    Retargeted,
+    RetargetFailed,
+    Reveal,
+    StatsChanged,
+)
+from .events import (
+    GainAP as GainAPEvent,
+)
+from .events import (
+    PutIntoPlay as PutIntoPlayEvent,
+)
+from .events import (
+    Search as SearchEvent,
+)
 from .hands import DiscardCards, draw, gain, shuffle
 from .kinds import Duration, ItemKind, Link, ModKind, Who, Zone
 from .legal import open_slots
@@ -402,7 +423,7 @@ class GainAP(Primitive):
     def resolve(self, g: Core, item: StackItem, ids: list[int]) -> None:
         for q in players_of(g.s, item, self.who):
             g.s.players[q].ap += self.amount
-            g.emit("GainAP", f"GainAP({'AB'[q]}, {self.amount})", player=q)
+            g.emit(GainAPEvent(q, self.amount))
 
     def text(self, tc: TextCtx) -> str:
         n = self.amount
@@ -455,7 +476,7 @@ class _StatChange(Primitive):
                 if v is not None:
                     o.mods = (*o.mods, Mod(self.mod_kind(), stat, v, ts, eot))
                     s.modv += 1
-            g.emit("StatsChanged", f"StatsChanged({o.name})", subject=i)
+            g.emit(StatsChanged(i, o.name))
 
 
 @dataclass(frozen=True)
@@ -563,7 +584,7 @@ class CreateToken(Primitive):
         slots = open_slots(g.s, t.player, "f")
         if not slots:
             return
-        acts = [Action(Kind.SLOT, f"f{i}") for i in slots]
+        acts = [Action(Kind.SLOT, target=slot_at("f", i)) for i in slots]
         g.decide(t.player, DecisionKind.CHOOSE_SLOT, acts, Resume.TOKEN_SLOT,
                  prompt=f"slot for {t.token}", task=t)
 
@@ -573,12 +594,10 @@ class CreateToken(Primitive):
         assert isinstance(t, PlaceToken)
         p = t.player
         card = g.s.registry[t.token]
-        o = new_obj(g, card, p, p, Zone.FRONT, slot=int(a.arg[1:]), token=True, sick=True)
+        o = new_obj(g, card, p, p, Zone.FRONT, slot=a.dst.index, token=True, sick=True)
         attach(g, o)
-        P = "AB"[p]
-        g.emit("Created", f"Created({P}, {card.name})", player=p, subject=o.id, subject_name=card.name)
-        g.emit("EntersSlot", f"EntersSlot({P}, {card.name}, {a.arg})", player=p, subject=o.id,
-               subject_name=card.name)
+        g.emit(Created(p, o.id, card.name, False))
+        g.emit(EntersSlot(p, o.id, card.name, False, str(a.dst)))
 
     def text(self, tc: TextCtx) -> str:
         token = self.token or "token"
@@ -609,7 +628,7 @@ class ReturnToHand(Primitive):
             if o is None:
                 continue
             if o.zone is Zone.DROP or o.zone is Zone.BANISHED:
-                g.emit("Reveal", f"Reveal({'AB'[o.owner]}, card={o.name})", player=o.owner)
+                g.emit(Reveal(o.owner, None, (o.name,)))
             move(g, o, Zone.HAND)
 
     def text(self, tc: TextCtx) -> str:
@@ -670,7 +689,7 @@ class MoveSlot(Primitive):
             o = g.s.objs[i]
             slots = open_slots(g.s, o.controller, "f")
             if slots:
-                acts = [Action(Kind.SLOT, f"f{k}") for k in slots]
+                acts = [Action(Kind.SLOT, target=slot_at("f", k)) for k in slots]
                 g.decide(item.controller, DecisionKind.CHOOSE_SLOT, acts, Resume.MOVE_SLOT,
                          prompt=f"move {o.name} to", task=SlotFor(i))
                 return
@@ -679,7 +698,7 @@ class MoveSlot(Primitive):
     def on_slot(g: Core, d: Decision, a: Action) -> None:
         t = d.task
         assert isinstance(t, SlotFor)
-        move_slot(g, g.s.objs[t.obj], int(a.arg[1:]))
+        move_slot(g, g.s.objs[t.obj], a.dst.index)
 
     def text(self, tc: TextCtx) -> str:
         return f"move {ref_phrase(tc, self.to)} to another open frontrow slot you control"
@@ -708,7 +727,7 @@ class GainControl(Primitive):
             o = g.s.objs[i]
             if o.controller == p:
                 continue
-            acts = [Action(Kind.SLOT, f"f{k}") for k in open_slots(g.s, p, "f")]
+            acts = [Action(Kind.SLOT, target=slot_at("f", k)) for k in open_slots(g.s, p, "f")]
             g.decide(p, DecisionKind.CHOOSE_SLOT, acts, Resume.CONTROL_SLOT, prompt=f"slot for {o.name}",
                      task=SlotFor(i))
             return
@@ -721,14 +740,12 @@ class GainControl(Primitive):
         assert isinstance(t, SlotFor)
         o = g.s.objs[t.obj]
         p = d.player
-        new = move(g, o, Zone.FRONT, p, slot=int(a.arg[1:]))
+        new = move(g, o, Zone.FRONT, p, slot=a.dst.index)
         if new is None:
             return
         new.sick = True
-        P = "AB"[p]
-        g.emit("ControlChanged", f"ControlChanged({o.name}, {P})", player=p, subject=new.id)
-        g.emit("EntersSlot", f"EntersSlot({P}, {o.name}, f{new.slot})", player=p, subject=new.id,
-               subject_name=o.name)
+        g.emit(ControlChanged(p, new.id, o.name))
+        g.emit(EntersSlot(p, new.id, o.name, False, f"f{new.slot}"))
 
     def text(self, tc: TextCtx) -> str:
         return f"gain control of {ref_phrase(tc, self.to)}"
@@ -775,9 +792,9 @@ class PutIntoPlay(Primitive):
             return
         slots = open_slots(g.s, t.player, "f")
         if not slots:
-            g.emit("NoSlot", f"NoSlot({'AB'[t.player]}, {o.name})", player=t.player)
+            g.emit(NoSlot(t.player, o.name))
             return
-        acts = [Action(Kind.SLOT, f"f{i}") for i in slots]
+        acts = [Action(Kind.SLOT, target=slot_at("f", i)) for i in slots]
         g.decide(t.player, DecisionKind.CHOOSE_SLOT, acts, Resume.PUT_SLOT,
                  prompt=f"slot for {o.name}", task=t)
 
@@ -787,14 +804,12 @@ class PutIntoPlay(Primitive):
         assert isinstance(t, PutInSlot)
         o = g.s.objs[t.obj]
         p = t.player
-        new = move(g, o, Zone.FRONT, p, slot=int(a.arg[1:]))
+        new = move(g, o, Zone.FRONT, p, slot=a.dst.index)
         if new is None:
             return
         new.sick = True  # 18.5.1
-        P = "AB"[p]
-        g.emit("PutIntoPlay", f"PutIntoPlay({P}, {o.name}, {a.arg})", player=p, subject=new.id)
-        g.emit("EntersSlot", f"EntersSlot({P}, {o.name}, {a.arg})", player=p, subject=new.id,
-               subject_name=o.name)
+        g.emit(PutIntoPlayEvent(p, new.id, o.name, str(a.dst)))
+        g.emit(EntersSlot(p, new.id, o.name, False, str(a.dst)))
 
     def text(self, tc: TextCtx) -> str:
         ref = self.to
@@ -838,7 +853,7 @@ class Equip(Primitive):
             return
         target = s.objs[ids[0]]
         move(g, src, Zone.MARKER, src.controller, attached_to=target.id)
-        g.emit("Equipped", f"Equipped({src.name}, {target.name})", subject=target.id)
+        g.emit(Equipped(target.id, target.name, src.name))
 
     def text(self, tc: TextCtx) -> str:
         return f"equip {ref_phrase(tc, self.to)}"
@@ -869,8 +884,8 @@ class Search(Primitive):
         p = item.controller
         sel = self.filter
         found = [oid for oid in s.players[p].deck if sel is None or matches(s, sel, s.objs[oid], p, None)]
-        g.emit("Search", f"Search({'AB'[p]})", player=p)
-        acts = [Action(Kind.CARD, f"d{i}") for i in range(len(found))]
+        g.emit(SearchEvent(p))
+        acts = [Action(Kind.CARD, listed_at(i)) for i in range(len(found))]
         if sel is not None or not found:
             acts.append(PASS)
         # with traits, how many cards match is hidden in the closed deck (6.1.3.1): a driver
@@ -888,9 +903,9 @@ class Search(Primitive):
         t = d.task
         assert isinstance(t, SearchChoice)
         if a.kind is Kind.CARD:
-            o = s.objs[d.cards[int(a.arg[1:])]]
+            o = s.objs[d.cards[a.src.index]]
             if t.reveal:
-                g.emit("Reveal", f"Reveal({'AB'[p]}, card={o.name})", player=p)
+                g.emit(Reveal(p, None, (o.name,)))
             move(g, o, Zone.HAND, p)
         shuffle(g, p)
 
@@ -904,8 +919,7 @@ def reveal_zone(g: Core, p: int, zone: str, ids: list[int]) -> None:
     """Player ``p`` shows a hidden zone to both players (41.1.1) as a multiset: its cards in
     name order, never in the zone's real order (the order they were drawn or put there, which
     the other player may not see: 4.1.1, 4.3.1, 2.1.1). ``Reveal(B, hand=[Ogre, Squire])``."""
-    names = ", ".join(sorted(g.s.objs[o].name for o in ids))
-    g.emit("Reveal", f"Reveal({'AB'[p]}, {zone}=[{names}])", player=p)
+    g.emit(Reveal(p, zone, tuple(sorted(g.s.objs[o].name for o in ids))))
 
 
 @dataclass(frozen=True)
@@ -954,10 +968,7 @@ class LookTop(Primitive):
         s = g.s
         p = item.controller
         top = s.players[p].deck[: self.amount]
-        names = ", ".join(s.objs[o].name for o in top)
-        P = "AB"[p]
-        g.emit("Look", f"Look({P}, deck, {len(top)}, [{names}])", private=p,
-               public=f"Look({P}, deck, {len(top)})", player=p)
+        g.emit(Look(p, len(top), tuple(s.objs[o].name for o in top)))
         g.push(LookOrder(p, list(top), []))
 
     @staticmethod
@@ -974,7 +985,7 @@ class LookTop(Primitive):
             chosen = set(order)
             deck[:] = order + [o for o in deck if o not in chosen]
             return
-        acts = [Action(Kind.CARD, f"d{i}") for i in range(len(left))]
+        acts = [Action(Kind.CARD, listed_at(i)) for i in range(len(left))]
         g.decide(t.player, DecisionKind.CHOOSE_CARD, acts, Resume.LOOK_PICK,
                  prompt="put back: choose the next card from the top", cards=tuple(left), task=t)
 
@@ -982,7 +993,7 @@ class LookTop(Primitive):
     def on_pick(g: Core, d: Decision, a: Action) -> None:
         t = d.task
         assert isinstance(t, LookOrder)
-        oid = d.cards[int(a.arg[1:])]
+        oid = d.cards[a.src.index]
         t.left.remove(oid)
         t.done.append(oid)
         g.push(t)
@@ -1031,7 +1042,7 @@ class Retarget(Primitive):
                 n = len(target.targets.get(name, []))
                 cands = [c for c in candidates(s, sel, target.controller, target.source) if c not in old]
                 if len(cands) < n:
-                    g.emit("RetargetFailed", f"RetargetFailed({target.source_name})")
+                    g.emit(RetargetFailed(target.source_name))
                     return
                 plan.append((name, n))
             g.push(NewTargets(item.controller, target.sid, plan, 0, {}))
@@ -1051,19 +1062,19 @@ class Retarget(Primitive):
             sel = dict(target.ability_def.targets)[name]
             old = {i for v in target.targets.values() for i in v}
             cands = [c for c in candidates(s, sel, target.controller, target.source) if c not in old and c not in got]
-            acts = [Action(Kind.TARGET, g.place_of(c)) for c in cands]
+            acts = [Action(Kind.TARGET, target=g.place_ref(c)) for c in cands]
             g.decide(t.player, DecisionKind.CHOOSE_TARGET, acts, Resume.RETARGET_PICK,
                      prompt=f"new target for {target.source_name}", task=t)
             return
         target.targets = {k: list(v) for k, v in t.new.items()}
-        g.emit("Retargeted", f"Retargeted({target.source_name})")
+        g.emit(Retargeted(target.source_name))
 
     @staticmethod
     def on_pick(g: Core, d: Decision, a: Action) -> None:
         t = d.task
         assert isinstance(t, NewTargets)
         name, _n = t.plan[t.i]
-        tid = g.resolve_place(a.arg)
+        tid = g.resolve_ref(a.dst)
         assert tid is not None  # one of the decision's own targets
         t.new.setdefault(name, []).append(tid)
         g.push(t)

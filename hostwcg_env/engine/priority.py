@@ -8,6 +8,7 @@ from .announce import start_activate, start_play
 from .battle import declare_attack
 from .core import Core
 from .costs import symbol
+from .events import APSpent
 from .hands import draw, gain
 from .legal import only_pass_publicly, priority_actions
 from .resolution import ResolveTop
@@ -47,11 +48,11 @@ def on_priority(g: Core, d: Decision, a: Action) -> None:
     if a.kind is Kind.AP_HOST or a.kind is Kind.AP_DRAW or a.kind is Kind.AP_ANY:
         spend_ap(g, p, a)
     elif a.kind is Kind.PLAY:
-        start_play(g, p, int(a.arg[1:]))
+        start_play(g, p, a.src.index)
     elif a.kind is Kind.ACTIVATE:
         start_activate(g, p, a)
     elif a.kind is Kind.ATTACK:
-        declare_attack(g, p, int(a.arg[1:]))
+        declare_attack(g, p, a.src.index)
 
 
 def pass_priority(g: Core, p: int) -> None:
@@ -82,17 +83,18 @@ def spend_ap(g: Core, p: int, a: Action) -> None:
     completes before any Fast response (15.3.2.2, 15.3.2.2.1); priority is not passed (31.2.1, A55)."""
     s = g.s
     pl = s.players[p]
-    P = "AB"[p]
     if a.kind is Kind.AP_DRAW:
         pl.ap -= 1
-        g.emit("APSpent", f"APSpent({P}, draw)", player=p)
+        g.emit(APSpent(p, "draw"))
         draw(g, p, 1)
     elif a.kind is Kind.AP_HOST:
         pl.ap -= 1
         sym = symbol(s.objs[pl.host].card.resource)
-        g.emit("APSpent", f"APSpent({P}, host)", player=p)
+        g.emit(APSpent(p, "host"))
         gain(g, p, sym, 1)
     else:
         pl.ap -= 2
-        g.emit("APSpent", f"APSpent({P}, any {a.arg})", player=p)
-        gain(g, p, a.arg, 1)
+        res = a.res
+        assert res is not None  # ap any names the resource (11.3.3)
+        g.emit(APSpent(p, f"any {res.value}"))
+        gain(g, p, res.value, 1)

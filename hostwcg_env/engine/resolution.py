@@ -12,10 +12,33 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from .actions import PASS, YES, Action, Decision, DecisionKind, Kind, Resume
+from .actions import (
+    PASS,
+    YES,
+    Action,
+    Area,
+    Decision,
+    DecisionKind,
+    Kind,
+    Resume,
+    listed_at,
+    slot_at,
+)
 from .carddef import CardType
 from .conditions import all_hold
 from .core import Core
+from .events import (
+    Cast,
+    Created,
+    Embodied,
+    EntersSlot,
+    Fizzled,
+    Laid,
+    LoopCut,
+    Played,
+    Resolution,
+    Resolved,
+)
 from .kinds import AbilityKind, ItemKind, Link, Zone
 from .legal import open_slots
 from .loops import loops_forever
@@ -26,8 +49,9 @@ from .targeting import candidates, still_legal
 from .tasks import Source, Task
 from .zones import game_actions, move
 
-# 14.4: the 'did' event is named by the play verb (a Form's "Embodied" is set in after_enter)
-VERB_EVENT: Final = {CardType.ENTITY: "Created", CardType.SORCERY: "Cast", CardType.AMBUSH: "Laid"}
+# 14.4: the 'did' event is named by the play verb: Created, Cast, Embodied, Laid
+VERB_EVENT: Final[dict[CardType, type[Resolution]]] = {
+    CardType.ENTITY: Created, CardType.SORCERY: Cast, CardType.FORM: Embodied, CardType.AMBUSH: Laid}
 
 
 # ------------------------------------------------------------ the work
@@ -129,7 +153,7 @@ def run_resolve_top(g: Core, t: ResolveTop) -> None:
     item = s.stack[-1]
     if (item.kind is ItemKind.TRIGGER or item.kind is ItemKind.SPELL) and loops_forever(g, item, ResolveTop()):
         s.stack.pop()  # 42.1.2: it does not resolve; the initial action stands
-        g.emit("LoopCut", f"LoopCut({item.source_name})", sid=item.sid)
+        g.emit(LoopCut(item.sid, item.source_name))
         after_item(g, item)
         return
     s.stack.pop()
@@ -140,7 +164,7 @@ def run_resolve_top(g: Core, t: ResolveTop) -> None:
 
 
 def fizzle(g: Core, item: StackItem, reason: str) -> None:
-    g.emit("Fizzled", f"Fizzled({item.source_name}, reason={reason})", sid=item.sid)
+    g.emit(Fizzled(item.sid, item.source_name, reason))
     if item.kind is ItemKind.CARD and item.obj is not None and item.obj in g.s.objs:
         move(g, g.s.objs[item.obj], Zone.DROP)
     else:
@@ -167,7 +191,7 @@ def resolve_card(g: Core, item: StackItem) -> None:
     if not slots:
         fizzle(g, item, "no_slot")  # A41
         return
-    acts = [Action(Kind.SLOT, f"{row}{i}") for i in slots]
+    acts = [Action(Kind.SLOT, target=slot_at(row, i)) for i in slots]
     g.decide(p, DecisionKind.CHOOSE_SLOT, acts, Resume.CARD_SLOT, prompt=f"slot for {card.name}",
              task=ItemChoice(item))
 
@@ -178,8 +202,8 @@ def on_card_slot(g: Core, d: Decision, a: Action) -> None:
     item = t.item
     assert item.obj is not None  # a card item has its card object
     o = g.s.objs[item.obj]
-    zone = Zone.FRONT if a.arg[0] == "f" else Zone.BACK
-    new = move(g, o, zone, item.controller, slot=int(a.arg[1:]), face_down=item.face_down)
+    zone = Zone.FRONT if a.dst.area is Area.FRONT else Zone.BACK
+    new = move(g, o, zone, item.controller, slot=a.dst.index, face_down=item.face_down)
     assert new is not None
     if zone is Zone.FRONT:
         new.sick = True  # 18.5.1
@@ -194,7 +218,6 @@ def after_enter(g: Core, item: StackItem, new: Obj) -> None:
     s = g.s
     card = item.card
     p = item.controller
-    P = "AB"[p]
     if card.type is CardType.SORCERY:
         spells = [i for i, ab in enumerate(card.abilities) if ab.kind is AbilityKind.SPELL]
         for ai in spells:  # 21.2.1: each effect triggers on its own, targets from the cast
@@ -205,20 +228,13 @@ def after_enter(g: Core, item: StackItem, new: Obj) -> None:
                                             False, s.trigger_seq))
         new.effects_left = len(spells)
     hidden = new.face_down
-    verb = "Embodied" if card.type is CardType.FORM else VERB_EVENT[card.type]
-    priv = p if hidden else None
-    shown = "?" if hidden else card.name
-    # the event's data goes into the triggers it causes, which both players see (a "when
-    # your opponent lays a card" trigger): a face-down card's name stays out (6.2)
-    g.emit(verb, f"{verb}({P}, {card.name})", private=priv, public=f"{verb}({P}, {shown})",
-           player=p, subject=new.id, subject_name=shown)
+    # the triggers these events cause are public (a "when your opponent lays a card"
+    # trigger): a face-down card's name stays out of them (6.2, HiddenCardEvent)
+    g.emit(VERB_EVENT[card.type](p, new.id, card.name, hidden))
     if new.zone is Zone.FRONT or new.zone is Zone.BACK:
         place = f"{'f' if new.zone is Zone.FRONT else 'b'}{new.slot}"
-        g.emit("EntersSlot", f"EntersSlot({P}, {card.name}, {place})", private=priv,
-               public=f"EntersSlot({P}, {shown}, {place})", player=p, subject=new.id,
-               subject_name=shown)
-    g.emit("Played", f"Played({P}, {card.name})", private=priv, public=f"Played({P}, {shown})",
-           player=p, subject=new.id, subject_name=shown)
+        g.emit(EntersSlot(p, new.id, card.name, hidden, place))
+    g.emit(Played(p, new.id, card.name, hidden))
     if card.type is CardType.SORCERY and not new.effects_left and not card.is_lingering:
         move(g, new, Zone.DROP)
 
@@ -267,7 +283,7 @@ def on_optional(g: Core, d: Decision, a: Action) -> None:
     if a.kind is Kind.YES:
         run_steps(g, item)
     else:
-        g.emit("Resolved", f"Resolved({item.source_name})", sid=item.sid)
+        g.emit(Resolved(item.sid, item.source_name))
         after_item(g, item)
 
 
@@ -328,7 +344,7 @@ def run_item_done(g: Core, t: ItemDone) -> None:
     """The effect has fully resolved and is off the stack (34.5); its card may now go to
     the drop zone."""
     item = t.item
-    g.emit("Resolved", f"Resolved({item.source_name})", sid=item.sid)
+    g.emit(Resolved(item.sid, item.source_name))
     after_item(g, item)
 
 
@@ -352,11 +368,11 @@ def run_exec_step(g: Core, t: ExecStep) -> None:
                     seen.add((o.owner, o.name))
                     cards.append(c)
             g.decide(item.controller, DecisionKind.CHOOSE_CARD,
-                     [Action(Kind.CARD, f"d{i}") for i in range(len(cards))],
+                     [Action(Kind.CARD, listed_at(i)) for i in range(len(cards))],
                      Resume.CHOOSE_ON_RESOLUTION, prompt=f"{item.source_name}: choose a card (30.2)",
                      cards=tuple(cards), task=t)
             return
-        acts = [Action(Kind.TARGET, g.place_of(c)) for c in cands]
+        acts = [Action(Kind.TARGET, target=g.place_ref(c)) for c in cands]
         g.decide(item.controller, DecisionKind.CHOOSE_TARGET, acts, Resume.CHOOSE_ON_RESOLUTION,
                  prompt=f"{item.source_name}: choose (30.2)", task=t)
         return
@@ -368,6 +384,6 @@ def run_exec_step(g: Core, t: ExecStep) -> None:
 def on_choose_on_resolution(g: Core, d: Decision, a: Action) -> None:
     t = d.task
     assert isinstance(t, ExecStep)
-    oid = d.cards[int(a.arg[1:])] if a.kind is Kind.CARD else g.resolve_place(a.arg)
+    oid = d.cards[a.src.index] if a.kind is Kind.CARD else g.resolve_ref(a.dst)
     assert oid is not None  # one of the decision's own targets
     g.push(ExecStep(t.item, t.step, [oid]))

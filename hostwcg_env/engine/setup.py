@@ -7,9 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import PASS, YES, Action, Decision, DecisionKind, Kind, Resume
+from .actions import PASS, YES, Action, Decision, DecisionKind, Kind, Resume, hand_at
 from .carddef import CardType
 from .core import Core
+from .events import FirstPlayer, GameStarted, Roll
+from .events import Mulligan as MulliganEvent
 from .hands import draw, shuffle
 from .kinds import Phase, Zone
 from .state import Player
@@ -83,7 +85,7 @@ def setup_new(g: Core, deck_a: Any, deck_b: Any) -> None:
     while True:  # 9.1.3-9.1.4, A16a
         ra = rng.randint(1, 6) + rng.randint(1, 6)
         rb = rng.randint(1, 6) + rng.randint(1, 6)
-        g.emit("Roll", f"Roll(A={ra}, B={rb})", a=ra, b=rb)
+        g.emit(Roll(ra, rb))
         if ra != rb:
             break
     winner = 0 if ra > rb else 1
@@ -96,7 +98,7 @@ def on_first_player(g: Core, d: Decision, a: Action) -> None:
     first = d.player if a.kind is Kind.YES else 1 - d.player
     s.first_player = first
     s.tp = first
-    g.emit("FirstPlayer", f"FirstPlayer({'AB'[first]})", player=first)
+    g.emit(FirstPlayer(first))
     draw(g, first, s.config.starting_hand)  # 9.1.6
     draw(g, 1 - first, s.config.starting_hand + s.config.second_player_extra_cards)  # A56
     g.push_seq([Mulligan(first, 0), Mulligan(1 - first, 0), StartGame()])
@@ -105,7 +107,7 @@ def on_first_player(g: Core, d: Decision, a: Action) -> None:
 def run_mulligan(g: Core, t: Mulligan) -> None:
     p = t.player
     hand = g.s.players[p].hand
-    acts = [Action(Kind.CARD, f"h{i}") for i in range(len(hand))] + [PASS]
+    acts = [Action(Kind.CARD, hand_at(i)) for i in range(len(hand))] + [PASS]
     g.decide(p, DecisionKind.MULLIGAN, acts, Resume.MULLIGAN,
              prompt="mulligan: put cards on the bottom, then pass (9.1.7)", task=t)
 
@@ -116,7 +118,7 @@ def on_mulligan(g: Core, d: Decision, a: Action) -> None:
     assert isinstance(t, Mulligan)
     p = d.player
     if a.kind is Kind.CARD:
-        o = s.objs[s.players[p].hand[int(a.arg[1:])]]
+        o = s.objs[s.players[p].hand[a.src.index]]
         move(g, o, Zone.DECK, p, bottom=True)
         g.push(Mulligan(t.player, t.back + 1))
         return
@@ -125,7 +127,7 @@ def on_mulligan(g: Core, d: Decision, a: Action) -> None:
     if n:
         shuffle(g, p)  # 9.1.7.1: only if any went back
     s.players[p].mulliganed = True
-    g.emit("Mulligan", f"Mulligan({'AB'[p]}, {n})", player=p, n=n)
+    g.emit(MulliganEvent(p, n))
 
 
 def run_start_game(g: Core, t: StartGame) -> None:
@@ -140,6 +142,6 @@ def run_start_game(g: Core, t: StartGame) -> None:
     s.decisions_this_turn = 0  # the set-up's choices count towards no turn's cap (A52c)
     s.phase = Phase.PREGAME
     s.priority = s.first_player
-    g.emit("GameStarted", "GameStarted()")
+    g.emit(GameStarted())
     if not s.pending:
         begin_turn(g, first=True)

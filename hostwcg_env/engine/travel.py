@@ -36,7 +36,6 @@ ARGS: Final[dict[str, tuple[str, ...]]] = {
     "battle.CombatDamage": ("first_strike",),
     "battle.NextStep": ("step",),
     "damage.HostPoint": ("players", "chosen", "source_name"),
-    "events.Event": ("kind", "text"),
     "game.Game": ("s",),
     "hands.DiscardCards": ("player", "left"),
     "obsenc.EncoderHooks": ("hand", "max_forms", "max_stack", "nv", "player_div", "limit", "item_kinds",

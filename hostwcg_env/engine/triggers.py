@@ -8,7 +8,7 @@ that window (A53, 33.5).
 
 from __future__ import annotations
 
-from .actions import PASS, Action, Decision, DecisionKind, Kind, Resume
+from .actions import PASS, Action, Area, Decision, DecisionKind, Kind, Place, Resume
 from .announce import place_trigger, start_ambush
 from .core import Core
 from .costs import can_pay
@@ -113,8 +113,8 @@ def window(g: Core) -> bool:
             place_trigger(g, mine[0])
             return True
         ops = valid_ops(s, p)
-        acts = [Action(Kind.TRIGGER, str(k)) for k in range(len(mine))]
-        acts += [Action(Kind.ACTIVATE, g.place_of(op[1]), op[2]) for op in ops]
+        acts = [Action(Kind.TRIGGER, Place(Area.PENDING, k)) for k in range(len(mine))]
+        acts += [Action(Kind.ACTIVATE, g.place_ref(op[1]), n=op[2]) for op in ops]
         if not mine:
             acts.append(PASS)
         names = ", ".join(t.card.name for t in mine)
@@ -145,9 +145,9 @@ def on_place_triggers(g: Core, d: Decision, a: Action) -> None:
         return
     if a.kind is Kind.TRIGGER:
         mine = [t for t in placeable(s) if t.controller == p]
-        place_trigger(g, mine[int(a.arg)])
+        place_trigger(g, mine[a.src.index])
         return
-    oid = g.resolve_place(a.arg)
+    oid = g.resolve_ref(a.src)
     for op in valid_ops(s, p):
         if op[1] == oid and op[2] == a.n:
             s.ambush_ops.remove(op)

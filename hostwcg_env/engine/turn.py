@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .battle import battle_advance
 from .core import Core
+from .events import EffectsExpired, TurnBegan
 from .hands import DiscardCards
 from .kinds import TURN_PHASES, EndReason, Phase, PhaseStep
 from .phases import enter_phase
@@ -93,7 +94,7 @@ def begin_turn(g: Core, first: bool = False) -> None:
     for o in objs:
         o.attacked = False  # 25.5.1
         o.used_s = ()  # 27.5, A38: Ⓢ resets every turn
-    g.emit("TurnBegan", f"TurnBegan({'AB'[s.tp]}, {s.turn})", player=s.tp, turn=s.turn)
+    g.emit(TurnBegan(s.tp, s.turn))
     enter_phase(g, Phase.START)
 
 
@@ -141,7 +142,7 @@ def expire(g: Core) -> None:
     if s.config.resource_decay == "end_of_turn":
         for p in s.players:
             p.pool.clear()
-    g.emit("EffectsExpired", "EffectsExpired()")
+    g.emit(EffectsExpired())
     s.step = PhaseStep.EXPIRE
     game_actions(g)
     if not s.over and not s.pending:

@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Final
 
-from .actions import Decision, DecisionKind, Resume
+from .actions import Decision, DecisionKind, Place, Resume
 from .announce import Announce
 from .carddef import CardDef, CardType
 from .config import RuleConfig
@@ -35,7 +35,7 @@ from .damage import HostPoint
 from .events import Event
 from .kinds import EndReason, Phase, PhaseStep, Zone
 from .legal import priority_actions
-from .places import resolve_place
+from .places import resolve_place, resolve_ref
 from .primitives import LookOrder
 from .resolution import ItemWork
 from .state import Battle, GameState, HiddenCache, Obj, PendingTrigger, StackItem
@@ -128,13 +128,15 @@ class PlayerView:
         return self._state
 
     @property
-    def events(self) -> list[str]:
-        return [e.text_for(self.player) for e in self._s.events]
+    def events(self) -> list[Event]:
+        """The event log as this player saw it: each event ``redact``-ed for the viewer
+        (docs/engine.md "Events"); ``str(e)`` is its text."""
+        return redacted_events(self._s.events, self.player)
 
-    def events_from(self, start: int) -> list[str]:
-        """``events[start:]`` without building the texts before ``start``: for a reader that
+    def events_from(self, start: int) -> list[Event]:
+        """``events[start:]`` without redacting the events before ``start``: for a reader that
         keeps its place in the log (the log only grows during a game)."""
-        return [e.text_for(self.player) for e in self._s.events[start:]]
+        return redacted_events(self._s.events[start:], self.player)
 
     # ------------------------------------------------------------ public scalars
     @property
@@ -241,10 +243,11 @@ class PlayerView:
         o = self._s.objs.get(sid) if sid is not None else None
         return o is not None and self._is_hidden(o)
 
-    def at(self, place: str) -> Obj | None:
-        """The object at a place of the action notation (``B.f0``, ``A.host``) if the viewer
-        may see it; None for an empty or hidden place and for a stack item."""
-        oid = resolve_place(self._s, place)
+    def at(self, place: Place | str) -> Obj | None:
+        """The object at a board place (an action's ``Place``, or its text: ``B.f0``,
+        ``A.host``) if the viewer may see it; None for an empty or hidden place and for a stack
+        item."""
+        oid = resolve_place(self._s, place) if isinstance(place, str) else resolve_ref(self._s, place)
         return None if oid is None or oid < 0 else self.public(oid)
 
     def hand(self) -> list[Obj]:
@@ -629,5 +632,6 @@ def _draw_card(o: Obj, bag: list[str], fallback: list[CardDef], hosts: list[Card
     return rng.choice(ambushes if want_ambush else fallback)
 
 
-def event_texts(events: list[Event], viewer: int | None) -> list[str]:
-    return [e.text_for(viewer) for e in events]
+def redacted_events(events: list[Event], viewer: int | None) -> list[Event]:
+    """``events`` as ``viewer`` saw them (``None``: all of them, unredacted)."""
+    return [e.redact(viewer) for e in events]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .carddef import CardDef
 from .core import Core
+from .events import Destroyed, Destroys, LeavesPlay, MarkerDropped, MovesSlot, SentToDrop, TokenGone
 from .kinds import Zone
 from .state import BOARD_ZONES, IN_PLAY_ZONES, Obj, Player
 from .stats import health
@@ -97,20 +98,16 @@ def move(g: Core, o: Obj, zone: Zone, controller: int | None = None, slot: int =
     detach(g, o)
     del s.objs[o.id]
     if leaving:
-        P = "AB"[o.controller]
-        shown = "?" if o.face_down else o.name
-        g.emit("LeavesPlay", f"LeavesPlay({P}, {o.name})", private=o.controller if o.face_down else None,
-               public=f"LeavesPlay({P}, {shown})", player=o.controller, subject=o.id, lki=o,
-               subject_name=shown)
+        g.emit(LeavesPlay(o.controller, o.id, o.name, o.face_down, o))
         for m in o.markers:
             mo = s.objs.pop(m)
             mo.attached_to = None
             if not mo.token:
                 d = new_obj(g, mo.card, mo.owner, mo.owner, Zone.DROP)
                 attach(g, d)
-            g.emit("MarkerDropped", f"MarkerDropped({mo.name})", subject=m)
+            g.emit(MarkerDropped(m, mo.name))
         if o.token:
-            g.emit("TokenGone", f"TokenGone({o.name})", subject=o.id)
+            g.emit(TokenGone(o.id, o.name))
             return None
     if o.token and zone not in IN_PLAY_ZONES:
         return None
@@ -133,8 +130,7 @@ def move_slot(g: Core, o: Obj, slot: int) -> None:
     o.slot = slot
     row[slot] = o.id
     r = "f" if front else "b"
-    g.emit("MovesSlot", f"MovesSlot({'AB'[o.controller]}, {o.name}, {r}{old}, {r}{slot})",
-           player=o.controller, subject=o.id, subject_name=o.name)
+    g.emit(MovesSlot(o.controller, o.id, o.name, f"{r}{old}", f"{r}{slot}"))
 
 
 # ------------------------------------------------------------ game actions (35)
@@ -171,7 +167,7 @@ def game_actions(g: Core) -> None:
             s.settled = (s.version, s.ts, s.dmg)
             return
         for o in to_drop:
-            g.emit("SentToDrop", f"SentToDrop({o.name})", subject=o.id, player=o.controller)
+            g.emit(SentToDrop(o.controller, o.id, o.name))
             move(g, o, Zone.DROP)
         destroy(g, to_destroy)
 
@@ -188,8 +184,7 @@ def destroy(g: Core, objs: list[Obj], source: Source | None = None) -> None:
             src = (None, "none", "none")
         records.append((o, src))
         sname = src[1] if src[0] is not None or src[1] != "none" else "none"
-        g.emit("Destroyed", f"Destroyed({o.name}, source={sname}, kind={src[2]})",
-               subject=o.id, subject_name=o.name, player=o.controller, source=src[0])
+        g.emit(Destroyed(o.controller, o.id, o.name, sname, src[2], src[0]))
     lkis = {o.id: o for o in objs}
     for o in objs:
         move(g, o, Zone.DROP)
@@ -199,5 +194,4 @@ def destroy(g: Core, objs: list[Obj], source: Source | None = None) -> None:
         so = s.objs.get(sid) or lkis.get(sid)
         if so is None or not so.is_entity:
             continue
-        g.emit("Destroys", f"Destroys({sname}, {o.name})", subject=sid,
-               subject_name=sname, player=so.controller, lki_source=so, lki=so, victim=o.id)
+        g.emit(Destroys(so.controller, sid, sname, o.id, o.name, so))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from hostwcg_env.engine import Action, Game, Kind
+from hostwcg_env.engine.actions import Area, Place
 from hostwcg_env.engine.state import GameState
 
 from .layout import (
@@ -30,44 +31,40 @@ class LayoutError(RuntimeError):
     """A legal action that the fixed action layout cannot express."""
 
 
-def _own_place_index(lay: ActionLayout, s: GameState | None, p: int, place: str) -> int:
-    side, where = place.split(".", 1)
-    if "AB".index(side) != p:
+def _own_place_index(lay: ActionLayout, s: GameState | None, p: int, place: Place) -> int:
+    if place.side != p:
         raise LayoutError(f"activate names another player's object: {place}")
-    if where.startswith("form"):
-        i = int(where[4:])
-        if i >= MAX_FORMS:
+    if place.marker >= 0:
+        raise LayoutError(f"cannot activate at {place}")
+    if place.area is Area.FORM:
+        if place.index >= MAX_FORMS:
             raise LayoutError(f"more than {MAX_FORMS} forms")
-        return lay.front + lay.back + i
-    if where[0] == "f":
-        return int(where[1:])
-    if where[0] == "b":
-        return lay.front + int(where[1:])
+        return lay.front + lay.back + place.index
+    if place.area is Area.FRONT:
+        return place.index
+    if place.area is Area.BACK:
+        return lay.front + place.index
     raise LayoutError(f"cannot activate at {place}")
 
 
-def _target_index(lay: ActionLayout, s: GameState | None, p: int, place: str) -> int:
-    if place.startswith("stack"):
-        i = int(place[5:])
-        if i >= MAX_STACK:
+def _target_index(lay: ActionLayout, s: GameState | None, p: int, place: Place) -> int:
+    if place.area is Area.STACK:
+        if place.index >= MAX_STACK:
             raise LayoutError(f"stack deeper than {MAX_STACK}")
-        return 2 * lay.side_places + i
-    parts = place.split(".")
-    if len(parts) != 2:
+        return 2 * lay.side_places + place.index
+    if not place.on_board or place.marker >= 0:
         raise LayoutError(f"cannot target {place}")
-    side = 0 if "AB".index(parts[0]) == p else lay.side_places
-    where = parts[1]
-    if where == "host":
+    side = 0 if place.side == p else lay.side_places
+    if place.area is Area.HOST:
         return side
-    if where.startswith("form"):
-        i = int(where[4:])
-        if i >= MAX_FORMS:
+    if place.area is Area.FORM:
+        if place.index >= MAX_FORMS:
             raise LayoutError(f"more than {MAX_FORMS} forms")
-        return side + 1 + lay.front + lay.back + i
-    if where[0] == "f":
-        return side + 1 + int(where[1:])
-    if where[0] == "b":
-        return side + 1 + lay.front + int(where[1:])
+        return side + 1 + lay.front + lay.back + place.index
+    if place.area is Area.FRONT:
+        return side + 1 + place.index
+    if place.area is Area.BACK:
+        return side + 1 + lay.front + place.index
     raise LayoutError(f"cannot target {place}")
 
 
@@ -85,28 +82,28 @@ def encode(lay: ActionLayout, s: GameState | None, p: int, a: Action) -> int:
     if k is Kind.AP_DRAW:
         return st["ap_draw"]
     if k is Kind.AP_ANY:
-        return st["ap_any"] + TYPES.index(a.arg)
+        return st["ap_any"] + TYPES.index(str(a.res))
     if k is Kind.PLAY:
-        i = int(a.arg[1:])
+        i = a.src.index
         if i >= lay.hand:
             raise LayoutError(f"hand index {i} >= {lay.hand}")
         return st["play"] + i
     if k is Kind.ACTIVATE:
         if a.n >= MAX_ABILITIES:
             raise LayoutError(f"ability {a.n} >= {MAX_ABILITIES}")
-        return st["activate"] + _own_place_index(lay, s, p, a.arg) * MAX_ABILITIES + a.n
+        return st["activate"] + _own_place_index(lay, s, p, a.src) * MAX_ABILITIES + a.n
     if k is Kind.ATTACK:
-        return st["attack"] + int(a.arg[1:])
+        return st["attack"] + a.src.index
     if k is Kind.SLOT:
-        i = int(a.arg[1:])
-        return st["slot"] + (i if a.arg[0] == "f" else lay.front + i)
+        i = a.dst.index
+        return st["slot"] + (i if a.dst.area is Area.FRONT else lay.front + i)
     if k is Kind.TARGET:
-        return st["target"] + _target_index(lay, s, p, a.arg)
+        return st["target"] + _target_index(lay, s, p, a.dst)
     if k is Kind.PAY:
-        return st["pay"] + PAY_SYMBOLS.index(a.arg)
+        return st["pay"] + PAY_SYMBOLS.index("auto" if a.res is None else a.res.value)
     if k is Kind.CARD:
-        i = int(a.arg[1:])
-        if a.arg[0] == "h":
+        i = a.src.index
+        if a.src.area is Area.HAND:
             if i >= lay.hand:
                 raise LayoutError(f"hand index {i} >= {lay.hand}")
             return st["card"] + i
@@ -114,7 +111,7 @@ def encode(lay: ActionLayout, s: GameState | None, p: int, a: Action) -> int:
             raise LayoutError(f"list item {i} >= {MAX_LIST}")
         return st["card"] + lay.hand + i
     if k is Kind.TRIGGER:
-        i = int(a.arg)
+        i = a.src.index
         if i >= MAX_TRIGGERS:
             raise LayoutError(f"trigger index {i} >= {MAX_TRIGGERS}")
         return st["trigger"] + i
@@ -126,10 +123,10 @@ def offered(actions: tuple[Action, ...]) -> tuple[Action, ...]:
     first ``MAX_TRIGGERS`` (33.2: the player orders its triggers one by one; with more pending,
     it picks among the first ``MAX_TRIGGERS`` each time, and the later ones move up as earlier
     ones go on the stack). Agents that choose engine actions inside an env choose among these."""
-    if len(actions) <= MAX_TRIGGERS or not any(a.kind is Kind.TRIGGER and int(a.arg) >= MAX_TRIGGERS
+    if len(actions) <= MAX_TRIGGERS or not any(a.kind is Kind.TRIGGER and a.src.index >= MAX_TRIGGERS
                                                for a in actions):
         return actions
-    return tuple(a for a in actions if not (a.kind is Kind.TRIGGER and int(a.arg) >= MAX_TRIGGERS))
+    return tuple(a for a in actions if not (a.kind is Kind.TRIGGER and a.src.index >= MAX_TRIGGERS))
 
 
 class Codec:
@@ -140,7 +137,7 @@ class Codec:
         self._key: object = None
         self._map: dict[int, Action] = {}
         self._mask = np.zeros(lay.n, dtype=np.int8)
-        self._memo: dict[tuple[str, str, int, int], int] = {}
+        self._memo: dict[tuple[Action, int], int] = {}
 
     def refresh(self, game: Game) -> None:
         d = game.decision
@@ -154,7 +151,7 @@ class Codec:
         s = game.state
         memo = self._memo
         for a in offered(d.actions):
-            key = (a.kind._value_, a.arg, a.n, d.player)  # a plain str hashes faster than an Enum
+            key = (a, d.player)
             i = memo.get(key)
             if i is None:
                 i = encode(self.lay, s, d.player, a)  # a pure function of the action and player

@@ -257,7 +257,7 @@ def check_expect(game: Game, expect: dict[str, Any], step_events: list[Event] | 
     ``<place>.is_not`` and ``label.<name>``."""
     out: list[str] = []
     labels = labels or {}
-    texts = [e if isinstance(e, str) else e.text for e in step_events]
+    texts = [str(e) for e in step_events]
     for key, want in expect.items():
         if key == "error":
             continue
@@ -315,7 +315,7 @@ def check_expect(game: Game, expect: dict[str, Any], step_events: list[Event] | 
 
 def _check_view(view: Any, table: dict[str, Any]) -> list[str]:
     out = []
-    everything = view.card_names() + view.events
+    everything = view.card_names() + [str(e) for e in view.events]
     for key, want in table.items():
         if key in ("contains", "not_contains"):
             for name in want:

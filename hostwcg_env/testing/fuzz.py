@@ -282,7 +282,7 @@ def play_game(a: str, b: str, seed: int, sample: bool = False,
 
 
 def event_texts(g: Game) -> list[str]:
-    return [e.text for e in g.events]
+    return [str(e) for e in g.events]
 
 
 def replay(a: str, b: str, seed: int, actions: list[Action], cfg: RuleConfig | None = None) -> Game:

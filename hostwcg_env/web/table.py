@@ -5,7 +5,7 @@ A :class:`Table` is one seat at one game: player 0 (A) or 1 (B), ``"spectator"``
 public cards only) or ``None`` (every card: watching two agents, a replay's referee view).
 A player's message is built only from ``board_of(game, seat)`` (``hostwcg_env.board``),
 which reads the PlayerView, and from the events as that player saw them
-(``Event.text_for``); the labels of the actions are made from that board too. Nothing of the
+(``Event.redact``); the labels of the actions are made from that board too. Nothing of the
 game state reaches a player's browser (tests/test_web.py resamples the hidden cards and
 compares the bytes).
 """
@@ -19,8 +19,9 @@ from typing import Any
 from hostwcg_env.board import SPECTATOR, Board, CardFace, board_of
 from hostwcg_env.demo import explain_result
 from hostwcg_env.engine import Action, Game
-from hostwcg_env.engine.actions import Kind
-from hostwcg_env.render import parse_event, render_events
+from hostwcg_env.engine.actions import Area, Kind
+from hostwcg_env.engine.events import PUBLIC, Event, PhaseBegan, TurnBegan
+from hostwcg_env.render import render_events
 
 SIDES = "AB"
 LOG_WIDTH = 10_000  # one compact line per phase: the browser wraps it
@@ -131,15 +132,12 @@ class Table:
     def place(self, board: Board, a: Action) -> str:
         d = board.decision
         me = SIDES[d.player] if d is not None else "A"
-        if a.kind in (Kind.PLAY, Kind.CARD) and a.arg.startswith("h"):
-            return f"{me}.{a.arg}"
-        if a.kind is Kind.CARD and a.arg.startswith("d"):
-            return a.arg
-        if a.kind in (Kind.ATTACK, Kind.SLOT):
-            return a.arg if "." in a.arg else f"{me}.{a.arg}"
-        if a.kind in (Kind.TARGET, Kind.ACTIVATE):
-            return a.arg
-        return ""
+        place = a.source if a.source is not None else a.target
+        if place is None or place.area is Area.PENDING:
+            return ""
+        if place.area is Area.HAND or (a.kind in (Kind.ATTACK, Kind.SLOT) and not place.on_board):
+            return f"{me}.{place}"
+        return str(place)
 
     def label(self, board: Board, a: Action) -> str:
         """What an action means in card names, read from this seat's board only."""
@@ -157,14 +155,15 @@ class Table:
         if k is Kind.AP_DRAW:
             return "1 AP: draw a card"
         if k is Kind.AP_ANY:
-            return f"2 AP: +1{a.arg} ({RESOURCE_WORDS.get(a.arg, a.arg)})"
+            sym = str(a.res)
+            return f"2 AP: +1{sym} ({RESOURCE_WORDS.get(sym, sym)})"
         if k is Kind.PAY:
-            return "pay automatically" if a.arg == "auto" else \
-                f"pay with {a.arg} ({RESOURCE_WORDS.get(a.arg, a.arg)})"
+            sym = str(a.res)
+            return "pay automatically" if a.res is None else f"pay with {sym} ({RESOURCE_WORDS.get(sym, sym)})"
         if k is Kind.TRIGGER:
-            return f"put {self.trigger_name(me, int(a.arg))}'s trigger on the stack next"
+            return f"put {self.trigger_name(me, a.src.index)}'s trigger on the stack next"
         if k is Kind.SLOT:
-            return f"slot {a.arg}"
+            return f"slot {a.dst}"
         face = self.face(board, self.place(board, a))
         name = "a face-down card" if face is None or face.name is None else face.name
         if k is Kind.PLAY:
@@ -174,13 +173,14 @@ class Table:
         if k is Kind.ACTIVATE:
             return f"activate {name}, ability {a.n + 1}"
         if k is Kind.TARGET:
-            if a.arg.startswith("stack"):
-                i = int(a.arg[5:])
-                return f"target {board.stack[i].title() if i < len(board.stack) else a.arg} on the stack"
-            if a.arg.endswith(".host"):
-                who = "your" if a.arg[0] == SIDES[me] else "the opponent's"
+            t = a.dst
+            if t.area is Area.STACK:
+                i = t.index
+                return f"target {board.stack[i].title() if i < len(board.stack) else t} on the stack"
+            if t.area is Area.HOST:
+                who = "your" if t.side == me else "the opponent's"
                 return f"target {who} Host"
-            who = "your" if a.arg[0] == SIDES[me] else "their"
+            who = "your" if t.side == me else "their"
             return f"target {who} {name}"
         if k is Kind.CARD:
             return f"put {name} on the bottom" if d is not None and d.kind == "mulligan" else f"choose {name}"
@@ -231,36 +231,34 @@ class Table:
         g = self.game
         first, self.told = self.told, len(g.events)
         out: list[dict[str, str]] = []
-        chunk: list[str] = []
+        chunk: list[Event] = []
         for i, e in enumerate(g.events[first:self.told], first):
             if self.taken and self.taken[0][2] <= i:
                 out += self._lines(chunk)
                 chunk = []
                 while self.taken and self.taken[0][2] <= i:
                     out.append({"forced": self._said(self.taken.pop(0))})
-            if e.kind == "TurnBegan":
+            if isinstance(e, TurnBegan):
                 out += self._lines(chunk)
                 chunk = []
-                _, args = parse_event(e.text)
-                who = args[0] if args else "?"
-                you = " (you)" if self.player is not None and who == SIDES[self.player] else ""
-                out.append({"turn": f"Turn {args[1] if len(args) > 1 else '?'}: {who}{you}"})
+                who = SIDES[e.player]
+                you = " (you)" if self.player == e.player else ""
+                out.append({"turn": f"Turn {e.turn}: {who}{you}"})
                 self.phase = ""
                 continue
-            chunk.append(e.text if self.seat is None else e.text_for(self.player))
+            chunk.append(e.redact(None if self.seat is None else PUBLIC if self.player is None else self.player))
         out += self._lines(chunk)
         out += [{"forced": self._said(x)} for x in self.taken]
         self.taken = []
         return out
 
-    def _lines(self, texts: list[str]) -> list[dict[str, str]]:
-        if not texts:
+    def _lines(self, events: list[Event]) -> list[dict[str, str]]:
+        if not events:
             return []
-        body = render_events(texts, compact=True, width=LOG_WIDTH, indent="", phase=self.phase)
-        for t in texts:
-            kind, args = parse_event(t)
-            if kind == "PhaseBegan" and args:
-                self.phase = args[0]
+        body = render_events(events, compact=True, width=LOG_WIDTH, indent="", phase=self.phase)
+        for e in events:
+            if isinstance(e, PhaseBegan):
+                self.phase = str(e.phase)
         return [{"line": line} for line in body.splitlines() if line.strip()]
 
     def over(self, board: Board) -> dict[str, Any] | None:

@@ -27,11 +27,11 @@ def play(game: Game, *lines: str) -> list[str]:
     start = len(game.events)
     for line in lines:
         run_line(game, line)
-    return [e.text for e in game.events[start:]]
+    return [str(e) for e in game.events[start:]]
 
 
 def texts(game: Game, start: int = 0) -> list[str]:
-    return [e.text for e in game.events[start:]]
+    return [str(e) for e in game.events[start:]]
 
 
 def expect(game: Game, table: dict[str, Any], events: list[str] | None = None) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import hostwcg_env  # noqa: F401
-from hostwcg_env.engine import Action, Res
+from hostwcg_env.engine import Action, Kind, Res
 from hostwcg_env.engine.actions import res_symbol
 from hostwcg_env.engine.carddef import TYPED, parse_cost
 
@@ -48,7 +48,7 @@ def test_rule_12_1_four_resource_types_and_a_generic_type() -> None:
     the 4 types and never generic."""
     assert len(TYPED) == 4 and set(Res) == set(TYPED) | {Res.GENERIC}
     g = make({"turn": 1, "phase": "action1"})
-    offered = sorted(a.arg for a in g.legal_actions() if str(a).startswith("ap any"))
+    offered = sorted(a.res for a in g.legal_actions() if a.kind is Kind.AP_ANY and a.res is not None)
     assert offered == sorted(r.value for r in TYPED)
     with pytest.raises(ValueError, match="11.3.3"):
         Action.parse("ap any $")

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from hostwcg_env.engine import Action, CardDef, Kind
-from hostwcg_env.engine.actions import DecisionKind
+from hostwcg_env.engine.actions import Area, DecisionKind, Place
 from hostwcg_env.engine.state import Obj
 from hostwcg_env.engine.view import PlayerView
 
@@ -185,7 +185,7 @@ class Encoder:
         self._prompt_cards: dict[str, str | None] = {}
         self._defs: dict[str, CardDef] = {}
         self._names_by_length: list[str] | None = None
-        self._action_rows: dict[tuple[Kind, str, int], tuple[int, int, int]] = {}
+        self._action_rows: dict[tuple[Action, int], tuple[int, int, int]] = {}
 
     def slate(self, arrays: dict[str, np.ndarray] | None = None) -> Slate:
         return Slate(self.lay, arrays)
@@ -767,7 +767,7 @@ class Encoder:
         from_rows: list[int] = []  # the row whose card_id is the action's card (-1: none there)
         beyond: list[tuple[int, Action, bool]] = []
         for i, a in legal:
-            mk = (a.kind, a.arg, me)
+            mk = (a, me)
             hit = memo.get(mk)
             if hit is None:
                 hit = memo[mk] = self._action_rows_of(a, me)
@@ -800,26 +800,16 @@ class Encoder:
         """(source row, target row, where the card is: 0 none, 1 the source, 2 the target) of an
         action for viewer ``me``; ``_DEC`` stands for the decision row."""
         k = a.kind
-        if k is Kind.PLAY or (k is Kind.CARD and a.arg[0] == "h"):
-            z = self.z["my_hand"]
-            h = int(a.arg[1:])
-            return (z.start + h if h < z.rows else -1), -1, 1
-        if k is Kind.CARD:
-            z = self.z["choice"]
-            j = int(a.arg[1:])
-            return (z.start + j if j < z.rows else -1), -1, 1
-        if k is Kind.ACTIVATE:
-            return self._place_row(me, a.arg), -1, 1
-        if k is Kind.ATTACK:
-            return self._place_row(me, f"{'AB'[me]}.{a.arg}"), -1, 1
+        src = a.source
+        if src is not None and (src.area is Area.HAND or src.area is Area.LISTED or src.area is Area.PENDING):
+            z = self.z["my_hand" if src.area is Area.HAND else "choice" if src.area is Area.LISTED else "pending"]
+            return (z.start + src.index if src.index < z.rows else -1), -1, 1
+        if k is Kind.ACTIVATE or k is Kind.ATTACK:
+            return self._place_row(me, a.src), -1, 1
         if k is Kind.TARGET:
-            return _DEC, self._place_row(me, a.arg), 2
+            return _DEC, self._place_row(me, a.dst), 2
         if k is Kind.SLOT:
-            return _DEC, self._place_row(me, f"{'AB'[me]}.{a.arg}"), 1
-        if k is Kind.TRIGGER:
-            z = self.z["pending"]
-            j = int(a.arg)
-            return (z.start + j if j < z.rows else -1), -1, 1
+            return _DEC, self._place_row(me, a.dst), 1
         if k is Kind.PAY or k is Kind.YES:
             return _DEC, -1, 1
         return -1, -1, 0
@@ -828,45 +818,46 @@ class Encoder:
         """The card_id of an action's card that has no row (a zone longer than its rows)."""
         k = a.kind
         cards: list[Any] = []
-        if k is Kind.PLAY or (k is Kind.CARD and a.arg[0] == "h"):
-            cards, j = view.hand(), int(a.arg[1:])
-        elif k is Kind.CARD:
-            cards, j = view.choice_cards(), int(a.arg[1:])
-        elif k is Kind.TRIGGER:
-            cards, j = view.my_pending(), int(a.arg)
-        elif k is Kind.TARGET and a.arg.startswith("stack"):
+        place = a.source if a.source is not None else a.target
+        if place is None:
+            return NONE
+        j = place.index
+        if place.area is Area.HAND:
+            cards = view.hand()
+        elif place.area is Area.LISTED:
+            cards = view.choice_cards()
+        elif place.area is Area.PENDING:
+            cards = view.my_pending()
+        elif k is Kind.TARGET and place.area is Area.STACK:
             items = view.stack()
-            j = int(a.arg[5:])
             if j < len(items):
                 card = items[j][1]
                 return card_static(card)[1] if card is not None else FACE_DOWN
             return NONE
         elif k in (Kind.ACTIVATE, Kind.TARGET):
-            o = view.at(a.arg)
+            o = view.at(place)
             return card_static(o.card)[1] if o is not None else (FACE_DOWN if target else NONE)
         else:
             return NONE
         return card_static(cards[j].card)[1] if j < len(cards) else NONE
 
-    def _place_row(self, me: int, place: str) -> int:
-        if place.startswith("stack"):
-            i = int(place[5:])
+    def _place_row(self, me: int, place: Place) -> int:
+        """The row of a board or stack place; one of ``me``'s own when written without a side
+        (``f2`` of an attack or slot)."""
+        i = place.index
+        if place.area is Area.STACK:
             z = self.z["stack"]
             return z.start + i if i < z.rows else -1
-        side, _, where = place.partition(".")
-        prefix = "my_" if side == "AB"[me] else "opp_"
-        if "." in where:  # a marker: not a row of its own here
+        if place.marker >= 0:  # a marker: not a row of its own here
             return -1
-        if where == "host":
+        prefix = "my_" if place.side < 0 or place.side == me else "opp_"
+        if place.area is Area.HOST:
             return self.z[prefix + "host"].start
-        if where.startswith("form"):
-            i = int(where[4:])
+        if place.area is Area.FORM:
             z = self.z[prefix + "forms"]
-        elif where[0] == "f":
-            i = int(where[1:])
+        elif place.area is Area.FRONT:
             z = self.z[prefix + "front"]
-        elif where[0] == "b":
-            i = int(where[1:])
+        elif place.area is Area.BACK:
             z = self.z[prefix + "back"]
         else:
             return -1

@@ -31,9 +31,37 @@ from typing import Any
 
 import numpy as np
 
-from hostwcg_env.engine import CardDef, CardType
+from hostwcg_env.engine import Action, CardDef, CardType, Kind
+from hostwcg_env.engine.actions import Area
+from hostwcg_env.engine.events import (
+    Activated,
+    APSpent,
+    Attacks,
+    AttacksHost,
+    Blocks,
+    ControlChanged,
+    DamageCard,
+    DamageDealt,
+    Destroyed,
+    Discard,
+    Draw,
+    Equipped,
+    Event,
+    Fizzled,
+    HostDamaged,
+    HostHealed,
+    Look,
+    Mulligan,
+    PhaseBegan,
+    Reveal,
+    Search,
+    SentToDrop,
+    Shuffle,
+    TriggerPlaced,
+    TurnBegan,
+    WouldPlay,
+)
 from hostwcg_env.engine.view import PlayerView
-from hostwcg_env.render import parse_event
 
 from .cards import FACE_DOWN, NONE, UNKNOWN, card_id
 from .layout import HISTORY_KIND_ID, HISTORY_LEN, PHASES, H
@@ -43,54 +71,6 @@ _TURN = 6  # the history column that holds turns_ago
 
 _PHASE_ID = {p: i + 1 for i, p in enumerate(PHASES)}
 _RES_ID = {"&": 1, "£": 2, "!": 3, "%": 4}
-# the event kinds this module reads (anything else is skipped before it is parsed)
-_READ = frozenset({
-    "TurnBegan", "PhaseBegan", "WouldPlay", "Activated", "TriggerPlaced", "Attacks", "AttacksHost",
-    "Blocks", "APSpent", "Discard", "DamageCard", "HostDamaged", "HostHealed", "Destroyed",
-    "SentToDrop", "DamageDealt", "Equipped", "Reveal", "Search", "Look", "Shuffle", "Draw",
-    "Mulligan", "Fizzled", "ControlChanged",
-})
-
-
-_COMMA_HEADS: set[str] | None = None  # first parts of the card names that hold ", "
-
-
-def _comma_heads() -> set[str]:
-    global _COMMA_HEADS
-    if _COMMA_HEADS is None:
-        from hostwcg_env.cards import default_pool
-
-        _COMMA_HEADS = {n.split(", ")[0] for n in default_pool() if ", " in n}
-    return _COMMA_HEADS
-
-
-def split_event(text: str) -> tuple[str, list[str]]:
-    """``"Draw(A, Squire)"`` -> ``("Draw", ["A", "Squire"])``, as ``render.parse_event`` reads
-    it (a card name holding a comma kept whole), quickly for the usual flat texts."""
-    cut = text.find("(")
-    if cut < 0 or not text.endswith(")"):
-        return text.strip(), []
-    body = text[cut + 1 : -1]
-    if "[" in body or "(" in body:
-        return parse_event(text)
-    parts = body.split(", ") if body else []
-    if len(parts) > 1:
-        heads = _comma_heads()
-        if any(x in heads for x in parts) or any("," in x for x in parts):
-            return parse_event(text)
-    return text[:cut], parts
-
-
-def _names_in(inner: str) -> list[str]:
-    """Card names of an event's bracketed list (``[Squire, Xin, Master of Pain]``), kept whole."""
-    inner = inner.strip()
-    if inner.startswith("[") and inner.endswith("]"):
-        inner = inner[1:-1]
-    if not inner.strip():
-        return []
-    return parse_event(f"L({inner})")[1]
-
-
 def _remove_one(known: list[str], name: str) -> bool:
     if name in known:
         known.remove(name)
@@ -111,12 +91,11 @@ class Memory:
     ``own_action(action)`` is told each of the viewer's own choices (the order in which it put
     looked-at cards back, 41.2). ``stamp`` changes whenever anything remembered changes."""
 
-    __slots__ = ("viewer", "me", "pos", "opp_hand", "my_known", "deck_top", "looking", "look_done",
+    __slots__ = ("viewer", "pos", "opp_hand", "my_known", "deck_top", "looking", "look_done",
                  "table", "logged", "acts", "turn", "_where_map", "phase", "stamp", "game", "_cards")
 
     def __init__(self, viewer: int) -> None:
         self.viewer = viewer
-        self.me = "AB"[viewer]
         self._cards: dict[str, CardDef] = {}
         self._where_map: dict[str, int] | None = None
         self.reset(None)
@@ -163,18 +142,14 @@ class Memory:
         game = view.game_key
         if game is not self.game:
             self.reset(game)
-        texts = view.events_from(self.pos)
-        if not texts:
+        events = view.events_from(self.pos)
+        if not events:
             return
-        self.pos += len(texts)
+        self.pos += len(events)
         self._where_map = None
         changed = False
-        for text in texts:
-            cut = text.find("(")
-            if cut < 0 or text[:cut] not in _READ:
-                continue
-            kind, args = split_event(text)
-            changed |= self._event(view, kind, args)
+        for ev in events:
+            changed |= self._event(view, ev)
         if changed:
             self.stamp += 1
         if not (self.opp_hand or self.my_known or self.deck_top):
@@ -197,12 +172,13 @@ class Memory:
         if changed:
             self.stamp += 1
 
-    def own_action(self, action: Any) -> None:
+    def own_action(self, action: Action) -> None:
         """One of the viewer's own choices: while it puts looked-at cards back (41.2), ``card dI``
         names the next card from the top. Call ``sync`` first (the look starts with an event)."""
-        if self.looking is None or action.kind.value != "card" or not action.arg.startswith("d"):
+        src = action.source
+        if self.looking is None or action.kind is not Kind.CARD or src is None or src.area is not Area.LISTED:
             return
-        i = int(action.arg[1:])
+        i = src.index
         if 0 <= i < len(self.looking):
             self.look_done.append(self.looking.pop(i))
             if len(self.looking) <= 1:
@@ -230,9 +206,9 @@ class Memory:
         card = self._card(name)
         return card is None or card.type is CardType.AMBUSH
 
-    def _side(self, letter: str) -> int:
-        """0 for the viewer, 1 for the opponent, 2 for anything else."""
-        return 0 if letter == self.me else 1 if letter in ("A", "B") else 2
+    def _of(self, player: int) -> int:
+        """0 for the viewer, 1 for the opponent."""
+        return 0 if player == self.viewer else 1
 
     def _log(self, kind: str, actor: int, card: int = NONE, target: int = NONE, owner: int = 2,
              amount: int = 0) -> None:
@@ -242,137 +218,129 @@ class Memory:
                 self.phase)
         self.logged += 1
 
-    def _event(self, view: PlayerView, kind: str, a: list[str]) -> bool:
-        """Apply one event; True if the memory changed."""
-        n = len(a)
-        if kind == "PhaseBegan":
-            self.phase = _PHASE_ID.get(a[0], 0) if n else 0
-            return False
-        if n == 0:
-            return False
-        side = self._side(a[0])
-        mine = side == 0
-        if kind == "TurnBegan":
-            self.turn = int(a[1]) if n > 1 and a[1].isdigit() else self.turn + 1
-            self._log("turn", side, amount=self.turn)
-        elif kind == "WouldPlay":
-            name = a[1] if n > 1 else "?"
-            self._log("play", side, card_id(name))
-            if mine:
-                card = self._card(name)
-                if card is not None and card.type is CardType.AMBUSH:  # laid face down (14.3)
-                    _unseen_leaves(self.my_known, self._could_be_ambush)
-                else:
-                    _remove_one(self.my_known, name)
-            elif name == "?":
-                _unseen_leaves(self.opp_hand, self._could_be_ambush)
-            else:
-                _remove_one(self.opp_hand, name)
-        elif kind == "Activated":
-            self.acts += 1
-            self._log("activate", side, card_id(a[1]) if n > 1 else NONE)
-        elif kind == "TriggerPlaced":
-            self._log("trigger", side, card_id(a[1]) if n > 1 else NONE)
-        elif kind == "Attacks":
-            self.acts += 1
-            self._log("attack", side, card_id(a[1]) if n > 1 else NONE)
-        elif kind == "AttacksHost":
-            entry = self._last("attack")
-            if entry is not None:
-                defender = 1 - self.viewer if mine else self.viewer
-                host = view.host(defender)
-                entry[3] = card_id(host.card.name) if host is not None else UNKNOWN
-                entry[4] = 1 - side if side < 2 else 2
-        elif kind == "Blocks":
-            entry = self._last("attack")
-            if entry is not None and n > 1:
-                entry[3] = card_id(a[1])
-                entry[4] = side
-        elif kind == "APSpent":
-            how = a[1] if n > 1 else ""
-            if how == "draw":
-                self._log("ap_draw", side)
-            elif how == "host":
-                self._log("ap_host", side)
-            else:
-                self._log("ap_any", side, amount=_RES_ID.get(how.split()[-1] if how else "", 0))
-        elif kind == "Discard":
-            name = a[1] if n > 1 else "?"
-            self._log("discard", side, card_id(name))
-            _remove_one(self.my_known if mine else self.opp_hand, name)
-        elif kind == "DamageCard":
-            # face down from the hand (4.8.1): the opponent never sees which card (2.1.1)
-            self._log("damage_card", side, card_id(a[1]) if n > 1 else UNKNOWN)
-            _unseen_leaves(self.my_known if mine else self.opp_hand)
-        elif kind in ("HostDamaged", "HostHealed"):
-            amount = int(a[1]) if n > 1 and a[1].isdigit() else 1
-            self._log("host_damaged" if kind == "HostDamaged" else "host_healed", side, amount=amount)
-        elif kind == "Destroyed":
-            kw = dict(x.split("=", 1) for x in a[1:] if "=" in x)
-            src = kw.get("source", "none")
-            self._log("destroyed", self._where(view, a[0]), card_id(a[0]),
-                      NONE if src == "none" else card_id(src), self._where(view, src))
-        elif kind == "SentToDrop":
-            self._log("sent_to_drop", self._where(view, a[0]), card_id(a[0]))
-        elif kind == "DamageDealt":
-            kw = dict(x.split("=", 1) for x in a[2:] if "=" in x)
-            src = kw.get("source", "none")
-            amount = int(a[1]) if n > 1 and a[1].isdigit() else 0
-            self._log("damage_dealt", self._where(view, src), NONE if src == "none" else card_id(src),
-                      card_id(a[0]), self._where(view, a[0]), amount)
-        elif kind == "Equipped":
-            self._log("equipped", self._where(view, a[0]), card_id(a[0]),
-                      card_id(a[1]) if n > 1 else NONE, self._where(view, a[1]) if n > 1 else 2)
-        elif kind == "Reveal":
-            rest = a[1] if n > 1 else ""
-            if rest.startswith("hand="):
-                names = _names_in(rest[5:])
-                self._log("reveal", side, amount=len(names))
+    def _event(self, view: PlayerView, ev: Event) -> bool:
+        """Apply one event (as the viewer saw it); True if the memory changed."""
+        match ev:
+            case PhaseBegan():
+                self.phase = _PHASE_ID.get(ev.phase, 0)
+                return False
+            case TurnBegan():
+                self.turn = ev.turn
+                self._log("turn", self._of(ev.player), amount=self.turn)
+            case WouldPlay():
+                mine = ev.player == self.viewer
+                name = ev.name
+                self._log("play", self._of(ev.player), card_id(name))
                 if mine:
-                    self.my_known = list(names)
+                    card = self._card(name)
+                    if card is not None and card.type is CardType.AMBUSH:  # laid face down (14.3)
+                        _unseen_leaves(self.my_known, self._could_be_ambush)
+                    else:
+                        _remove_one(self.my_known, name)
+                elif name == "?":
+                    _unseen_leaves(self.opp_hand, self._could_be_ambush)
                 else:
-                    self.opp_hand = list(names)
-            elif rest.startswith("card="):  # a searched card, shown to both, goes to the hand
-                name = rest[5:]
-                self._log("reveal", side, card_id(name), amount=1)
-                (self.my_known if mine else self.opp_hand).append(name)
-        elif kind == "Search":
-            self._log("search", side)
-        elif kind == "Look":
-            count = int(a[2]) if n > 2 and a[2].isdigit() else 0
-            self._log("look", side, amount=count)
-            if mine and n > 3:
-                self.looking = _names_in(a[3])
-                self.look_done = []
-                if len(self.looking) <= 1:
-                    self._look_finished()
-        elif kind == "Shuffle":
-            self._log("shuffle", side)
-            if mine:
-                self.deck_top = []
-        elif kind == "Draw":
-            if mine and self.deck_top:
-                drawn = a[1] if n > 1 else "?"
-                if self.deck_top[0] == drawn:
-                    self.deck_top.pop(0)
-                else:  # cannot happen while the rules above hold: forget rather than be wrong
+                    _remove_one(self.opp_hand, name)
+            case Activated():
+                self.acts += 1
+                self._log("activate", self._of(ev.player), card_id(ev.name))
+            case TriggerPlaced():
+                self._log("trigger", self._of(ev.player), card_id(ev.name))
+            case Attacks():
+                self.acts += 1
+                self._log("attack", self._of(ev.player), card_id(ev.name))
+            case AttacksHost():
+                entry = self._last("attack")
+                if entry is not None:
+                    side = self._of(ev.player)
+                    defender = 1 - self.viewer if side == 0 else self.viewer
+                    host = view.host(defender)
+                    entry[3] = card_id(host.card.name) if host is not None else UNKNOWN
+                    entry[4] = 1 - side
+            case Blocks():
+                entry = self._last("attack")
+                if entry is not None:
+                    entry[3] = card_id(ev.name)
+                    entry[4] = self._of(ev.player)
+            case APSpent():
+                side = self._of(ev.player)
+                if ev.use == "draw":
+                    self._log("ap_draw", side)
+                elif ev.use == "host":
+                    self._log("ap_host", side)
+                else:
+                    self._log("ap_any", side, amount=_RES_ID.get(ev.use.split()[-1], 0))
+            case Discard():
+                mine = ev.player == self.viewer
+                self._log("discard", self._of(ev.player), card_id(ev.card))
+                _remove_one(self.my_known if mine else self.opp_hand, ev.card)
+            case DamageCard():
+                # face down from the hand (4.8.1): the opponent never sees which card (2.1.1)
+                self._log("damage_card", self._of(ev.player), UNKNOWN if ev.card is None else card_id(ev.card))
+                _unseen_leaves(self.my_known if ev.player == self.viewer else self.opp_hand)
+            case HostDamaged():
+                self._log("host_damaged", self._of(ev.player), amount=ev.amount)
+            case HostHealed():
+                self._log("host_healed", self._of(ev.player), amount=ev.amount)
+            case Destroyed():
+                src = ev.source
+                self._log("destroyed", self._where(view, ev.name), card_id(ev.name),
+                          NONE if src == "none" else card_id(src), self._where(view, src))
+            case SentToDrop():
+                self._log("sent_to_drop", self._where(view, ev.name), card_id(ev.name))
+            case DamageDealt():
+                src = ev.source
+                self._log("damage_dealt", self._where(view, src), NONE if src == "none" else card_id(src),
+                          card_id(ev.name), self._where(view, ev.name), ev.amount)
+            case Equipped():
+                self._log("equipped", self._where(view, ev.source), card_id(ev.source),
+                          card_id(ev.name), self._where(view, ev.name))
+            case Reveal():
+                mine = ev.player == self.viewer
+                if ev.zone == "hand":
+                    self._log("reveal", self._of(ev.player), amount=len(ev.cards))
+                    if mine:
+                        self.my_known = list(ev.cards)
+                    else:
+                        self.opp_hand = list(ev.cards)
+                elif ev.zone is None:  # a searched card, shown to both, goes to the hand
+                    name = ev.cards[0]
+                    self._log("reveal", self._of(ev.player), card_id(name), amount=1)
+                    (self.my_known if mine else self.opp_hand).append(name)
+            case Search():
+                self._log("search", self._of(ev.player))
+            case Look():
+                self._log("look", self._of(ev.player), amount=ev.count)
+                if ev.player == self.viewer and ev.cards is not None:
+                    self.looking = list(ev.cards)
+                    self.look_done = []
+                    if len(self.looking) <= 1:
+                        self._look_finished()
+            case Shuffle():
+                self._log("shuffle", self._of(ev.player))
+                if ev.player == self.viewer:
                     self.deck_top = []
-                return True
-            return False
-        elif kind == "Mulligan":
-            count = int(a[1]) if n > 1 and a[1].isdigit() else 0
-            self._log("mulligan", side, amount=count)
-            if count:
-                if mine:
-                    self.my_known = []
-                else:
-                    self.opp_hand = []
-        elif kind == "Fizzled":
-            self._log("fizzled", self._where(view, a[0]), card_id(a[0]))
-        elif kind == "ControlChanged":
-            self._log("control", self._side(a[1]) if n > 1 else 2, card_id(a[0]))
-        else:
-            return False
+            case Draw():
+                if ev.player == self.viewer and self.deck_top:
+                    if self.deck_top[0] == ev.card:
+                        self.deck_top.pop(0)
+                    else:  # cannot happen while the rules above hold: forget rather than be wrong
+                        self.deck_top = []
+                    return True
+                return False
+            case Mulligan():
+                self._log("mulligan", self._of(ev.player), amount=ev.count)
+                if ev.count:
+                    if ev.player == self.viewer:
+                        self.my_known = []
+                    else:
+                        self.opp_hand = []
+            case Fizzled():
+                self._log("fizzled", self._where(view, ev.source), card_id(ev.source))
+            case ControlChanged():
+                self._log("control", self._of(ev.player), card_id(ev.name))
+            case _:
+                return False
         return True
 
     def _last(self, kind: str) -> np.ndarray | None:

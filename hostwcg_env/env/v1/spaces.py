@@ -56,7 +56,7 @@ class Legal:
         self.pairs: list[tuple[int, Action]] = []
         self.map: dict[int, Action] = {}
         self.mask = np.zeros(lay.n_actions, dtype=np.int8)
-        self._memo: dict[tuple[str, str, int, int], int] = {}
+        self._memo: dict[tuple[Action, int], int] = {}
 
     def refresh(self, game: Game) -> None:
         d = game.decision
@@ -78,7 +78,7 @@ class Legal:
         self.player = player
         memo = self._memo
         for a in offered(actions):
-            key = (a.kind._value_, a.arg, a.n, player)
+            key = (a, player)
             i = memo.get(key)
             if i is None:
                 i = encode(self.lay, None, player, a)  # a pure function of the action and player

@@ -1,0 +1,341 @@
+"""Training recipes: the TOML file ``hostwcg train`` runs (docs/training.md, "The recipe").
+
+A recipe names the decks, the teacher (any agent name ``agents.make_agent`` takes), the stages
+in order, each with its time budget in minutes and its options, and the final evaluation::
+
+    [recipe]
+    name = "smoke"
+    seed = 7
+
+    [decks]
+    decks = "preconstructed"     # or "ladder", or a list of deck names and deck files
+
+    [teacher]
+    agent = "heuristic"
+
+    [[stages]]
+    kind = "demos"               # demos, clone, dagger, league, expert-iteration
+    minutes = 0.3
+
+    [evaluation]
+    opponents = ["random", "heuristic"]
+    games = 20
+
+:func:`load_recipe` reads and checks one: every problem is a :class:`RecipeError` whose message
+is one line naming the file, the table and the key. The result is a :class:`Recipe` with every
+default filled in (``Recipe.resolved()`` is what the run directory's config.json records).
+Shipped recipes live in ``agents/recipes/`` and load by name (``load_recipe("smoke")``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+RECIPES_DIR = Path(__file__).resolve().parents[1] / "recipes"
+
+STAGE_KINDS = ("demos", "clone", "dagger", "league", "expert-iteration")
+# the stages that make a network (the ones a dagger, league or expert-iteration stage continues)
+MODEL_KINDS = ("clone", "dagger", "league", "expert-iteration")
+
+_REQ = object()  # a key without a default: the recipe must give it
+
+# kind -> key -> (type, default). Types: int, float, bool, str, "agents" (a list of agent
+# names), "str?" (a string or absent). "minutes" is every stage's budget.
+STAGE_OPTIONS: dict[str, dict[str, tuple[Any, Any]]] = {
+    "demos": {
+        "minutes": (float, _REQ), "games": (int, 1_000_000), "chunk_games": (int, 20), "workers": (int, 1),
+        "teacher": ("str?", None),
+    },
+    "clone": {
+        "minutes": (float, _REQ), "epochs": (int, 4), "dim": (int, 64), "emb": (int, 32), "lr": (float, 1e-3),
+        "batch_size": (int, 512), "holdout": (float, 0.05), "value_coef": (float, 0.5),
+    },
+    "dagger": {
+        "minutes": (float, _REQ), "rounds": (int, 1), "games": (int, 1_000_000), "teacher": ("str?", None),
+        "opponents": ("agents", ["teacher", "heuristic", "self"]), "envs": (int, 32), "greedy": (bool, False),
+        "label_share": (float, 0.6), "from_scratch": (bool, True), "dim": (int, 0), "emb": (int, 0),
+        "epochs": (int, 3), "lr": (float, 1e-3), "batch_size": (int, 512), "holdout": (float, 0.03),
+    },
+    "league": {
+        "minutes": (float, _REQ), "opponents": ("agents", ["heuristic", "lookahead"]), "self_play": (bool, True),
+        "lr": (float, 1e-4), "clip": (float, 0.1), "ent_coef": (float, 0.001), "pfsp": (str, "variance"),
+        "envs": (int, 64), "n_steps": (int, 32), "batch_size": (int, 1024), "epochs": (int, 2),
+        "gamma": (float, 0.995), "snapshot_every": (int, 200_000), "eval_every": (int, 200_000),
+        "eval_games": (int, 40), "curve_every": (float, 0.0), "curve_games": (int, 0),
+        "curve_opponents": ("agents", []), "threads": (int, 1),
+    },
+    "expert-iteration": {
+        "minutes": (float, _REQ), "rounds": (int, 2), "mode": (str, "hard"), "games": (int, 1_000_000),
+        "worlds": (int, 4), "top": (int, 4), "opponents": ("agents", ["heuristic", "lookahead", "self"]),
+        "envs": (int, 32), "chunk_games": (int, 50), "label_share": (float, 0.8), "accumulate": (bool, True),
+        "from_scratch": (bool, False),
+        "epochs": (int, 2), "lr": (float, 1e-4), "beta": (float, 30.0), "batch_size": (int, 512),
+        "holdout": (float, 0.03),
+    },
+}
+CHOICES = {("league", "pfsp"): ("hard", "variance"), ("expert-iteration", "mode"): ("hard", "soft")}
+# keys that must be > 0 (others that are numbers must be >= 0)
+POSITIVE = {"minutes", "games", "chunk_games", "workers", "epochs", "rounds", "envs", "n_steps", "batch_size",
+            "snapshot_every", "eval_every", "worlds", "top", "lr", "threads"}
+FRACTIONS = {"label_share", "holdout"}  # in [0, 1)
+
+TOP_KEYS = {"recipe": {"name", "description", "seed"}, "decks": {"decks"}, "teacher": {"agent"},
+            "evaluation": {"opponents", "games", "seed", "workers"}, "stages": set()}
+
+
+class RecipeError(ValueError):
+    """A recipe that cannot be run: one line, ``FILE: [TABLE] KEY: what is wrong``."""
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One stage: its kind, its name (the run directory's folder), its budget and options."""
+
+    index: int
+    kind: str
+    name: str
+    minutes: float
+    options: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """A checked recipe, its defaults filled in."""
+
+    path: Path
+    text: str
+    name: str
+    description: str
+    seed: int
+    decks: str | list[str]  # "preconstructed", "ladder" or deck names / deck file paths (resolved)
+    teacher: str
+    stages: list[Stage]
+    evaluation: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.text.encode()).hexdigest()
+
+    @property
+    def minutes(self) -> float:
+        return sum(s.minutes for s in self.stages)
+
+    def decks_arg(self) -> str:
+        """The decks as ``train_v1 --decks`` and ``distill_v1.dagger(decks=)`` take them."""
+        if self.decks == "preconstructed":
+            return "shipped"
+        if self.decks == "ladder":
+            return "ladder"
+        return ",".join(self.decks)
+
+    def deck_refs(self) -> list[Any]:
+        """The decks as the ladder's runner deals them (``DeckRef``s)."""
+        from hostwcg_env.analysis.ladder import default_decks
+        from hostwcg_env.analysis.simulate import resolve_decks
+
+        if self.decks in ("preconstructed", "ladder"):
+            return list(default_decks(include_test=self.decks == "ladder"))
+        return resolve_decks(list(self.decks))
+
+    def resolved(self) -> dict[str, Any]:
+        """Everything the run uses, for config.json and the model card."""
+        return {"name": self.name, "description": self.description, "seed": self.seed, "decks": self.decks,
+                "teacher": self.teacher, "file": str(self.path), "sha256": self.sha256,
+                "stages": [{"name": s.name, "kind": s.kind, "minutes": s.minutes, **s.options} for s in self.stages],
+                "evaluation": self.evaluation}
+
+
+def recipe_path(name: str | Path) -> Path:
+    """A recipe file: a path, or the name of a shipped recipe (``smoke``, ``ppo_v1``)."""
+    p = Path(name)
+    if p.is_file():
+        return p
+    shipped = RECIPES_DIR / f"{name}.toml"
+    if "/" not in str(name) and shipped.is_file():
+        return shipped
+    names = ", ".join(sorted(f.stem for f in RECIPES_DIR.glob("*.toml")))
+    raise RecipeError(f"{name}: no such recipe file, and not a shipped recipe (shipped: {names})")
+
+
+def load_recipe(name: str | Path) -> Recipe:
+    """Read and check a recipe (a path or a shipped recipe's name)."""
+    path = recipe_path(name)
+    text = path.read_text(encoding="utf-8")
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise RecipeError(f"{path}: not valid TOML: {e}") from None
+    return parse_recipe(raw, path, text)
+
+
+def _err(path: Path, table: str, key: str | None, message: str) -> RecipeError:
+    where = f"[{table}]" + (f" {key}" if key else "")
+    return RecipeError(f"{path}: {where}: {message}")
+
+
+def _unknown(path: Path, table: str, keys: set[str], allowed: set[str]) -> None:
+    for k in sorted(keys - allowed):
+        close = difflib.get_close_matches(k, sorted(allowed), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(sorted(allowed))})"
+        raise _err(path, table, k, f"unknown key{hint}")
+
+
+def _check_agent(path: Path, table: str, key: str, name: Any) -> str:
+    from agents import make_agent
+
+    if not isinstance(name, str) or not name:
+        raise _err(path, table, key, f"an agent name (a string), got {name!r}")
+    try:
+        make_agent(name, seed=0)
+    except Exception as e:  # AgentNameError, or a path that cannot be read
+        raise _err(path, table, key, str(e).splitlines()[0]) from None
+    return name
+
+
+def _value(path: Path, table: str, key: str, kind: Any, value: Any) -> Any:
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise _err(path, table, key, f"true or false, got {value!r}")
+        return value
+    if kind is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _err(path, table, key, f"a whole number, got {value!r}")
+    elif kind is float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise _err(path, table, key, f"a number, got {value!r}")
+        value = float(value)
+    elif kind in (str, "str?"):
+        if not isinstance(value, str) or not value:
+            raise _err(path, table, key, f"a non-empty string, got {value!r}")
+        return value
+    elif kind == "agents":
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            raise _err(path, table, key, f"a list of agent names, got {value!r}")
+        return list(value)
+    if key in POSITIVE and not value > 0:
+        raise _err(path, table, key, f"must be > 0, got {value!r}")
+    if key in FRACTIONS and not 0 <= value < 1:
+        raise _err(path, table, key, f"must be from 0 to below 1, got {value!r}")
+    if value < 0:
+        raise _err(path, table, key, f"must be >= 0, got {value!r}")
+    return value
+
+
+def _decks(path: Path, value: Any) -> str | list[str]:
+    from hostwcg_env.analysis.simulate import resolve_decks
+
+    if value in ("preconstructed", "ladder"):
+        return str(value)
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
+        raise _err(path, "decks", "decks", f"\"preconstructed\", \"ladder\" or a list of deck names and files, "
+                                           f"got {value!r}")
+    out = []
+    for v in value:  # a relative deck file is read from the recipe's folder first
+        near = (path.parent / v)
+        out.append(str(near.resolve()) if v.endswith(".toml") and near.is_file() else v)
+    try:
+        resolve_decks(out)
+    except ValueError as e:
+        raise _err(path, "decks", "decks", str(e)) from None
+    except Exception as e:  # a deck file whose cards the pool does not hold (DeckError)
+        raise _err(path, "decks", "decks", str(e).splitlines()[0]) from None
+    return out
+
+
+def parse_recipe(raw: dict[str, Any], path: Path, text: str = "") -> Recipe:
+    """Check a recipe's parsed TOML (``raw``) and fill in its defaults."""
+    path = Path(path)
+    _unknown(path, "top level", set(raw), set(TOP_KEYS))
+    for table in ("recipe", "decks", "teacher", "evaluation"):
+        t = raw.get(table, {})
+        if not isinstance(t, dict):
+            raise _err(path, table, None, "must be a table")
+        _unknown(path, table, set(t), TOP_KEYS[table])
+    head = raw.get("recipe", {})
+    name = head.get("name", path.stem)
+    if not isinstance(name, str) or not name or any(c in name for c in "/\\"):
+        raise _err(path, "recipe", "name", f"a name without slashes, got {name!r}")
+    description = head.get("description", "")
+    if not isinstance(description, str):
+        raise _err(path, "recipe", "description", f"a string, got {description!r}")
+    seed = head.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**40:
+        raise _err(path, "recipe", "seed", f"a whole number from 0 to 2**40, got {seed!r}")
+    decks = _decks(path, raw.get("decks", {}).get("decks", "preconstructed"))
+    if "agent" not in raw.get("teacher", {}):
+        raise _err(path, "teacher", "agent", "missing: the agent whose choices are cloned (e.g. \"lookahead\")")
+    teacher = _check_agent(path, "teacher", "agent", raw["teacher"]["agent"])
+
+    items = raw.get("stages")
+    if not isinstance(items, list) or not items:
+        raise _err(path, "stages", None, "missing: give at least one [[stages]] table")
+    stages: list[Stage] = []
+    names: set[str] = set()
+    for i, item in enumerate(items, 1):
+        if not isinstance(item, dict):
+            raise _err(path, f"stages {i}", None, "must be a table ([[stages]])")
+        kind = item.get("kind")
+        table = f"stages {i}"
+        if kind not in STAGE_KINDS:
+            raise _err(path, table, "kind", f"one of {', '.join(STAGE_KINDS)}, got {kind!r}")
+        table = f"stages {i}: {kind}"
+        spec = STAGE_OPTIONS[kind]
+        _unknown(path, table, set(item) - {"kind", "name"}, set(spec))
+        opts: dict[str, Any] = {}
+        for key, (typ, default) in spec.items():
+            if key in item:
+                opts[key] = _value(path, table, key, typ, item[key])
+            elif default is _REQ:
+                raise _err(path, table, key, "missing: the stage's time budget in minutes")
+            else:
+                opts[key] = list(default) if isinstance(default, list) else default
+        choice = CHOICES.get((kind, "pfsp")) if kind == "league" else CHOICES.get((kind, "mode"))
+        key = "pfsp" if kind == "league" else "mode"
+        if choice and opts.get(key) not in choice:
+            raise _err(path, table, key, f"one of {', '.join(choice)}, got {opts.get(key)!r}")
+        for key in ("teacher",):
+            if opts.get(key) is not None:
+                _check_agent(path, table, key, opts[key])
+        for key in ("opponents", "curve_opponents"):
+            for a in opts.get(key, []):
+                if a not in ("self", "teacher"):
+                    _check_agent(path, table, key, a)
+        if kind == "league" and not opts["opponents"]:
+            raise _err(path, table, "opponents", "give at least one fixed opponent")
+        stage_name = item.get("name", f"{i:02d}_{kind}")
+        if not isinstance(stage_name, str) or not stage_name or any(c in stage_name for c in "/\\"):
+            raise _err(path, table, "name", f"a folder name without slashes, got {stage_name!r}")
+        if stage_name in names:
+            raise _err(path, table, "name", f"{stage_name!r} is the name of an earlier stage")
+        names.add(stage_name)
+        before = {s.kind for s in stages}
+        if kind == "clone" and "demos" not in before:
+            raise _err(path, table, "kind", "a clone stage needs a demos stage before it")
+        if kind in ("dagger", "expert-iteration") and not before & set(MODEL_KINDS):
+            raise _err(path, table, "kind", f"a {kind} stage needs a network from an earlier stage "
+                                            "(clone, dagger, league or expert-iteration)")
+        stages.append(Stage(i, kind, stage_name, float(opts.pop("minutes")), opts))
+    if not any(s.kind in MODEL_KINDS for s in stages):
+        raise _err(path, "stages", None, "no stage makes a network: add a clone or league stage")
+
+    ev = raw.get("evaluation", {})
+    evaluation: dict[str, Any] = {"opponents": ["random", "heuristic"], "games": 100, "seed": seed + 900_000_000,
+                                  "workers": 1}
+    for key in ("games", "seed", "workers"):
+        if key in ev:
+            evaluation[key] = _value(path, "evaluation", key, int, ev[key])
+    if "opponents" in ev:
+        evaluation["opponents"] = _value(path, "evaluation", "opponents", "agents", ev["opponents"])
+    for a in evaluation["opponents"]:
+        _check_agent(path, "evaluation", "opponents", a)
+    if evaluation["games"] < 1 or evaluation["workers"] < 1:
+        raise _err(path, "evaluation", "games" if evaluation["games"] < 1 else "workers", "must be > 0")
+    return Recipe(path=path, text=text, name=name, description=description, seed=seed, decks=decks,
+                  teacher=teacher, stages=stages, evaluation=evaluation)
