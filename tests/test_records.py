@@ -148,6 +148,16 @@ def test_every_layout_upgrades_to_this_one() -> None:
             upgrade(bad)
 
 
+def test_balance_tables_of_an_older_ladder_line_name_the_missing_field() -> None:
+    from hostwcg_env.analysis.stats import compute_tables
+
+    ids = [d.id for d in shipped_deck_refs()]
+    line = upgrade({"a": "random", "b": "heuristic", "seed": 3, "deck_a": 0, "deck_b": 1, "winner": 1,
+                    "decisions": 12, "seats": [[0.5, 3], [0.25, 4]], "version": "b55123f2f5a4"})
+    with pytest.raises(RecordError, match=f"game {ids[0]}\\|{ids[1]}\\|3: its record has no 'turns'"):
+        compute_tables([line])
+
+
 EXPECTED_KEPT: dict = {  # hostwcg ladder FILE before the runner (commit e49eca6): wins, timing
     "ismcts045_vs_heuristic.jsonl.gz": ([("ismcts:0.45s", "heuristic", 1000, 689.0)],
                                      {"ismcts:0.45s": (107248, 0.451771304), "heuristic": (146816, 1.5154e-05)}),

@@ -42,6 +42,7 @@ import numpy as np
 from agents.training.train_v1 import DECKS, deck_kwargs, opponent_of, play
 
 if TYPE_CHECKING:
+    from hostwcg_env.analysis.records import Record
     from hostwcg_env.engine.actions import Action
     from hostwcg_env.engine.view import PlayerView
 
@@ -58,7 +59,7 @@ class _Labeller(Protocol):
 ROOT = Path(__file__).resolve().parents[2]  # the checkout: runs/ and agents/checkpoints/ below it
 
 
-def _records(paths: list[str], agent: str | None, games: int | None) -> list[dict[str, Any]]:
+def _records(paths: list[str], agent: str | None, games: int | None) -> list[Record]:
     from hostwcg_env.analysis.replay import replayable
 
     out = []
@@ -71,7 +72,7 @@ def _records(paths: list[str], agent: str | None, games: int | None) -> list[dic
     return out
 
 
-def _extract_part(args: tuple[list[dict[str, Any]], str | None, float]) -> dict[str, np.ndarray]:
+def _extract_part(args: tuple[list[Record], str | None, float]) -> dict[str, np.ndarray]:
     from hostwcg_env.analysis.distill import v1_from_records as from_records
 
     recs, agent, gamma = args

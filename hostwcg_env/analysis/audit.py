@@ -41,7 +41,6 @@ import heapq
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from hostwcg_env.engine import ENGINE_EPOCH, Action, Game
 from hostwcg_env.engine.actions import PASS, DecisionKind, Kind, Place, Resume
@@ -454,6 +453,7 @@ def replayed_games(paths: Sequence[str | Path], limit: int | None = None) -> Ite
     to the record format (``records.py``): ``iter_records`` and ``replay``. Games kept without
     their actions are skipped; ``limit`` keeps the first games of each file."""
     from hostwcg_env.analysis import iter_records, replay
+    from hostwcg_env.analysis.records import Record
 
     for path in paths:
         if not Path(path).is_file():
@@ -472,7 +472,7 @@ def replayed_games(paths: Sequence[str | Path], limit: int | None = None) -> Ite
                 yield meta, None
                 continue
 
-            def run(visit: Callable[[Game, Action], None], rec: dict[str, Any] = rec) -> Game:
+            def run(visit: Callable[[Game, Action], None], rec: Record = rec) -> Game:
                 return replay(rec, before_step=lambda game, _i, action: visit(game, action))  # type: ignore[no-any-return]
 
             yield meta, run

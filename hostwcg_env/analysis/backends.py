@@ -15,9 +15,26 @@ import signal
 import sys
 import threading
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
+from .records import Record
 from .runner import GameSpec, run_game
+
+if TYPE_CHECKING:
+    from multiprocessing.pool import Pool
+    from types import ModuleType
+
+RayRef = Any  # ray.ObjectRef: Ray's handles are untyped to mypy (an optional extra)
+
+
+class Backend(Protocol):
+    """What plays a study's games: records as games finish, in any order (make_backend)."""
+
+    name: str
+
+    def imap_unordered(self, specs: Sequence[GameSpec]) -> Iterator[Record]: ...
+
+    def close(self) -> None: ...
 
 
 class BackendError(RuntimeError):
@@ -36,7 +53,7 @@ def _exit_on_sigterm(signum: int, frame: object) -> None:
     raise SystemExit(128 + signum)
 
 
-def _stop_if_terminated(records: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+def _stop_if_terminated(records: Iterator[Record]) -> Iterator[Record]:
     """The records, unwinding after the one in hand once SIGTERM has come. The handler's
     ``SystemExit`` normally unwinds at once; but Python swallows an exception raised where it
     cannot propagate (a finaliser, a weak reference's callback inside an import, with only
@@ -64,7 +81,7 @@ def sigterm_unwinds() -> Iterator[None]:
     previous = signal.signal(signal.SIGTERM, _exit_on_sigterm)
     previous_hook = sys.unraisablehook
 
-    def quiet_when_swallowed(unraisable: Any) -> None:  # the run stops all the same (_stop_if_terminated)
+    def quiet_when_swallowed(unraisable: sys.UnraisableHookArgs) -> None:  # the run stops all the same (_stop_if_terminated)
         if not (isinstance(unraisable.exc_value, SystemExit) and _sigterm.is_set()):
             previous_hook(unraisable)
 
@@ -80,16 +97,16 @@ def sigterm_unwinds() -> Iterator[None]:
 class SerialBackend:
     name = "serial"
 
-    def imap_unordered(self, specs: Sequence[GameSpec]) -> Iterator[dict[str, Any]]:
+    def imap_unordered(self, specs: Sequence[GameSpec]) -> Iterator[Record]:
         yield from _stop_if_terminated(run_game(s) for s in specs)
 
     def close(self) -> None:
         pass
 
-    def __enter__(self) -> Any:
+    def __enter__(self) -> SerialBackend:
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
@@ -123,9 +140,9 @@ class ProcessBackend(SerialBackend):
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = workers or default_workers()
-        self._pool: Any = None
+        self._pool: Pool | None = None
 
-    def imap_unordered(self, specs: Sequence[GameSpec]) -> Iterator[dict[str, Any]]:
+    def imap_unordered(self, specs: Sequence[GameSpec]) -> Iterator[Record]:
         if self._pool is None:
             from multiprocessing import get_context
 
@@ -142,11 +159,11 @@ class ProcessBackend(SerialBackend):
             self._pool = None
 
 
-def _play_batch(specs: list[GameSpec]) -> list[dict[str, Any]]:
+def _play_batch(specs: list[GameSpec]) -> list[Record]:
     return [run_game(s) for s in specs]
 
 
-def import_ray() -> Any:
+def import_ray() -> ModuleType:
     try:
         import ray
     except ImportError as e:
@@ -174,15 +191,16 @@ class RayBackend(SerialBackend):
         self.batch = max(1, batch)
         self._own = False
         if not ray.is_initialized():
-            kw: dict[str, Any] = {"ignore_reinit_error": True, "logging_level": "WARNING"}
+            kw: dict[str, object] = {"ignore_reinit_error": True, "logging_level": "WARNING"}
+            shipped: dict[str, object] | None = None
             if ship_code:
                 import agents
                 import hostwcg_env
 
-                kw["runtime_env"] = {"py_modules": [hostwcg_env, agents]}
+                shipped = {"py_modules": [hostwcg_env, agents]}
             from hostwcg_env.workers import ray_runtime_env
 
-            kw["runtime_env"] = ray_runtime_env(kw.get("runtime_env"))  # whatever the working folder holds
+            kw["runtime_env"] = ray_runtime_env(shipped)  # whatever the working folder holds
             if address:
                 kw["address"] = address
             else:  # "local": a new instance even where `ray start` left one running
@@ -197,12 +215,12 @@ class RayBackend(SerialBackend):
         except Exception:  # noqa: BLE001  (a client connection may not expose resources)
             return default_workers()
 
-    def imap_unordered(self, specs: Sequence[GameSpec]) -> Iterator[dict[str, Any]]:
+    def imap_unordered(self, specs: Sequence[GameSpec]) -> Iterator[Record]:
         ray = self.ray
         batches = [list(specs[i : i + self.batch]) for i in range(0, len(specs), self.batch)]
         batches.reverse()
         limit = 2 * self.cpus()
-        inflight: list[Any] = []
+        inflight: list[RayRef] = []
         try:
             while batches or inflight:
                 while batches and len(inflight) < limit:
@@ -220,7 +238,7 @@ class RayBackend(SerialBackend):
 
 
 def make_backend(name: str = "local", workers: int | None = None, address: str | None = None,
-                 ship_code: bool = False) -> Any:
+                 ship_code: bool = False) -> SerialBackend:
     """``"local"`` (a pool of ``workers``; in-process when 1), ``"serial"``, or ``"ray"``."""
     if name in ("local", "multiprocessing", "mp"):
         w = workers or default_workers()

@@ -25,12 +25,20 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .recordfile import ShardWriter
-from .records import record_key
+from .records import Record, known, record_key
 from .simulate import BalanceResult, Progress, Study, execute, load_done, prepare_out
-from .stats import CONDITIONS, newcombe, paired, result_for, sequential_bounds
+from .stats import CONDITIONS, Row, newcombe, num, paired, result_for, sequential_bounds, text
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from .backends import Backend
+    from .records import DeckRef
+    from .report import CompareMeta, Written
+    from .runner import GameSpec
 
 METRICS = ("first_player", "seat_a", "draws", "turns", "decisions", "deck:ID", "matchup:ID:ID")
 
@@ -46,14 +54,14 @@ class SequentialPlan:
 # ============================================================================ metrics
 
 
-def _deck_seat(rec: dict[str, Any], deck: str) -> int | None:
+def _deck_seat(rec: Record, deck: str) -> int | None:
     a, b = rec["decks"][0]["id"], rec["decks"][1]["id"]
     if a == b:
         return None
     return 0 if a == deck else 1 if b == deck else None
 
 
-def metric(name: str) -> tuple[Callable[[Any], bool], Callable[[dict[str, Any]], float | None], bool]:
+def metric(name: str) -> tuple[Callable[[GameSpec], bool], Callable[[Record], float | None], bool]:
     """(applies to a GameSpec, value of a record, is a rate) for a metric name."""
     if name == "first_player":
         return (lambda s: True), (lambda r: result_for(r, r["first_player"])), True
@@ -66,7 +74,7 @@ def metric(name: str) -> tuple[Callable[[Any], bool], Callable[[dict[str, Any]],
     if name.startswith("deck:"):
         d = name[5:]
 
-        def dv(r: dict[str, Any]) -> float | None:
+        def dv(r: Record) -> float | None:
             s = _deck_seat(r, d)
             return None if s is None else result_for(r, s)
 
@@ -74,7 +82,7 @@ def metric(name: str) -> tuple[Callable[[Any], bool], Callable[[dict[str, Any]],
     if name.startswith("matchup:"):
         x, _, y = name[8:].partition(":")
 
-        def mv(r: dict[str, Any]) -> float | None:
+        def mv(r: Record) -> float | None:
             ids = (r["decks"][0]["id"], r["decks"][1]["id"])
             if set(ids) != {x, y} or x == y:
                 return None
@@ -84,8 +92,8 @@ def metric(name: str) -> tuple[Callable[[Any], bool], Callable[[dict[str, Any]],
     raise ValueError(f"unknown metric {name!r} (one of: {', '.join(METRICS)})")
 
 
-def _pairs(ra: Sequence[dict[str, Any]], rb: Sequence[dict[str, Any]],
-           fn: Callable[[dict[str, Any]], float | None]) -> tuple[list[float], list[float]]:
+def _pairs(ra: Sequence[Record], rb: Sequence[Record],
+           fn: Callable[[Record], float | None]) -> tuple[list[float], list[float]]:
     xs, ys = [], []
     for a, b in zip(ra, rb, strict=True):
         x, y = fn(a), fn(b)
@@ -98,32 +106,34 @@ def _pairs(ra: Sequence[dict[str, Any]], rb: Sequence[dict[str, Any]],
 # ============================================================================ the table
 
 
-def diff_rows(ra: Sequence[dict[str, Any]], rb: Sequence[dict[str, Any]], decks: Sequence[Any],
-              max_width: float = 0.2) -> list[dict[str, Any]]:
+def diff_rows(ra: Sequence[Record], rb: Sequence[Record], decks: Sequence[DeckRef],
+              max_width: float = 0.2) -> list[Row]:
     """The difference B - A of every statistic: paired over the games both played (``ra[i]``
     and ``rb[i]`` are the same game key), per-card ones unpaired."""
-    rows: list[dict[str, Any]] = []
+    rows: list[Row] = []
 
-    def add(table: str, stat: str, scope: str, fn: Callable[[dict[str, Any]], float | None], rate: bool) -> None:
+    def add(table: str, stat: str, scope: str, fn: Callable[[Record], float | None], rate: bool) -> None:
         xs, ys = _pairs(ra, rb, fn)
         if not xs:
             return
         p = paired(xs, ys)
+        lo, hi = p["ci_low"], p["ci_high"]
+        assert lo is not None and hi is not None  # (some pairs)
         va, vb = sum(xs) / len(xs), sum(ys) / len(ys)
-        width = (p["ci_high"] - p["ci_low"]) if p["ci_low"] is not None and len(xs) > 1 else math.inf
+        width = (hi - lo) if len(xs) > 1 else math.inf
         wide = width > (max_width if rate else max_width * abs(va))
         rows.append({"table": table, "stat": stat, "scope": scope, "n": p["n"], "value_a": round(va, 6),
                      "value_b": round(vb, 6), "diff": p["diff"], "ci_low": p["ci_low"], "ci_high": p["ci_high"],
-                     "paired": True, "significant": bool(len(xs) > 1 and (p["ci_low"] > 0 or p["ci_high"] < 0)),
+                     "paired": True, "significant": bool(len(xs) > 1 and (lo > 0 or hi < 0)),
                      "too_wide": bool(wide)})
 
     for name, label in (("first_player", "first player's win rate"), ("seat_a", "seat A's win rate"),
                         ("draws", "draw rate"), ("turns", "mean turns"), ("decisions", "mean decisions")):
         _, fn, rate = metric(name)
         add("game", name, label, fn, rate)
-    reasons = sorted({r["reason"] for r in [*ra, *rb]})
+    reasons = sorted({known(r["reason"], r, "reason") for r in [*ra, *rb]})
     for reason in reasons:
-        def ends_by(r: dict[str, Any], reason: str = reason) -> float | None:
+        def ends_by(r: Record, reason: str = reason) -> float | None:
             return float(r["reason"] == reason)
 
         add("game", f"reason:{reason}", f"share of games ending by {reason}", ends_by, True)
@@ -139,7 +149,7 @@ def diff_rows(ra: Sequence[dict[str, Any]], rb: Sequence[dict[str, Any]], decks:
     for d in decks:
         hosts.setdefault(d.host, []).append(d.id)
     for h, ds in hosts.items():
-        def hv(r: dict[str, Any], ds: list[str] = ds) -> float | None:
+        def hv(r: Record, ds: list[str] = ds) -> float | None:
             for d in ds:
                 s = _deck_seat(r, d)
                 if s is not None and r["decks"][1 - s]["id"] not in ds:
@@ -151,25 +161,25 @@ def diff_rows(ra: Sequence[dict[str, Any]], rb: Sequence[dict[str, Any]], decks:
     return rows
 
 
-def card_diffs(ra: Sequence[dict[str, Any]], rb: Sequence[dict[str, Any]], decks: Sequence[Any],
-               max_width: float) -> list[dict[str, Any]]:
+def card_diffs(ra: Sequence[Record], rb: Sequence[Record], decks: Sequence[DeckRef],
+               max_width: float) -> list[Row]:
     from .stats import compute_tables
 
     order = [d.id for d in decks]
     ca = {(r["deck"], r["card"], r["condition"]): r for r in compute_tables(ra, order, max_width)["cards"]}
     cb = {(r["deck"], r["card"], r["condition"]): r for r in compute_tables(rb, order, max_width)["cards"]}
-    rows = []
+    rows: list[Row] = []
     for k, a in ca.items():
         b = cb.get(k)
         if b is None or not a["games"] or not b["games"]:
             continue
-        d, lo, hi = newcombe(b["wins"], b["games"], a["wins"], a["games"])
+        d, lo, hi = newcombe(num(b["wins"]), int(num(b["games"])), num(a["wins"]), int(num(a["games"])))
         rows.append({"table": "card", "stat": f"win_rate:{k[2]}", "scope": f"{k[0]}: {k[1]}",
                      "n": min(a["games"], b["games"]), "value_a": a["win_rate"], "value_b": b["win_rate"],
                      "diff": round(d, 6), "ci_low": round(lo, 6), "ci_high": round(hi, 6), "paired": False,
                      "significant": bool(lo > 0 or hi < 0), "too_wide": bool(hi - lo > max_width)})
     rank = {c: i for i, c in enumerate(CONDITIONS)}
-    rows.sort(key=lambda r: (rank[r["stat"].split(":")[1]],))
+    rows.sort(key=lambda r: (rank[text(r["stat"]).split(":")[1]],))
     return rows
 
 
@@ -180,26 +190,26 @@ def card_diffs(ra: Sequence[dict[str, Any]], rb: Sequence[dict[str, Any]], decks
 class CompareResult:
     a: BalanceResult
     b: BalanceResult
-    diffs: list[dict[str, Any]]
-    looks: list[dict[str, Any]] = field(default_factory=list)
+    diffs: list[Row]
+    looks: list[Row] = field(default_factory=list)
     decision: str = ""
     out: Path | None = None
     plan: SequentialPlan | None = None
     seconds: float = 0.0
 
-    def frames(self) -> dict[str, Any]:
+    def frames(self) -> dict[str, pd.DataFrame]:
         from .report import to_frames
 
         return to_frames({"compare": self.diffs, "looks": self.looks})
 
-    def meta(self) -> dict[str, Any]:
+    def meta(self) -> CompareMeta:
         ra, rb = self.a.study.rules, self.b.study.rules
         changed = {k: v for k, v in rb.items() if ra.get(k) != v}
         return {"a": self.a.study.describe(), "b": self.b.study.describe(), "changed": changed,
                 "pairs": len(self.a.records), "decision": self.decision, "seconds": round(self.seconds, 1),
                 "max_width": self.a.study.max_width}
 
-    def write_report(self, out: str | Path | None = None, plots: bool = True) -> dict[str, Any]:
+    def write_report(self, out: str | Path | None = None, plots: bool = True) -> Written:
         from .report import write_compare
 
         folder = Path(out) if out is not None else self.out
@@ -235,7 +245,7 @@ class CompareResult:
         return "\n".join(lines)
 
 
-def run_compare(study_a: Study, study_b: Study, out: str | Path | None = None, backend: Any = "local",
+def run_compare(study_a: Study, study_b: Study, out: str | Path | None = None, backend: str | Backend = "local",
                 workers: int | None = None, address: str | None = None, quiet: bool = False,
                 sequential: SequentialPlan | None = None, stop_after: int | None = None,
                 fresh: bool = False) -> CompareResult:
@@ -252,14 +262,14 @@ def run_compare(study_a: Study, study_b: Study, out: str | Path | None = None, b
     if folder is not None:
         prepare_out(study_a, folder / "A", fresh=fresh)
         prepare_out(study_b, folder / "B", fresh=fresh)
-    done: dict[str, dict[str, dict[str, Any]]] = {
+    done: dict[str, dict[str, Record]] = {
         "A": load_done(study_a, folder / "A" if folder else None),
         "B": load_done(study_b, folder / "B" if folder else None)}
     n = len(specs_a)
     looks_at = [n]
     bounds: list[float] = []
-    applies: Callable[[Any], bool] = lambda s: True  # noqa: E731
-    value: Callable[[dict[str, Any]], float | None] = lambda r: None  # noqa: E731
+    applies: Callable[[GameSpec], bool] = lambda s: True  # noqa: E731
+    value: Callable[[Record], float | None] = lambda r: None  # noqa: E731
     if sequential is not None:
         applies, value, _ = metric(sequential.metric)
         k = max(1, sequential.look_every)
@@ -275,7 +285,7 @@ def run_compare(study_a: Study, study_b: Study, out: str | Path | None = None, b
                                               for lab in ("A", "B")}
     be, own = (make_backend(backend, workers=workers, address=address), True) if isinstance(backend, str) \
         else (backend, False)
-    looks: list[dict[str, Any]] = []
+    looks: list[Row] = []
     decision = ""
     stop = n
     played = 0

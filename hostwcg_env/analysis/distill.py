@@ -10,14 +10,20 @@ costs nothing more to make.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from agents.demos import DemoBuilder, Relabel
 
+from .records import Record
 from .replay import new_game, replay
 from .runner import Visitor
+
+if TYPE_CHECKING:
+    from agents.demos_v1 import V1Demos
+    from hostwcg_env.engine import Action, Game
+    from hostwcg_env.env.v1.aec import raw_env as V1Env
 
 
 class _Choices(Visitor):
@@ -31,10 +37,11 @@ class _Choices(Visitor):
         self.observer = Observer(RuleConfig())  # fresh buffers for a new game
         self.relabelled = 0
 
-    def before(self, game: Any, i: int, action: Any) -> None:
+    def before(self, game: Game, i: int, action: Action) -> None:
         from hostwcg_env.env.codec import encode
 
         d = game.decision
+        assert d is not None  # (an action answers the open decision)
         if d.player in self.seats and len(d.actions) >= 2:
             obs, mask = self.observer.observe(game)
             flat = encode(self.observer.codec.lay, game.state, d.player, action)
@@ -45,7 +52,7 @@ class _Choices(Visitor):
             self.builder.add(obs, mask, flat, d.player)
 
 
-def from_records(records: Iterable[dict[str, Any]], agent: str, gamma: float = 0.995,
+def from_records(records: Iterable[Record], agent: str, gamma: float = 0.995,
                  relabel: Relabel | None = None) -> dict[str, np.ndarray]:
     """The choices of ``agent`` (its name in the records, e.g. ``ismcts:0.45s``) in the given
     game records (``recordfile.iter_records``: ladder results, balance shards), by replaying
@@ -81,7 +88,7 @@ def from_records(records: Iterable[dict[str, Any]], agent: str, gamma: float = 0
             "relabelled": np.asarray(relabelled)}
 
 
-def replay_into_v1(rec: dict[str, Any], demos: Any, env: Any, seats: Iterable[int], gamma: float = 0.995) -> int:
+def replay_into_v1(rec: Record, demos: V1Demos, env: V1Env, seats: Iterable[int], gamma: float = 0.995) -> int:
     """Replay one record through ``env`` (a v1 ``raw_env`` with ``auto_single=False`` and the
     record's rules), adding every choice of ``seats`` to ``demos``; the number of rows added.
     A replay that does not end as recorded raises ValueError."""
@@ -95,6 +102,7 @@ def replay_into_v1(rec: dict[str, Any], demos: Any, env: Any, seats: Iterable[in
     added = 0
     for i, text in enumerate(rec["actions"]):
         g = env.game
+        assert g is not None  # (start_from set it)
         d = g.decision
         if d is None or g.is_over:
             raise ValueError(f"record {rec.get('key')}: the game ended before action {i + 1}")
@@ -105,13 +113,14 @@ def replay_into_v1(rec: dict[str, Any], demos: Any, env: Any, seats: Iterable[in
             added += 1
         env.step(idx)
     g = env.game
+    assert g is not None
     if not g.is_over or g.state.winner != rec["winner"]:
         raise ValueError(f"record {rec.get('key')}: the replay did not end as recorded")
     demos.end_game(g.state.winner, gamma)
     return added
 
 
-def v1_from_records(records: Iterable[dict[str, Any]], agent: str | None = None,
+def v1_from_records(records: Iterable[Record], agent: str | None = None,
                     gamma: float = 0.995) -> dict[str, np.ndarray]:
     """The v1 rows of ``agent``'s choices (its name in the records; None: both seats of every
     game) in the given records (``hostwcg_env.analysis.replay.replayable``). Only records played under the default rules are taken (the env's observation

@@ -20,7 +20,8 @@ import csv
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+
+from .stats import Row, num
 
 AGENTS = ("lookahead", "ppo_v1")
 GAMES = 400  # per deck pair, seats swapped on paired seeds
@@ -50,12 +51,13 @@ COMPENSATIONS = (
 )
 
 
-def meets(row: dict[str, Any], target: tuple[float, float] = TARGET, band: tuple[float, float] = BAND) -> bool:
+def meets(row: Row, target: tuple[float, float] = TARGET, band: tuple[float, float] = BAND) -> bool:
     """The decision rule on one row (``win_rate``, ``ci_low``, ``ci_high``)."""
-    return (target[0] <= row["win_rate"] <= target[1]) and band[0] <= row["ci_low"] and row["ci_high"] <= band[1]
+    return (target[0] <= num(row["win_rate"]) <= target[1]) and band[0] <= num(row["ci_low"]) \
+        and num(row["ci_high"]) <= band[1]
 
 
-def recommend(rows: Sequence[dict[str, Any]], agents: Sequence[str] = AGENTS) -> Compensation | None:
+def recommend(rows: Sequence[Row], agents: Sequence[str] = AGENTS) -> Compensation | None:
     """The smallest compensation that meets the rule under every agent (None: none does)."""
     ok = {(r["agent"], r["compensation"]) for r in rows if r["meets"]}
     order = sorted(range(len(COMPENSATIONS)), key=lambda i: (COMPENSATIONS[i].size, i))
@@ -69,13 +71,13 @@ def recommend(rows: Sequence[dict[str, Any]], agents: Sequence[str] = AGENTS) ->
 def run_first_turn_study(out: str | Path, workers: int | None = None, games: int = GAMES, seed: int = SEED,
                          agents: Sequence[str] = AGENTS, decks: Sequence[str] | None = None,
                          compensations: Sequence[Compensation] = COMPENSATIONS,
-                         quiet: bool = False) -> list[dict[str, Any]]:
+                         quiet: bool = False) -> list[Row]:
     """Play (or resume) every agent x compensation study under ``out`` and write the tables.
     The defaults are the pre-registered study; smaller ``games``/``decks`` only to check it."""
     from .simulate import Study, run_study
 
     folder = Path(out)
-    rows: list[dict[str, Any]] = []
+    rows: list[Row] = []
     for agent in agents:
         for c in compensations:
             study = Study.make(decks=decks, games=games, agents=agent, rules=dict(c.rules), seed=seed)
@@ -83,7 +85,7 @@ def run_first_turn_study(out: str | Path, workers: int | None = None, games: int
                 print(f"{agent} / {c.label}: {study.describe()}", flush=True)
             res = run_study(study, out=folder / agent / c.label, workers=workers, quiet=quiet)
             fp = res.tables["first_player"][0]
-            row = {"agent": agent, "compensation": c.label, "rules": c.describe(), "size": c.size,
+            row: Row = {"agent": agent, "compensation": c.label, "rules": c.describe(), "size": c.size,
                    "games": fp["games"], "win_rate": fp["win_rate"], "ci_low": fp["ci_low"],
                    "ci_high": fp["ci_high"]}
             row["meets"] = meets(row)
@@ -92,7 +94,7 @@ def run_first_turn_study(out: str | Path, workers: int | None = None, games: int
     return rows
 
 
-def write_tables(rows: Sequence[dict[str, Any]], folder: Path, agents: Sequence[str], games: int, seed: int) -> None:
+def write_tables(rows: Sequence[Row], folder: Path, agents: Sequence[str], games: int, seed: int) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     with (folder / "first_turn.csv").open("w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=list(rows[0]))
@@ -101,7 +103,7 @@ def write_tables(rows: Sequence[dict[str, Any]], folder: Path, agents: Sequence[
     (folder / "first_turn.md").write_text(markdown(rows, agents, games, seed), encoding="utf-8")
 
 
-def markdown(rows: Sequence[dict[str, Any]], agents: Sequence[str], games: int, seed: int) -> str:
+def markdown(rows: Sequence[Row], agents: Sequence[str], games: int, seed: int) -> str:
     lines = [f"First player's win rate, {games} games a deck pair, seed {seed} "
              "(docs/lab/first-turn-study.md)", "",
              "| compensation | size (#) | " + " | ".join(agents) + " |",
@@ -111,8 +113,8 @@ def markdown(rows: Sequence[dict[str, Any]], agents: Sequence[str], games: int, 
         cells = []
         for a in agents:
             r = by.get((a, c.label))
-            cells.append("" if r is None else f"{100 * r['win_rate']:.1f}% [{100 * r['ci_low']:.1f}, "
-                         f"{100 * r['ci_high']:.1f}]{' meets' if r['meets'] else ''} (n={r['games']})")
+            cells.append("" if r is None else f"{100 * num(r['win_rate']):.1f}% [{100 * num(r['ci_low']):.1f}, "
+                         f"{100 * num(r['ci_high']):.1f}]{' meets' if r['meets'] else ''} (n={r['games']})")
         if any(cells):
             lines.append(f"| {c.describe()} | {c.size} | " + " | ".join(cells) + " |")
     best = recommend(rows, agents)

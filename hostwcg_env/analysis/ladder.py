@@ -30,12 +30,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, islice
 from pathlib import Path
-from typing import Any
 
 from .recordfile import RecordFileError, RecordWriter, check_results_file, iter_records
-from .records import MAX_SEED, DeckRef, code_version, record_id
+from .records import MAX_SEED, DeckRef, Record, RecordId, code_version, record_id
 from .runner import GameSpec, run_game
-from .stats import Z, wilson
+from .stats import Row, Z, wilson
 from .tally import NumberSet, Tally, id_digest
 
 __all__ = ["Z", "LadderResult", "Schedule", "Tally", "bradley_terry", "bradley_terry_intervals", "default_decks",
@@ -102,7 +101,7 @@ class Schedule:
         for index in range(len(self)):
             yield self.spec(index)
 
-    def index_of(self, rec: dict[str, Any]) -> int | None:
+    def index_of(self, rec: Record) -> int | None:
         """The place of ``rec`` in the schedule (the game it is a record of), or None."""
         a, b = rec["agents"]
         i = rec["seed"] - self.seed
@@ -116,7 +115,7 @@ class Schedule:
         return None
 
 
-def spec_id(spec: GameSpec) -> tuple[Any, ...]:
+def spec_id(spec: GameSpec) -> RecordId:
     """The ``records.record_id`` the record of ``spec`` will have."""
     import json
 
@@ -213,7 +212,7 @@ def _load() -> float | None:
         return None
 
 
-def _order(rec: dict[str, Any]) -> tuple[str, str, int]:
+def _order(rec: Record) -> tuple[str, str, int]:
     return rec["agents"][0], rec["agents"][1], rec["seed"]
 
 
@@ -224,7 +223,7 @@ class LadderResult:
     for (``keep_records``), and is empty otherwise."""
 
     agents: list[str]
-    records: list[dict[str, Any]]  # game records (records.py), when kept
+    records: list[Record]  # game records (records.py), when kept
     seconds: float
     resumed: int = 0  # records taken from a results file rather than played by this run
     source: str = ""  # set by ``from_results``: the files the records were read from
@@ -255,9 +254,9 @@ class LadderResult:
         (``bradley_terry_intervals``: one pseudo-game per pair played, normal approximation)."""
         return bradley_terry_intervals(self.agents, self.pair_wins())
 
-    def rows(self) -> list[dict[str, Any]]:
+    def rows(self) -> list[Row]:
         wins = self.pair_wins()
-        out = []
+        out: list[Row] = []
         for x, y in combinations(self.agents, 2):
             n = self.sums.games_between(x, y)
             if not n and self.source:
@@ -339,7 +338,7 @@ class LadderResult:
         keeps the records (``records``; ``hostwcg ladder`` does not)."""
         tally = Tally()
         seen = NumberSet()
-        kept: list[dict[str, Any]] = []
+        kept: list[Record] = []
         for path in paths:
             if not str(path).strip():
                 raise RecordFileError("give a results file (got an empty name)")
@@ -381,7 +380,7 @@ class LadderResult:
         return buf.getvalue()
 
 
-def load_results(path: str | Path, warn: bool = True) -> tuple[list[dict[str, Any]], set[str]]:
+def load_results(path: str | Path, warn: bool = True) -> tuple[list[Record], set[str]]:
     """The records of a results file (any layout the ladder has written: ``records.upgrade``)
     and the code versions that played them. A record cut off by an interruption is skipped
     with a warning; valid JSON that is not a game record is an error naming the file and line
@@ -424,7 +423,7 @@ def run_ladder(agents: list[str], games: int, workers: int = 1, seed: int = 0, q
         if name not in tally.agents:
             tally.agents.append(name)
     done = NumberSet()  # the places in the schedule of the games taken from ``results``
-    kept: list[dict[str, Any]] = []
+    kept: list[Record] = []
     t0 = time.time()
     load0 = _load()
     with sigterm_unwinds():

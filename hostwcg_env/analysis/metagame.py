@@ -31,10 +31,15 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
-from .stats import deck_ids, result_for
+from .records import Record
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+from .stats import Cell, Row, deck_ids, num, result_for, text
 
 EPS = 1e-6  # a weight below this is "not played"
 ROBUST = 0.05  # never_robust: played in fewer than this share of the resamples
@@ -50,7 +55,7 @@ def available() -> str | None:
     return None
 
 
-def pair_results(records: Sequence[dict[str, Any]], order: Sequence[str]) -> dict[tuple[int, int], list[float]]:
+def pair_results(records: Sequence[Record], order: Sequence[str]) -> dict[tuple[int, int], list[float]]:
     """For each deck pair (i < j in ``order``), deck i's result in each of their games."""
     index = {d: k for k, d in enumerate(order)}
     out: dict[tuple[int, int], list[float]] = defaultdict(list)
@@ -66,7 +71,7 @@ def pair_results(records: Sequence[dict[str, Any]], order: Sequence[str]) -> dic
     return out
 
 
-def pair_results_from_matchups(rows: Sequence[dict[str, Any]], order: Sequence[str]) -> dict[tuple[int, int], list[float]]:
+def pair_results_from_matchups(rows: Sequence[Mapping[str, Cell]], order: Sequence[str]) -> dict[tuple[int, int], list[float]]:
     """The same from a kept ``matchups.csv`` (its rows as dicts): each pair's games rebuilt from
     the row deck's wins (draws count half), draws and games, which is all resampling needs."""
     index = {d: k for k, d in enumerate(order)}
@@ -75,13 +80,18 @@ def pair_results_from_matchups(rows: Sequence[dict[str, Any]], order: Sequence[s
         i, j = index.get(str(r["deck"])), index.get(str(r["opponent"]))
         if i is None or j is None or i >= j:
             continue
-        n, draws = int(float(r["games"])), int(float(r["draws"]))
-        won = int(round(float(r["wins"]) - draws / 2))
+        n, draws = int(_number(r["games"])), int(_number(r["draws"]))
+        won = int(round(_number(r["wins"]) - draws / 2))
         out[(i, j)] = [1.0] * won + [0.5] * draws + [0.0] * (n - won - draws)
     return out
 
 
-def payoff(n: int, results: dict[tuple[int, int], list[float]]) -> Any:
+def _number(v: Cell) -> float:
+    """A matchups cell: a number, or its text in a kept CSV file."""
+    return float(v) if isinstance(v, str) else num(v)
+
+
+def payoff(n: int, results: dict[tuple[int, int], list[float]]) -> NDArray[np.float64]:
     """The deck-choice game's payoff matrix: deck i's win rate against deck j minus 1/2."""
     import numpy as np
 
@@ -92,7 +102,7 @@ def payoff(n: int, results: dict[tuple[int, int], list[float]]) -> Any:
     return a
 
 
-def equilibrium(a: Any) -> Any:
+def equilibrium(a: NDArray[np.float64]) -> NDArray[np.float64]:
     """The row player's equilibrium strategy of the zero-sum game ``a`` (nashpy's LP)."""
     import nashpy
     import numpy as np
@@ -102,8 +112,8 @@ def equilibrium(a: Any) -> Any:
     return p / p.sum()
 
 
-def metagame(records: Sequence[dict[str, Any]], order: Sequence[str], resamples: int = 200,
-             seed: int = 0) -> list[dict[str, Any]]:
+def metagame(records: Sequence[Record], order: Sequence[str], resamples: int = 200,
+             seed: int = 0) -> list[Row]:
     """One row per deck, best first: ``nash_share`` (its weight in the equilibrium mix) with its
     resampled 95% interval (``_low``, ``_high``), ``played_share`` (of the resamples), ``never``
     and ``never_robust``, ``nash_avg_delta`` (the Nash-averaging rating: its expected result
@@ -113,7 +123,7 @@ def metagame(records: Sequence[dict[str, Any]], order: Sequence[str], resamples:
 
 
 def solve(results: dict[tuple[int, int], list[float]], order: Sequence[str], resamples: int = 200,
-          seed: int = 0) -> list[dict[str, Any]]:
+          seed: int = 0) -> list[Row]:
     """:func:`metagame` from each pair's results (``pair_results``)."""
     import numpy as np
 
@@ -135,7 +145,7 @@ def solve(results: dict[tuple[int, int], list[float]], order: Sequence[str], res
     rt = np.array(ratings) if ratings else np.zeros((0, n))
     order_idx = sorted(range(n), key=lambda k: (-round(float(rating[k]), 9), -float(p[k]), order[k]))
     rank = {k: pos + 1 for pos, k in enumerate(order_idx)}
-    rows: list[dict[str, Any]] = []
+    rows: list[Row] = []
     for k, deck in enumerate(order):
         share = float((w[:, k] > EPS).mean()) if len(w) else float("nan")
         rows.append({
@@ -149,21 +159,21 @@ def solve(results: dict[tuple[int, int], list[float]], order: Sequence[str], res
             "nash_avg_delta_high": _r(np.percentile(rt[:, k], 97.5)) if len(rt) else None,
             "rank": rank[k], "resamples": resamples,
         })
-    rows.sort(key=lambda r: r["rank"])
+    rows.sort(key=lambda r: num(r["rank"]))
     return rows
 
 
-def _r(x: Any) -> float:
+def _r(x: float | np.floating) -> float:
     v = float(x)
     return 0.0 if abs(v) < 1e-9 else round(v, 6)
 
 
-def summary(rows: Sequence[dict[str, Any]]) -> str:
+def summary(rows: Sequence[Row]) -> str:
     """Two lines for the terminal: the equilibrium mix and the decks it never plays."""
     if not rows:
         return ""
-    mix = ", ".join(f"{r['deck']} {100 * r['nash_share']:.0f}%" for r in rows if not r["never"])
-    never = [r["deck"] + ("" if r["never_robust"] else f" (played in {100 * r['played_share']:.0f}% of resamples)")
+    mix = ", ".join(f"{r['deck']} {100 * num(r['nash_share']):.0f}%" for r in rows if not r["never"])
+    never = [text(r["deck"]) + ("" if r["never_robust"] else f" (played in {100 * num(r['played_share']):.0f}% of resamples)")
              for r in rows if r["never"]]
     return f"metagame (Nash equilibrium of deck choice): {mix}\nnever played at equilibrium: " \
            + (", ".join(never) or "none")

@@ -22,9 +22,14 @@ import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .records import DeckRef
+
+if TYPE_CHECKING:
+    from hostwcg_env.engine.carddef import CardDef
+
+TOML = Any  # tomllib.load: a card table's value, of any TOML type (the card loader checks it)
 
 _FIELD = re.compile(r",\s*(?=[A-Za-z_][\w]*\s*=)")
 _CHANGE = re.compile(r"(?:^|\s)([+-])\s*(?:(\d+)\s*x?\s+)?")
@@ -34,13 +39,13 @@ class PatchError(ValueError):
     """A patch or swap that cannot be applied; the message is one line naming it."""
 
 
-def parse_patch(text: str) -> tuple[str, dict[str, Any]]:
+def parse_patch(text: str) -> tuple[str, dict[str, TOML]]:
     """``"Mossback Tortoise: health=5"`` -> ``("Mossback Tortoise", {"health": 5})``."""
     name, colon, body = text.partition(":")
     if not colon or not name.strip() or not body.strip():
         raise PatchError(f"--patch {text!r}: write CARD: FIELD=VALUE[, FIELD=VALUE ...] "
                          "(e.g. \"Mossback Tortoise: health=5\")")
-    fields: dict[str, Any] = {}
+    fields: dict[str, TOML] = {}
     for part in _FIELD.split(body.strip()):
         key, eq, raw = part.partition("=")
         key = key.strip()
@@ -52,7 +57,7 @@ def parse_patch(text: str) -> tuple[str, dict[str, Any]]:
     return name.strip(), fields
 
 
-def _value(raw: str) -> Any:
+def _value(raw: str) -> TOML:
     try:
         return tomllib.loads(f"v = {raw}")["v"]
     except tomllib.TOMLDecodeError:
@@ -60,11 +65,11 @@ def _value(raw: str) -> Any:
 
 
 @cache
-def _raw_tables() -> dict[str, tuple[str, dict[str, Any]]]:
+def _raw_tables() -> dict[str, tuple[str, dict[str, TOML]]]:
     """The shipped cards' TOML tables by name, with the file each comes from."""
     from hostwcg_env.cards.loader import DATA_DIR
 
-    out: dict[str, tuple[str, dict[str, Any]]] = {}
+    out: dict[str, tuple[str, dict[str, TOML]]] = {}
     for path in sorted(DATA_DIR.glob("*.toml")):
         with path.open("rb") as fh:
             for table in tomllib.load(fh).get("card", []):
@@ -72,7 +77,7 @@ def _raw_tables() -> dict[str, tuple[str, dict[str, Any]]]:
     return out
 
 
-def patch_card(text: str, pool: Mapping[str, Any]) -> Any:
+def patch_card(text: str, pool: Mapping[str, CardDef]) -> CardDef:
     """The CardDef ``text`` makes of a shipped card, checked by the card loader against ``pool``."""
     from hostwcg_env.cards.loader import CardError, load_card_tables
 
@@ -91,7 +96,7 @@ def patch_card(text: str, pool: Mapping[str, Any]) -> Any:
 
 
 @cache
-def patched_pool(patches: tuple[str, ...]) -> dict[str, Any]:
+def patched_pool(patches: tuple[str, ...]) -> dict[str, CardDef]:
     """The shipped card pool with ``patches`` applied in order (a fresh dict each new tuple)."""
     from hostwcg_env.cards import default_pool
 
@@ -128,7 +133,7 @@ def parse_swap(text: str) -> tuple[str, list[tuple[str, int, str]]]:
     return deck.strip(), changes
 
 
-def swap_deck(text: str, decks: Sequence[DeckRef], pool: Mapping[str, Any]) -> tuple[int, DeckRef]:
+def swap_deck(text: str, decks: Sequence[DeckRef], pool: Mapping[str, CardDef]) -> tuple[int, DeckRef]:
     """Apply a swap to the matching deck of ``decks``: its index and the new DeckRef (same id,
     so the games pair with the old list's), the new list checked by the deck rules."""
     from hostwcg_env.cards.decks import Deck, DeckError, check_deck, deck_path

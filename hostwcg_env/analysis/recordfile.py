@@ -44,12 +44,14 @@ import sys
 import threading
 import time
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from types import FrameType
 
-from .records import RecordError, record_id, record_key, upgrade
+from .records import Record, RecordError, RecordId, record_id, record_key, upgrade
+
+_Handler = Callable[[int, FrameType | None], object] | int | signal.Handlers | None  # signal.getsignal's
 
 SHARD_GLOB = "shard-*.jsonl"
 GZ_MAGIC = b"\x1f\x8b\x08"
@@ -233,7 +235,7 @@ class _Held:
     def __init__(self) -> None:
         self.active = True
         self.caught: list[int] = []
-        self.previous: dict[int, Any] = {}
+        self.previous: dict[int, _Handler] = {}
 
     def note(self, signum: int, frame: object) -> None:
         if self.active:
@@ -274,7 +276,7 @@ def is_gzip(path: str | Path) -> bool:
     return str(path).endswith(".gz")
 
 
-def encode(rec: dict[str, Any]) -> bytes:
+def encode(rec: Record) -> bytes:
     """A record as the line a results file holds."""
     return (json.dumps(rec, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
 
@@ -327,7 +329,7 @@ class RecordWriter:
         raise RecordFileError(f"{self.path} is being written by another run (a gzip file takes one "
                               "run at a time: give each run its own file and concatenate them)")
 
-    def write(self, rec: dict[str, Any]) -> None:
+    def write(self, rec: Record) -> None:
         data = encode(rec)
         # The compressor takes the record into its checksum and length as it compresses it, so
         # compressing, writing and counting are one held block: a Ctrl-C or SIGTERM between
@@ -352,7 +354,7 @@ class RecordWriter:
     def __enter__(self) -> RecordWriter:
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
@@ -376,7 +378,7 @@ class ShardWriter:
             raise RecordFileError(f"{self.folder} is a file: the shards go in a folder")
         self.folder.mkdir(parents=True, exist_ok=True)
 
-    def write(self, record: dict[str, Any]) -> None:
+    def write(self, record: Record) -> None:
         if self._out is None or self._out.count >= self.per_shard:
             self.close()
             self._k += 1
@@ -393,7 +395,7 @@ class ShardWriter:
     def __enter__(self) -> ShardWriter:
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
@@ -607,7 +609,7 @@ def _raw_lines(path: Path, warn: bool) -> Iterator[bytes]:
                   "appended to by a later one): read up to its damage")
 
 
-def _salvage(line: str) -> dict[str, Any] | None:
+def _salvage(line: str) -> Record | None:
     """The whole record at the end of a line that starts with a cut-off one, if any."""
     i = line.find('{"', 1)
     while i > 0:
@@ -623,13 +625,13 @@ def _salvage(line: str) -> dict[str, Any] | None:
     return None
 
 
-def iter_file(path: str | Path, warn: bool = True) -> Iterator[dict[str, Any]]:
+def iter_file(path: str | Path, warn: bool = True) -> Iterator[Record]:
     """The records of one results file in file order, in this layout (``records.upgrade``)."""
     for _lineno, rec in numbered_records(path, warn=warn):
         yield rec
 
 
-def numbered_records(path: str | Path, warn: bool = True) -> Iterator[tuple[int, dict[str, Any]]]:
+def numbered_records(path: str | Path, warn: bool = True) -> Iterator[tuple[int, Record]]:
     """``(line number, record)`` for each record of one results file, in file order (the
     line numbers of a gzip file count its decompressed lines). A file that is no results file
     is refused first (``check_results_file``); a line that is not JSON is skipped with a
@@ -668,7 +670,7 @@ def numbered_records(path: str | Path, warn: bool = True) -> Iterator[tuple[int,
             raise RecordFileError(f"{p}:{lineno}: {e}") from None
 
 
-def iter_records(paths: str | Path | Iterable[str | Path], warn: bool = True) -> Iterator[dict[str, Any]]:
+def iter_records(paths: str | Path | Iterable[str | Path], warn: bool = True) -> Iterator[Record]:
     """Every record in these files or folders (a folder: its shards), in order: the public
     reader of results files (``--results`` files, balance shards, the ladder's kept files).
     Each record is in this layout whatever layout it was written in; replay one with
@@ -683,10 +685,10 @@ def iter_records(paths: str | Path | Iterable[str | Path], warn: bool = True) ->
             yield from iter_file(f, warn=warn)
 
 
-def read_records(path: str | Path | Iterable[str | Path], warn: bool = True) -> list[dict[str, Any]]:
+def read_records(path: str | Path | Iterable[str | Path], warn: bool = True) -> list[Record]:
     """Records under ``path``, one per game (``records.record_id``): a game recorded twice is
     kept once."""
-    seen: set[tuple[Any, ...]] = set()
+    seen: set[RecordId] = set()
     out = []
     for rec in iter_records(path, warn=warn):
         k = record_id(rec)

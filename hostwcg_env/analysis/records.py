@@ -45,9 +45,82 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, Required, TypedDict, TypeVar, cast
 
 RECORD_VERSION = 2
+
+T = TypeVar("T")
+RuleValue = bool | int | str  # a rule flag's value (RuleConfig's fields are flags, numbers and names)
+
+JSON = Any  # json.loads: a value read from a file, of any JSON type until it is checked
+
+
+class DeckJSON(TypedDict, total=False):
+    """A deck as a record holds it: ``main`` run-length encoded (:func:`rle`)."""
+
+    id: Required[str]
+    name: str
+    host: Required[str]
+    main: Required[list[list[str | int] | str]]
+
+
+class CardsJSON(TypedDict, total=False):
+    """``cards[p]`` of a record: seat p's opening hand, cards drawn and cards played."""
+
+    opening: list[str]
+    drawn: list[str]
+    played: list[str]
+
+
+class Record(TypedDict, total=False):
+    """A game record, as the module docstring describes it (:func:`upgrade` checks one read
+    from a file). ``seats[p]`` is ``[seconds, choices]``; :func:`timeless` blanks the seconds."""
+
+    v: int
+    key: str
+    label: str
+    seed: Required[int]
+    decks: Required[list[DeckJSON]]
+    rules: dict[str, RuleValue]
+    patches: list[str]  # card patches (patches.py) the game was played with, when any
+    agents: Required[list[str]]
+    agent_seeds: list[int]
+    ask_forced: bool
+    actions: Required[list[str]]
+    winner: Required[int | None]
+    reason: str | None
+    truncated: bool | None
+    turns: int | None
+    decisions: int
+    first_player: int | None
+    cards: list[CardsJSON] | None
+    seats: list[list[float]] | None
+    version: str
+    epoch: int
+    pool: str | None
+    ms: int | float | None
+
+
+def known(value: T | None, rec: Record, name: str) -> T:
+    """A field that older ladder lines hold as null (``turns``, ``reason``, ``first_player``,
+    ``cards``: module docstring), from a record that must have it: the balance tables need it."""
+    if value is None:
+        raise RecordError(f"game {record_key(rec)}: its record has no {name!r} (an older ladder line): "
+                          "the balance tables need games recorded with it")
+    return value
+
+
+RecordId = tuple[str, str, str, int, tuple[str, ...], str]  # record_id: label, decks, seed, agents, rules
+
+
+class DeckLike(Protocol):
+    """What :meth:`DeckRef.of` reads: a ``Deck`` (hostwcg_env.cards) or any deck-like object."""
+
+    @property
+    def host(self) -> str: ...
+
+    @property
+    def main(self) -> Sequence[str]: ...
 
 
 class RecordError(ValueError):
@@ -67,16 +140,16 @@ class DeckRef:
     main: tuple[str, ...]
 
     @classmethod
-    def of(cls, deck: Any, id: str | None = None) -> DeckRef:
+    def of(cls, deck: DeckLike, id: str | None = None) -> DeckRef:
         """From a ``Deck`` (hostwcg_env.cards) or any object with name/host/main."""
         name = getattr(deck, "name", "") or (id or "deck")
         return cls(id=id or _slug(name), name=name, host=deck.host, main=tuple(deck.main))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> DeckJSON:
         return {"id": self.id, "name": self.name, "host": self.host, "main": rle(self.main)}
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> DeckRef:
+    def from_json(cls, d: DeckJSON) -> DeckRef:
         return cls(id=d["id"], name=d.get("name", d["id"]), host=d["host"], main=tuple(unrle(d["main"])))
 
     @property
@@ -89,18 +162,18 @@ def _slug(text: str) -> str:
     return "".join(c if c.isalnum() else "_" for c in text.lower()).strip("_") or "deck"
 
 
-def rle(names: Sequence[str]) -> list[list[Any]]:
+def rle(names: Sequence[str]) -> list[list[str | int] | str]:
     """``["a", "a", "b"]`` -> ``[["a", 2], ["b", 1]]`` (order kept)."""
-    out: list[list[Any]] = []
+    runs: list[tuple[str, int]] = []
     for n in names:
-        if out and out[-1][0] == n:
-            out[-1][1] += 1
+        if runs and runs[-1][0] == n:
+            runs[-1] = (n, runs[-1][1] + 1)
         else:
-            out.append([n, 1])
-    return out
+            runs.append((n, 1))
+    return [[n, k] for n, k in runs]
 
 
-def unrle(items: Iterable[Any]) -> list[str]:
+def unrle(items: Iterable[JSON]) -> list[str]:
     out: list[str] = []
     for it in items:
         if isinstance(it, str):
@@ -120,7 +193,7 @@ def shipped_deck_refs() -> tuple[DeckRef, ...]:
 
 
 @cache
-def _shipped_deck_json(i: int) -> dict[str, Any]:
+def _shipped_deck_json(i: int) -> DeckJSON:
     return shipped_deck_refs()[i].to_json()
 
 
@@ -131,23 +204,24 @@ def game_key(deck_a: str, deck_b: str, seed: int) -> str:
     return f"{deck_a}|{deck_b}|{seed}"
 
 
-def record_key(rec: dict[str, Any]) -> str:
+def record_key(rec: Record) -> str:
     return rec.get("key") or game_key(rec["decks"][0]["id"], rec["decks"][1]["id"], rec["seed"])
 
 
-def record_id(rec: dict[str, Any]) -> tuple[Any, ...]:
+def record_id(rec: Record) -> RecordId:
     """What makes two records the same game of the same schedule: label, decks, seed, agents
     and rules (a game recorded twice, by two runs or two files, counts once)."""
     return (rec.get("label", ""), rec["decks"][0]["id"], rec["decks"][1]["id"], rec["seed"],
             tuple(rec["agents"]), json.dumps(rec.get("rules") or {}, sort_keys=True))
 
 
-def timeless(rec: dict[str, Any]) -> dict[str, Any]:
+def timeless(rec: Record) -> dict[str, object]:
     """The record without its wall-time fields (``ms`` and the seconds in ``seats``): what two
     plays of the same game by the same code share, whatever the machine or the interruptions."""
-    out = {k: v for k, v in rec.items() if k != "ms"}
-    if out.get("seats") is not None:
-        out["seats"] = [[None, k] for _secs, k in out["seats"]]
+    out: dict[str, object] = {k: v for k, v in rec.items() if k != "ms"}
+    seats = rec.get("seats")
+    if seats is not None:
+        out["seats"] = [[None, k] for _secs, k in seats]
     return out
 
 
@@ -197,7 +271,7 @@ def code_version() -> str:
 # ============================================================================ older layouts
 
 
-def upgrade(d: Any) -> dict[str, Any]:
+def upgrade(d: JSON) -> Record:
     """A record of any layout (this one, version 1, a ladder line) in this layout; raises
     :class:`RecordError` saying what is wrong when ``d`` is not a game record."""
     if not isinstance(d, dict):
@@ -216,7 +290,7 @@ def upgrade(d: Any) -> dict[str, Any]:
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
         what = f"missing {e}" if isinstance(e, KeyError) else str(e)
         raise RecordError(f"not a game record ({what})") from None
-    return rec
+    return cast(Record, rec)  # checked by _check
 
 
 MAX_SEED = 2**63 - 1  # seeds are whole numbers from 0 to this (a record's and the CLI's)
@@ -227,11 +301,11 @@ def _bad(what: str) -> RecordError:
     return RecordError(f"not a game record ({what})")
 
 
-def _whole(x: Any) -> bool:
+def _whole(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _check(rec: dict[str, Any]) -> None:
+def _check(rec: dict[str, JSON]) -> None:
     """Every field that ``replay``, ``ladder`` and ``audit`` read, checked for type and range
     (``upgrade`` turns a failure into one line naming the field)."""
     seed = rec["seed"]
@@ -288,7 +362,7 @@ def _check(rec: dict[str, Any]) -> None:
         raise _bad("'cards' must be two tables of opening, drawn and played card names")
 
 
-def _check_deck(side: str, d: dict[str, Any]) -> None:
+def _check_deck(side: str, d: dict[str, JSON]) -> None:
     for name in ("id", "host"):
         if not isinstance(d[name], str) or not d[name]:
             raise _bad(f"deck {side}: {name} {d[name]!r} is not a name")
@@ -324,7 +398,7 @@ def _rules_problem(text: str) -> str | None:
     return None
 
 
-def _check_rules(rules: Any) -> None:
+def _check_rules(rules: object) -> None:
     if rules is None:
         return
     problem = _rules_problem(json.dumps(rules, sort_keys=True))
@@ -332,7 +406,7 @@ def _check_rules(rules: Any) -> None:
         raise _bad(problem)
 
 
-def _from_v1(d: dict[str, Any]) -> dict[str, Any]:
+def _from_v1(d: dict[str, JSON]) -> dict[str, JSON]:
     rec = dict(d)
     engine = rec.pop("engine", "")
     rec.update(v=RECORD_VERSION, ask_forced=True)
@@ -342,7 +416,7 @@ def _from_v1(d: dict[str, Any]) -> dict[str, Any]:
     return rec
 
 
-def _from_ladder_line(d: dict[str, Any]) -> dict[str, Any]:
+def _from_ladder_line(d: dict[str, JSON]) -> dict[str, JSON]:
     """A line of a ladder results file written before the ladder wrote this format: agents
     ``a`` and ``b``, the shipped decks by index (``shipped_deck_refs``), default rules, the
     forced actions taken without asking. Lines written before 2026-11-25 kept no actions (they

@@ -12,15 +12,18 @@ replay (the ladder's older lines too, once they kept their actions).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hostwcg_env.engine import ENGINE_EPOCH
 
 from .recordfile import RecordFileError, iter_records
-from .records import DeckRef, pool_hash, record_key
+from .records import DeckRef, Record, pool_hash, record_key
 from .runner import GameSpec, Visitor, play
+
+if TYPE_CHECKING:
+    from hostwcg_env.engine import Action, Game
 
 
 class ReplayError(Exception):
@@ -32,7 +35,7 @@ class ReplayError(Exception):
         self.step = step
 
 
-def replayable(paths: Any, warn: bool = True) -> Iterator[dict[str, Any]]:
+def replayable(paths: str | Path | Iterable[str | Path], warn: bool = True) -> Iterator[Record]:
     """The records of these files or folders that kept their actions (``iter_records``); the
     ladder's lines written before it kept them are skipped, counted in one warning a file."""
     import sys
@@ -53,7 +56,7 @@ def replayable(paths: Any, warn: bool = True) -> Iterator[dict[str, Any]]:
                       f"(written before the ladder kept them)", file=sys.stderr)
 
 
-def load_record(path: str | Path, index: int = 0, key: str | None = None) -> dict[str, Any]:
+def load_record(path: str | Path, index: int = 0, key: str | None = None) -> Record:
     """Record ``index`` of a results file or a folder of shards, or the record whose key is
     ``key``. ``index`` counts records (0-based, in file order), never lines: a line that is not
     a record is skipped with a warning naming it and not counted. A record without actions (a
@@ -77,7 +80,7 @@ def load_record(path: str | Path, index: int = 0, key: str | None = None) -> dic
     raise LookupError(f"{path}: no record with {what}")
 
 
-def spec_of(rec: dict[str, Any]) -> GameSpec:
+def spec_of(rec: Record) -> GameSpec:
     """The game spec a record was played from."""
     decks = [DeckRef.from_json(d) for d in rec["decks"]]
     rules = tuple(sorted((rec.get("rules") or {}).items()))
@@ -86,7 +89,7 @@ def spec_of(rec: dict[str, Any]) -> GameSpec:
                     patches=tuple(rec.get("patches") or ()))
 
 
-def new_game(rec: dict[str, Any]) -> Any:
+def new_game(rec: Record) -> Game:
     """The record's game before its first action; :class:`ReplayError` when the record's decks
     or rules cannot set one up (a card or Host not in this card pool, say)."""
     from .runner import new_game as start
@@ -101,7 +104,7 @@ def _result(winner: int | None, reason: str | None) -> str:
     return ("draw" if winner is None else f"{'AB'[winner]} won") + f" ({reason or '?'})"
 
 
-def _pool_note(rec: dict[str, Any]) -> str:
+def _pool_note(rec: Record) -> str:
     p = rec.get("pool")
     if p and p != pool_hash():
         return f" (the card data has changed since this game was recorded: pool {p}, now {pool_hash()})"
@@ -112,17 +115,18 @@ class _Script:
     """A driver (runner.py) that plays the record's actions, each checked legal where it is
     taken."""
 
-    def __init__(self, rec: dict[str, Any]) -> None:
+    def __init__(self, rec: Record) -> None:
         self.actions = rec["actions"]
         self.i = 0
         self.note = _pool_note(rec)
 
-    def next_action(self, game: Any) -> Any:
+    def next_action(self, game: Game) -> Action:
         from hostwcg_env.engine import Action
 
         n, i = len(self.actions), self.i
         s = game.state
         d = game.decision
+        assert d is not None  # (the runner asks only while the game goes on)
         if i >= n:
             raise ReplayError(f"diverged: the record ends after {n} actions but the game goes on "
                               f"(turn {s.turn}, {d} to decide){self.note}", n + 1)
@@ -141,22 +145,22 @@ class _Script:
 
 
 class _Steps(Visitor):
-    def __init__(self, before: Callable[[Any, int, Any], Any] | None,
-                 after: Callable[[Any, int, Any, int], Any] | None) -> None:
+    def __init__(self, before: Callable[[Game, int, Action], object] | None,
+                 after: Callable[[Game, int, Action, int], object] | None) -> None:
         self._before, self._after, self._first = before, after, 0
 
-    def before(self, game: Any, i: int, action: Any) -> None:
+    def before(self, game: Game, i: int, action: Action) -> None:
         if self._before is not None:
             self._before(game, i, action)
         self._first = len(game.events)
 
-    def after(self, game: Any, i: int, action: Any) -> None:
+    def after(self, game: Game, i: int, action: Action) -> None:
         if self._after is not None:
             self._after(game, i, action, self._first)
 
 
-def replay(rec: dict[str, Any], on_step: Callable[[Any, int, Any, int], Any] | None = None,
-           before_step: Callable[[Any, int, Any], Any] | None = None, visit: Visitor | None = None) -> Any:
+def replay(rec: Record, on_step: Callable[[Game, int, Action, int], object] | None = None,
+           before_step: Callable[[Game, int, Action], object] | None = None, visit: Visitor | None = None) -> Game:
     """Replay ``rec`` to its end and check the result (what the record holds of it: winner,
     reason, turns, decisions); returns the finished Game. ``before_step(game, i, action)``
     runs before each action is applied (the decision it answers is ``game.decision``) and
@@ -197,7 +201,7 @@ def replay(rec: dict[str, Any], on_step: Callable[[Any, int, Any, int], Any] | N
     return game
 
 
-def verify(rec: dict[str, Any]) -> str | None:
+def verify(rec: Record) -> str | None:
     """None when ``rec`` replays exactly, else the message saying where it diverged."""
     try:
         replay(rec)
@@ -206,7 +210,7 @@ def verify(rec: dict[str, Any]) -> str | None:
     return None
 
 
-def describe(rec: dict[str, Any]) -> str:
+def describe(rec: Record) -> str:
     d = rec["decks"]
     rules = ", ".join(f"{k}={v}" for k, v in (rec.get("rules") or {}).items()) or "default rules"
     w = rec.get("winner")
@@ -220,8 +224,8 @@ HELP = ("Keys are read when you press Enter: Enter alone: next decision | t Ente
         "c Enter: to the end | b Enter: board | q Enter: quit")
 
 
-def step_through(rec: dict[str, Any], viewer: int | None, step: bool = True,
-                 read: Callable[[str], str] = input, out: Callable[[str], Any] = print,
+def step_through(rec: Record, viewer: int | None, step: bool = True,
+                 read: Callable[[str], str] = input, out: Callable[[str], object] = print,
                  color: bool = False) -> int:
     """Replay ``rec`` in the terminal from ``viewer``'s side (0 = A, 1 = B, None = spectator):
     each decision and its events, the board at each new turn, waiting for Enter when ``step``.
@@ -231,10 +235,10 @@ def step_through(rec: dict[str, Any], viewer: int | None, step: bool = True,
 
     out(describe(rec))
     n = len(rec["actions"])
-    mode = {"run": not step, "until_turn": None}
-    state: dict[str, Any] = {"turn": -1}
+    mode: dict[str, int | bool | None] = {"run": not step, "until_turn": None}
+    state: dict[str, int] = {"turn": -1}
 
-    def show(game: Any, i: int, a: Any, first: int) -> None:
+    def show(game: Game, i: int, a: Action, first: int) -> None:
         s = game.state
         if mode["until_turn"] is not None and (s.turn >= mode["until_turn"] or game.is_over):
             mode["until_turn"] = None
@@ -255,12 +259,12 @@ def step_through(rec: dict[str, Any], viewer: int | None, step: bool = True,
     _decider: list[int | None] = [None]
     _kind: list[str] = [""]
 
-    def _note(game: Any) -> None:
+    def _note(game: Game) -> None:
         d = game.decision
         _decider[0] = d.player if d is not None else None
         _kind[0] = d.kind.value if d is not None else ""
 
-    def _prompt(game: Any) -> None:
+    def _prompt(game: Game) -> None:
         while True:
             try:
                 line = read("replay> ").strip().lower()

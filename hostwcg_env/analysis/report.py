@@ -11,11 +11,82 @@ import html
 import math
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NotRequired, Protocol, TypedDict, TypeVar, overload
 
-from .stats import CONDITION_TEXT
+from .stats import CONDITION_TEXT, Cell, Row, Tables, num, text
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+    from .records import RuleValue
+
+T = TypeVar("T")
+AxesGrid = Any  # matplotlib's Figure.subplots: one Axes or an array of them, typed Any by matplotlib
+
+
+class _Figures(Protocol):
+    """What ``_plt`` gives: new figures on an Agg canvas."""
+
+    def subplots(self, ncols: int = 1, figsize: tuple[float, float] = (7, 4)) -> tuple[Figure, AxesGrid]: ...
+
+
+class StudyMeta(TypedDict, total=False):
+    """What a balance report says of its study (``BalanceResult.meta``)."""
+
+    study: str  # Study.describe()
+    games: int
+    expected_games: int
+    new_games: int
+    seconds: float
+    games_per_second: float | None
+    max_width: float
+
+
+class CompareMeta(TypedDict):
+    """What a comparison's report says of it (``CompareResult.meta``)."""
+
+    a: str  # configuration A's Study.describe()
+    b: str
+    changed: dict[str, RuleValue]  # the rule flags B sets differently
+    pairs: int
+    decision: str
+    seconds: float
+    max_width: float
+
+
+class _Plan(Protocol):
+    @property
+    def metric(self) -> str: ...
+
+
+class Comparison(Protocol):
+    """What ``write_compare`` reads of a comparison (``compare.CompareResult``)."""
+
+    @property
+    def diffs(self) -> list[Row]: ...
+
+    @property
+    def looks(self) -> list[Row]: ...
+
+    @property
+    def decision(self) -> str: ...
+
+    @property
+    def plan(self) -> _Plan | None: ...
+
+    def meta(self) -> CompareMeta: ...
+
+
+class Written(TypedDict):
+    """What a report writer wrote: its files, notes on what it left out, the HTML page."""
+
+    files: list[Path]
+    notes: list[str]
+    report: NotRequired[Path]
 
 TABLE_TEXT = {
     "matchups": "Each deck against each other deck: the row deck's win rate (draws count half), 95% Wilson interval.",
@@ -42,7 +113,15 @@ TABLE_TEXT = {
 # ============================================================================ deck names
 
 
-def deck_label(value: Any) -> Any:
+@overload
+def deck_label(value: str) -> str: ...
+
+
+@overload
+def deck_label(value: T) -> T: ...
+
+
+def deck_label(value: object) -> object:
     """What a report prints for a deck: a shipped deck's short name for its id wherever it
     appears (``karsh_ember_tide`` -> ``karsh``, ``brae_deep_roots vs karsh_ember_tide`` ->
     ``brae vs karsh``; ``hostwcg_env.cards.short_name``); any other value as it is. The CSV and
@@ -65,14 +144,14 @@ def _deck_ids() -> tuple[re.Pattern[str], dict[str, str]]:
 DECK_COLUMNS = ("deck", "opponent", "scope", "decks", "deck_a", "deck_b", "winner_deck")
 
 
-def _labelled(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def _labelled(rows: Sequence[Row]) -> list[Row]:
     return [{k: (deck_label(v) if k in DECK_COLUMNS else v) for k, v in r.items()} for r in rows]
 
 
 # ============================================================================ tables
 
 
-def columns(rows: Sequence[dict[str, Any]]) -> list[str]:
+def columns(rows: Sequence[Row]) -> list[str]:
     cols: dict[str, None] = {}
     for r in rows:
         for k in r:
@@ -80,7 +159,7 @@ def columns(rows: Sequence[dict[str, Any]]) -> list[str]:
     return list(cols)
 
 
-def write_csv(rows: Sequence[dict[str, Any]], path: Path) -> Path:
+def write_csv(rows: Sequence[Row], path: Path) -> Path:
     with open(path, "w", newline="", encoding="utf-8") as fh:
         w = csv.DictWriter(fh, fieldnames=columns(rows) or ["empty"])
         w.writeheader()
@@ -89,7 +168,7 @@ def write_csv(rows: Sequence[dict[str, Any]], path: Path) -> Path:
     return path
 
 
-def to_frames(tables: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+def to_frames(tables: Tables) -> dict[str, pd.DataFrame]:
     """The tables as pandas DataFrames (pip install 'hostwcg[analysis]')."""
     try:
         import pandas as pd
@@ -114,7 +193,7 @@ def parquet_available() -> str | None:
     return None
 
 
-def write_tables(tables: dict[str, list[dict[str, Any]]], folder: Path, prefix: str = "") -> dict[str, Any]:
+def write_tables(tables: Tables, folder: Path, prefix: str = "") -> Written:
     folder.mkdir(parents=True, exist_ok=True)
     files: list[Path] = []
     for name, rows in tables.items():
@@ -133,7 +212,7 @@ def write_tables(tables: dict[str, list[dict[str, Any]]], folder: Path, prefix: 
 # ============================================================================ plots
 
 
-def _plt() -> Any:
+def _plt() -> _Figures | None:
     """matplotlib's Figure class, or None when matplotlib is not installed. Figures are drawn
     with the object API on an Agg canvas: pyplot's global backend (a notebook's inline one) is
     never touched."""
@@ -145,7 +224,7 @@ def _plt() -> Any:
 
     class _Figs:
         @staticmethod
-        def subplots(ncols: int = 1, figsize: tuple[float, float] = (7, 4)) -> tuple[Any, Any]:
+        def subplots(ncols: int = 1, figsize: tuple[float, float] = (7, 4)) -> tuple[Figure, AxesGrid]:
             fig = Figure(figsize=figsize)
             FigureCanvasAgg(fig)
             return fig, fig.subplots(1, ncols)
@@ -158,21 +237,21 @@ def matplotlib_note() -> str | None:
         "plots not drawn: matplotlib is not installed (pip install 'hostwcg[analysis]')"
 
 
-def _save(fig: Any, path: Path) -> Path:
+def _save(fig: Figure, path: Path) -> Path:
     fig.tight_layout()
     fig.savefig(path, dpi=100, format="png")
     return path
 
 
-def plot_matrix(tables: dict[str, Any], path: Path) -> Path | None:
+def plot_matrix(tables: Tables, path: Path) -> Path | None:
     plt = _plt()
     rows = tables["matrix"]
     if plt is None or not rows:
         return None
     import numpy as np
 
-    names = [r["deck"] for r in rows]
-    m = np.array([[np.nan if r[c] is None else r[c] for c in names] for r in rows], dtype=float)
+    names = [text(r["deck"]) for r in rows]
+    m = np.array([[np.nan if r[c] is None else num(r[c]) for c in names] for r in rows], dtype=float)
     ci = {(r["deck"], r["opponent"]): r for r in tables["matchups"]}
     n = len(names)
     fig, ax = plt.subplots(figsize=(1.1 * n + 3, 0.8 * n + 2))
@@ -184,9 +263,9 @@ def plot_matrix(tables: dict[str, Any], path: Path) -> Path | None:
             r = ci.get((a, b))
             if r is None:
                 continue
-            txt = f"{100 * r['win_rate']:.0f}\n[{100 * r['ci_low']:.0f}-{100 * r['ci_high']:.0f}]"
+            txt = f"{100 * num(r['win_rate']):.0f}\n[{100 * num(r['ci_low']):.0f}-{100 * num(r['ci_high']):.0f}]"
             ax.text(j, i, txt + ("*" if r["too_wide"] else ""), ha="center", va="center", fontsize=7,
-                    color="white" if abs(r["win_rate"] - 0.5) > 0.17 else "black")
+                    color="white" if abs(num(r["win_rate"]) - 0.5) > 0.17 else "black")
     ax.set_xlabel("opponent")
     ax.set_ylabel("deck")
     ax.set_title("Row deck's win rate % [95% CI]  (* interval too wide to call)")
@@ -194,7 +273,7 @@ def plot_matrix(tables: dict[str, Any], path: Path) -> Path | None:
     return _save(fig, path)
 
 
-def _forest(ax: Any, labels: list[str], est: list[float], lo: list[float], hi: list[float],
+def _forest(ax: Axes, labels: list[str], est: list[float], lo: list[float], hi: list[float],
             wide: list[bool], ref: float) -> None:
     ys = list(range(len(labels)))[::-1]
     for y, e, a, b, w in zip(ys, est, lo, hi, wide, strict=True):
@@ -204,21 +283,21 @@ def _forest(ax: Any, labels: list[str], est: list[float], lo: list[float], hi: l
     ax.set_yticks(ys, labels, fontsize=8)
 
 
-def plot_rates(rows: list[dict[str, Any]], label: str, path: Path, title: str, prefix: str = "") -> Path | None:
+def plot_rates(rows: list[Row], label: str, path: Path, title: str, prefix: str = "") -> Path | None:
     plt = _plt()
     rows = [r for r in rows if r.get(prefix + "win_rate") is not None]
     if plt is None or not rows:
         return None
     fig, ax = plt.subplots(figsize=(7, 0.35 * len(rows) + 1.5))
-    _forest(ax, [str(deck_label(r[label])) for r in rows], [r[prefix + "win_rate"] for r in rows],
-            [r[prefix + "ci_low"] for r in rows], [r[prefix + "ci_high"] for r in rows],
-            [r[prefix + "too_wide"] for r in rows], 0.5)
+    _forest(ax, [str(deck_label(r[label])) for r in rows], [num(r[prefix + "win_rate"]) for r in rows],
+            [num(r[prefix + "ci_low"]) for r in rows], [num(r[prefix + "ci_high"]) for r in rows],
+            [bool(r[prefix + "too_wide"]) for r in rows], 0.5)
     ax.set_xlim(0, 1)
     ax.set_title(title, fontsize=10)
     return _save(fig, path)
 
 
-def plot_lengths(tables: dict[str, Any], path: Path) -> Path | None:
+def plot_lengths(tables: Tables, path: Path) -> Path | None:
     plt = _plt()
     g = tables["games"]
     if plt is None or not g:
@@ -232,25 +311,25 @@ def plot_lengths(tables: dict[str, Any], path: Path) -> Path | None:
     return _save(fig, path)
 
 
-def plot_cards(tables: dict[str, Any], path: Path, condition: str = "drawn", top: int = 12,
+def plot_cards(tables: Tables, path: Path, condition: str = "drawn", top: int = 12,
                min_games: int = 5) -> Path | None:
     plt = _plt()
     rows = [r for r in tables["cards"] if r["condition"] == condition and r["delta"] is not None
-            and r["games"] >= min_games and r["share"] < 1]
+            and num(r["games"]) >= min_games and num(r["share"]) < 1]
     if plt is None or not rows:
         return None
-    rows.sort(key=lambda r: -r["delta"])
+    rows.sort(key=lambda r: -num(r["delta"]))
     pick = rows if len(rows) <= 2 * top else rows[:top] + rows[-top:]
     fig, ax = plt.subplots(figsize=(8, 0.3 * len(pick) + 1.5))
-    _forest(ax, [f"{deck_label(r['deck'])}: {r['card']}" for r in pick], [r["delta"] for r in pick],
-            [r["delta_low"] for r in pick], [r["delta_high"] for r in pick],
-            [r["too_wide"] for r in pick], 0.0)
+    _forest(ax, [f"{deck_label(r['deck'])}: {r['card']}" for r in pick], [num(r["delta"]) for r in pick],
+            [num(r["delta_low"]) for r in pick], [num(r["delta_high"]) for r in pick],
+            [bool(r["too_wide"]) for r in pick], 0.0)
     ax.set_title(f"Card win rate when {condition} minus the deck's baseline (95% CI; grey: too wide)",
                  fontsize=9)
     return _save(fig, path)
 
 
-def draw_plots(tables: dict[str, Any], folder: Path) -> list[Path]:
+def draw_plots(tables: Tables, folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     out = [
         plot_matrix(tables, folder / "matchups.png"),
@@ -341,7 +420,7 @@ document.querySelectorAll('input.filter').forEach(function (input) {
 """
 
 
-def fmt(v: Any, col: str = "") -> str:
+def fmt(v: object, col: str = "") -> str:
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return ""
     if isinstance(v, bool):
@@ -380,7 +459,7 @@ def _header(col: str, merged: bool) -> str:
     return f"{text} [95% CI]" if merged else text
 
 
-def html_table(rows: Sequence[dict[str, Any]], cols: Sequence[str] | None = None, max_rows: int | None = None,
+def html_table(rows: Sequence[Row], cols: Sequence[str] | None = None, max_rows: int | None = None,
                flag: str = "too_wide", table_id: str = "") -> str:
     """A table of ``rows`` that fits the page: deck ids as short names, each estimate with its
     95% interval in one cell (grey when too wide to call), underscores as spaces in the
@@ -416,7 +495,7 @@ def html_table(rows: Sequence[dict[str, Any]], cols: Sequence[str] | None = None
     return "".join(out)
 
 
-def _ci_cell(r: dict[str, Any], est: str, lo: str, hi: str, wide: str) -> str:
+def _ci_cell(r: Row, est: str, lo: str, hi: str, wide: str) -> str:
     v = r.get(est)
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return "<td></td>"
@@ -426,11 +505,11 @@ def _ci_cell(r: dict[str, Any], est: str, lo: str, hi: str, wide: str) -> str:
     return f"<td{cls} data-v='{v}'>{fmt(v, est)}{interval}</td>"
 
 
-def matrix_html(tables: dict[str, Any]) -> str:
+def matrix_html(tables: Tables) -> str:
     rows = tables["matrix"]
     if not rows:
         return ""
-    names = [r["deck"] for r in rows]
+    names = [text(r["deck"]) for r in rows]
     ci = {(r["deck"], r["opponent"]): r for r in tables["matchups"]}
     out = ["<div class='tw'><table><thead><tr><th class='l'>deck \\ opponent</th>"
            + "".join(f"<th>{html.escape(deck_label(n))}</th>" for n in names) + "</tr></thead><tbody>"]
@@ -441,27 +520,30 @@ def matrix_html(tables: dict[str, Any]) -> str:
             if r is None:
                 cells.append("<td></td>")
                 continue
-            p = r["win_rate"]
+            p = num(r["win_rate"])
             hue = int(255 - 125 * min(1.0, abs(p - 0.5) * 3.5))  # pastel: text stays readable
             bg = f"rgb(255,{hue},{hue})" if p < 0.5 else f"rgb({hue},{hue},255)"
             cls = "mwide" if r["too_wide"] else ""
             cells.append(f"<td class='{cls}' style='background:{bg}' title='n={r['games']}'>"
-                         f"{100 * p:.0f}% <small>[{100 * r['ci_low']:.0f}-{100 * r['ci_high']:.0f}]</small></td>")
+                         f"{100 * p:.0f}% <small>[{100 * num(r['ci_low']):.0f}-{100 * num(r['ci_high']):.0f}]</small></td>")
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table></div>")
     return "".join(out)
 
 
-def cards_pivot(rows: Sequence[dict[str, Any]], conditions: Sequence[str] = ("drawn", "opening", "drawn_later", "played")
+def cards_pivot(rows: Sequence[Row], conditions: Sequence[str] = ("drawn", "opening", "drawn_later", "played")
                 ) -> str:
     """One row per (deck, card): per condition 'rate (n) delta [lo, hi]'; grey when too wide.
     Sorted by a click on a header (a condition sorts by its delta), filtered by the words typed
     in the box above it (deck, card, anything in the row)."""
     if not rows:
         return "<p class='note'>(no rows)</p>"
-    by: dict[tuple[str, str], dict[str, Any]] = {}
+    by: dict[tuple[str, str], dict[str, Row]] = {}  # a row per condition
+    copies: dict[tuple[str, str], Cell] = {}
     for r in rows:
-        by.setdefault((r["deck"], r["card"]), {"copies": r["copies"]})[r["condition"]] = r
+        at = (text(r["deck"]), text(r["card"]))
+        copies.setdefault(at, r["copies"])
+        by.setdefault(at, {})[text(r["condition"])] = r
     head = "".join(f"<th>{c.replace('_', ' ')}</th>" for c in conditions)
     out = ["<p><input class='filter' type='search' data-table='cards-table' data-count='cards-count' "
            "placeholder='filter: a deck, a card, any word in the row' aria-label='filter the cards'> "
@@ -470,17 +552,18 @@ def cards_pivot(rows: Sequence[dict[str, Any]], conditions: Sequence[str] = ("dr
            f"<th class='l'>card</th><th>copies</th>{head}</tr></thead><tbody>"]
     for (deck, card), d in by.items():
         cells = [f"<td class='l'>{html.escape(deck_label(deck))}</td><td class='l'>{html.escape(card)}</td>"
-                 f"<td>{d['copies']}</td>"]
+                 f"<td>{copies[(deck, card)]}</td>"]
         for c in conditions:
             rc = d.get(c)
             if rc is None or not rc["games"]:
                 cells.append("<td></td>")
                 continue
             delta = "" if rc["delta"] is None else (
-                f" &Delta;{100 * rc['delta']:+.1f} [{100 * rc['delta_low']:+.1f}, {100 * rc['delta_high']:+.1f}]")
+                f" &Delta;{100 * num(rc['delta']):+.1f} [{100 * num(rc['delta_low']):+.1f}, "
+                f"{100 * num(rc['delta_high']):+.1f}]")
             cls = " class='wide'" if rc["too_wide"] else ""
             key = rc["delta"] if rc["delta"] is not None else rc["win_rate"]
-            cells.append(f"<td{cls} data-v='{key}'>{100 * rc['win_rate']:.0f}% (n={rc['games']}){delta}</td>")
+            cells.append(f"<td{cls} data-v='{key}'>{100 * num(rc['win_rate']):.0f}% (n={rc['games']}){delta}</td>")
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table></div>")
     return "".join(out)
@@ -499,7 +582,7 @@ def page(title: str, body: list[str]) -> str:
             + f"<script>{SCRIPT}</script></body></html>\n")
 
 
-def html_report(tables: dict[str, Any], meta: dict[str, Any], pngs: Sequence[Path], notes: Sequence[str],
+def html_report(tables: Tables, meta: StudyMeta, pngs: Sequence[Path], notes: Sequence[str],
                 title: str = "Balance report") -> str:
     by = {Path(p).stem: p for p in pngs}
 
@@ -543,7 +626,7 @@ def html_report(tables: dict[str, Any], meta: dict[str, Any], pngs: Sequence[Pat
 CONDITION_TEXT_HTML = "Conditions: " + "; ".join(f"<b>{k}</b>: {v}" for k, v in CONDITION_TEXT.items()) + "."
 
 
-def _plots(wanted: bool, notes: list[str], draw: Any) -> list[Path]:
+def _plots(wanted: bool, notes: list[str], draw: Callable[[], Iterable[Path]]) -> list[Path]:
     """Draw the plots if asked and matplotlib is there; otherwise say why there are none."""
     if not wanted:
         return []
@@ -554,8 +637,8 @@ def _plots(wanted: bool, notes: list[str], draw: Any) -> list[Path]:
     return list(draw())
 
 
-def write_all(tables: dict[str, Any], folder: str | Path, meta: dict[str, Any], plots: bool = True,
-              title: str = "Balance report") -> dict[str, Any]:
+def write_all(tables: Tables, folder: str | Path, meta: StudyMeta, plots: bool = True,
+              title: str = "Balance report") -> Written:
     """Every output of a study under ``folder``; returns the files and any notes."""
     folder = Path(folder)
     res = write_tables(tables, folder)
@@ -570,7 +653,7 @@ FIRST_PLAYER_BAND = (0.45, 0.55)  # a fair first turn: docs/balance.md, "The fir
 HOUSE_RULES = ("first_turn_ap_cut", "second_player_extra_cards", "second_turn_extra_ap", "second_turn_draw")
 
 
-def first_player_flag(tables: dict[str, Any]) -> str | None:
+def first_player_flag(tables: Tables) -> str | None:
     """A warning when the first player's win rate over all games lies outside 45-55%, naming
     the first-turn house rules (docs/rulings.md A56) that compensate; None inside the band."""
     rows = tables.get("first_player") or []
@@ -578,24 +661,24 @@ def first_player_flag(tables: dict[str, Any]) -> str | None:
     if not fp or not fp["games"]:
         return None
     lo, hi = FIRST_PLAYER_BAND
-    rate = fp["win_rate"]
+    rate = num(fp["win_rate"])
     if lo <= rate <= hi:
         return None
     side = "first" if rate > hi else "second"
-    return (f"FIRST PLAYER: the first player wins {100 * rate:.1f}% [{100 * fp['ci_low']:.1f}, "
-            f"{100 * fp['ci_high']:.1f}], outside {100 * lo:.0f}-{100 * hi:.0f}%: the {side} player is "
+    return (f"FIRST PLAYER: the first player wins {100 * rate:.1f}% [{100 * num(fp['ci_low']):.1f}, "
+            f"{100 * num(fp['ci_high']):.1f}], outside {100 * lo:.0f}-{100 * hi:.0f}%: the {side} player is "
             f"favoured. The first-turn house rules (docs/rulings.md A56: {', '.join(HOUSE_RULES)}) "
             "compensate; measure one with: hostwcg balance compare --compare "
             + ("first_turn_ap_cut=2" if side == "first" else "FLAG=VALUE"))
 
 
-def text_summary(tables: dict[str, Any], meta: dict[str, Any], max_cards: int = 5) -> str:
+def text_summary(tables: Tables, meta: StudyMeta, max_cards: int = 5) -> str:
     """A short plain-text summary for the terminal."""
     lines = [meta.get("study", ""), f"{meta.get('games', 0)} games"]
     fp = tables["first_player"][0] if tables["first_player"] else None
     if fp and fp["games"]:
-        lines.append(f"first player wins {100 * fp['win_rate']:.1f}% [{100 * fp['ci_low']:.1f}, "
-                     f"{100 * fp['ci_high']:.1f}]{'  (too wide to call)' if fp['too_wide'] else ''}")
+        lines.append(f"first player wins {100 * num(fp['win_rate']):.1f}% [{100 * num(fp['ci_low']):.1f}, "
+                     f"{100 * num(fp['ci_high']):.1f}]{'  (too wide to call)' if fp['too_wide'] else ''}")
     flag = first_player_flag(tables)
     if flag:
         lines.append(flag)
@@ -605,8 +688,8 @@ def text_summary(tables: dict[str, Any], meta: dict[str, Any], max_cards: int = 
     lines.append("")
     lines.append("deck win rates against the field:")
     for r in tables["decks"]:
-        lines.append(f"  {deck_label(r['deck']):24} {100 * r['win_rate']:5.1f}% [{100 * r['ci_low']:.1f}, "
-                     f"{100 * r['ci_high']:.1f}]  n={r['games']}{'  too wide' if r['too_wide'] else ''}")
+        lines.append(f"  {deck_label(r['deck']):24} {100 * num(r['win_rate']):5.1f}% [{100 * num(r['ci_low']):.1f}, "
+                     f"{100 * num(r['ci_high']):.1f}]  n={r['games']}{'  too wide' if r['too_wide'] else ''}")
     if tables.get("metagame"):
         from .metagame import summary
 
@@ -620,28 +703,28 @@ def text_summary(tables: dict[str, Any], meta: dict[str, Any], max_cards: int = 
 # ============================================================================ comparisons
 
 
-def plot_compare(diffs: Sequence[dict[str, Any]], path: Path) -> Path | None:
+def plot_compare(diffs: Sequence[Row], path: Path) -> Path | None:
     plt = _plt()
     rows = [r for r in diffs if r["table"] in ("game", "matchup", "deck") and r["stat"] not in ("turns", "decisions")
-            and r["ci_low"] is not None and math.isfinite(r["ci_low"])]
+            and r["ci_low"] is not None and math.isfinite(num(r["ci_low"]))]
     if plt is None or not rows:
         return None
     fig, ax = plt.subplots(figsize=(8, 0.3 * len(rows) + 1.5))
-    _forest(ax, [f"{r['table']}: {r['scope']}"[:60] for r in rows], [r["diff"] for r in rows],
-            [r["ci_low"] for r in rows], [r["ci_high"] for r in rows], [r["too_wide"] for r in rows], 0.0)
+    _forest(ax, [f"{r['table']}: {r['scope']}"[:60] for r in rows], [num(r["diff"]) for r in rows],
+            [num(r["ci_low"]) for r in rows], [num(r["ci_high"]) for r in rows], [bool(r["too_wide"]) for r in rows], 0.0)
     ax.set_title("B - A (paired by game, 95% CI; grey: too wide to call)", fontsize=10)
     return _save(fig, path)
 
 
-def plot_looks(looks: Sequence[dict[str, Any]], path: Path, metric: str) -> Path | None:
+def plot_looks(looks: Sequence[Row], path: Path, metric: str) -> Path | None:
     plt = _plt()
     if plt is None or not looks:
         return None
     fig, ax = plt.subplots(figsize=(7, 3.5))
     g = [r["games"] for r in looks]
-    ax.plot(g, [r["z"] if math.isfinite(r["z"]) else 0 for r in looks], "o-", label="z (B - A)")
+    ax.plot(g, [r["z"] if math.isfinite(num(r["z"])) else 0 for r in looks], "o-", label="z (B - A)")
     ax.plot(g, [r["bound"] for r in looks], "r--", label="boundary")
-    ax.plot(g, [-r["bound"] for r in looks], "r--")
+    ax.plot(g, [-num(r["bound"]) for r in looks], "r--")
     ax.axhline(0, color="#888", lw=0.8)
     ax.set_xlabel("paired games")
     ax.set_ylabel("z")
@@ -650,7 +733,7 @@ def plot_looks(looks: Sequence[dict[str, Any]], path: Path, metric: str) -> Path
     return _save(fig, path)
 
 
-def write_compare(res: Any, folder: Path, plots: bool = True) -> dict[str, Any]:
+def write_compare(res: Comparison, folder: Path, plots: bool = True) -> Written:
     folder = Path(folder)
     tw = write_tables({"compare": res.diffs, "compare_looks": res.looks}, folder)
     notes = list(tw["notes"])
@@ -679,7 +762,7 @@ def write_compare(res: Any, folder: Path, plots: bool = True) -> dict[str, Any]:
                      ("card", "Cards")):
         rows = [r for r in res.diffs if r["table"] == t]
         if t == "card":
-            rows = sorted(rows, key=lambda r: (not r["significant"], -abs(r["diff"])))
+            rows = sorted(rows, key=lambda r: (not r["significant"], -abs(num(r["diff"]))))
         body += [f"<h2>{title}</h2>", html_table(rows, max_rows=300 if t == "card" else None)]
     body.append("<p class='note'>Full reports of each configuration: A/report.html and B/report.html.</p>")
     report = folder / "compare.html"

@@ -32,12 +32,36 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeAlias, cast
 
 from hostwcg_env.engine import ENGINE_EPOCH
 from hostwcg_env.engine.events import Draw, GameStarted, WouldPlay
 
-from .records import RECORD_VERSION, DeckRef, code_version, game_key, pool_hash
+from .records import (
+    RECORD_VERSION,
+    CardsJSON,
+    DeckRef,
+    Record,
+    RuleValue,
+    code_version,
+    game_key,
+    pool_hash,
+)
+
+if TYPE_CHECKING:
+    from agents.base import Agent
+    from hostwcg_env.engine import Action, Game, Ruleset
+
+Rules = tuple[tuple[str, RuleValue], ...]  # rule overrides as (flag, value) pairs, hashable
+
+
+class Driver(Protocol):
+    """A player that takes the game itself and returns its next action (``selfplay.py``)."""
+
+    def next_action(self, game: Game) -> Action: ...
+
+
+Player: TypeAlias = "Agent | Driver"  # what ``play`` seats: a named agent's object or a driver
 
 
 @dataclass(frozen=True)
@@ -48,7 +72,7 @@ class GameSpec:
     deck_b: DeckRef
     seed: int
     agents: tuple[str, str] = ("random", "random")
-    rules: tuple[tuple[str, Any], ...] = ()
+    rules: Rules = ()
     label: str = ""  # the configuration's name in a comparison ("A"/"B"), else ""
     index: int = 0  # position in its schedule
     ask_forced: bool = True  # ask the agents on decisions with one legal action too
@@ -63,7 +87,7 @@ class GameSpec:
         return 2 * self.seed, 2 * self.seed + 1
 
     @property
-    def rules_dict(self) -> dict[str, Any]:
+    def rules_dict(self) -> dict[str, RuleValue]:
         return dict(self.rules)
 
 
@@ -72,26 +96,26 @@ class Visitor:
     ``i`` is the 0-based number of the action; in ``before`` the decision it answers is still
     ``game.decision``."""
 
-    def start(self, game: Any) -> None:
+    def start(self, game: Game) -> None:
         """The new game, before its first action."""
 
-    def before(self, game: Any, i: int, action: Any) -> None:
+    def before(self, game: Game, i: int, action: Action) -> None:
         """Action ``i`` has been chosen and is about to be applied."""
 
-    def after(self, game: Any, i: int, action: Any) -> None:
+    def after(self, game: Game, i: int, action: Action) -> None:
         """Action ``i`` has been applied."""
 
-    def end(self, game: Any) -> None:
+    def end(self, game: Game) -> None:
         """The game is over."""
 
 
 class Played(NamedTuple):
-    game: Any  # the finished Game
-    record: dict[str, Any]  # its record (records.py)
+    game: Game  # the finished Game
+    record: Record  # its record (records.py)
 
 
 @cache
-def _ruleset(rules: tuple[tuple[str, Any], ...], patches: tuple[str, ...] = ()) -> Any:
+def _ruleset(rules: Rules, patches: tuple[str, ...] = ()) -> Ruleset:
     """The shipped cards (with the spec's card patches) under its rule flags (one Ruleset per
     set of overrides)."""
     from hostwcg_env.cards import default_ruleset
@@ -105,22 +129,22 @@ def _ruleset(rules: tuple[tuple[str, Any], ...], patches: tuple[str, ...] = ()) 
     return default_ruleset(config)
 
 
-def new_game(spec: GameSpec) -> Any:
+def new_game(spec: GameSpec) -> Game:
     """The spec's game before its first action."""
     return _ruleset(spec.rules, spec.patches).new_game(spec.deck_a.pair, spec.deck_b.pair, seed=spec.seed)
 
 
-def make_players(spec: GameSpec) -> list[Any]:
+def make_players(spec: GameSpec) -> list[Agent]:
     """The spec's agents, by name, each with its seed (``agents.make_agent``)."""
     from agents import make_agent
 
     return [make_agent(spec.agents[p], seed=spec.agent_seeds[p]) for p in (0, 1)]
 
 
-_ROUND_TRIPPED: set[Any] = set()
+_ROUND_TRIPPED: set[Action] = set()
 
 
-def _text(action: Any) -> str:
+def _text(action: Action) -> str:
     """The action's text notation, checked once per distinct action to parse back to it (the
     notation contract, engine/actions.py: a record's actions must replay exactly)."""
     text = str(action)
@@ -133,7 +157,7 @@ def _text(action: Any) -> str:
     return text
 
 
-def play(spec: GameSpec, visit: Visitor | None = None, players: Sequence[Any] | None = None) -> Played:
+def play(spec: GameSpec, visit: Visitor | None = None, players: Sequence[Player] | None = None) -> Played:
     """Play ``spec`` to its end; the finished game and its record. ``players``: the two
     players as objects instead of the spec's named agents (module docstring)."""
     from agents import Observer, decide
@@ -162,7 +186,7 @@ def play(spec: GameSpec, visit: Visitor | None = None, players: Sequence[Any] | 
         choice = len(d.actions) > 1
         t = time.perf_counter()
         if drivers[p]:
-            a = seats[p].next_action(game)
+            a = cast("Driver", seats[p]).next_action(game)
         elif choice or spec.ask_forced:
             a = decide(seats[p], game, observer)
         else:
@@ -182,14 +206,14 @@ def play(spec: GameSpec, visit: Visitor | None = None, players: Sequence[Any] | 
         i += 1
     if visit is not None:
         visit.end(game)
-    record = {
+    record = cast(Record, {  # (a literal with a ** entry is not checked as a TypedDict)
         "v": RECORD_VERSION,
         "key": spec.key,
         "label": spec.label,
         "seed": spec.seed,
         "decks": [spec.deck_a.to_json(), spec.deck_b.to_json()],
         "rules": spec.rules_dict,
-        **({"patches": list(spec.patches)} if spec.patches else {}),
+        **({"patches": list(spec.patches)} if spec.patches else {}),  # (where a record's file has it)
         "agents": list(spec.agents),
         "agent_seeds": list(spec.agent_seeds),
         "ask_forced": spec.ask_forced,
@@ -206,16 +230,16 @@ def play(spec: GameSpec, visit: Visitor | None = None, players: Sequence[Any] | 
         "epoch": ENGINE_EPOCH,
         "pool": pool_hash(),
         "ms": round(1000 * (time.perf_counter() - t0)),
-    }
+    })
     return Played(game, record)
 
 
-def run_game(spec: GameSpec) -> dict[str, Any]:
+def run_game(spec: GameSpec) -> Record:
     """Play ``spec`` with its named agents; its record (what the backends map over specs)."""
     return play(spec).record
 
 
-def card_summary(game: Any, put_back: Sequence[Sequence[str]]) -> list[dict[str, list[str]]]:
+def card_summary(game: Game, put_back: Sequence[Sequence[str]]) -> list[CardsJSON]:
     """Per seat: the opening hand (after the mulligan), cards drawn later, cards played."""
     before: list[Counter[str]] = [Counter(), Counter()]
     drawn: list[set[str]] = [set(), set()]
@@ -231,7 +255,7 @@ def card_summary(game: Any, put_back: Sequence[Sequence[str]]) -> list[dict[str,
             played[ev.player].add(ev.name)
         elif isinstance(ev, GameStarted):
             started = True
-    out = []
+    out: list[CardsJSON] = []
     for p in (0, 1):
         opening = before[p] - Counter(put_back[p])
         out.append({"opening": sorted(opening.elements()), "drawn": sorted(drawn[p]),

@@ -10,16 +10,21 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hostwcg_env.cards.decks import Deck, pool_decks
 from hostwcg_env.engine.events import Activated, CardEvent, Created, Event, Played, WouldPlay
 
-from .records import DeckRef
-from .runner import GameSpec, Visitor, play
+from .records import DeckLike, DeckRef
+from .runner import GameSpec, Rules, Visitor, play
+
+if TYPE_CHECKING:
+    from hostwcg_env.engine import Action, Game, RuleConfig
+
+DeckArg = DeckRef | tuple[str, Sequence[str]] | DeckLike  # a deck as play_random_game takes it
 
 __all__ = ["GameRecord", "SharedRandom", "cards_played", "deck_matrix", "format_matrix", "play_random_game",
            "pool_decks", "worst"]
@@ -47,11 +52,11 @@ class SharedRandom:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def next_action(self, game: Any) -> Any:
+    def next_action(self, game: Game) -> Action:
         return self.rng.choice(game.legal_actions())
 
 
-def _ref(deck: Any) -> DeckRef:
+def _ref(deck: DeckArg) -> DeckRef:
     if isinstance(deck, DeckRef):
         return deck
     if isinstance(deck, tuple):  # (host, main), as Game.new takes it
@@ -59,7 +64,7 @@ def _ref(deck: Any) -> DeckRef:
     return DeckRef.of(deck)
 
 
-def _overrides(config: Any) -> tuple[tuple[str, Any], ...]:
+def _overrides(config: RuleConfig | None) -> Rules:
     """The flags in which ``config`` (a RuleConfig) differs from the defaults."""
     if config is None:
         return ()
@@ -72,7 +77,7 @@ class _CardEvents(Visitor):
     def __init__(self, rec: GameRecord) -> None:
         self.rec = rec
 
-    def end(self, game: Any) -> None:
+    def end(self, game: Game) -> None:
         counters: dict[type[Event], Counter[str]] = {
             WouldPlay: self.rec.played, Played: self.rec.resolved, Activated: self.rec.activated,
             Created: self.rec.created}
@@ -83,7 +88,7 @@ class _CardEvents(Visitor):
                 c[ev.name] += 1
 
 
-def play_random_game(deck_a: Any, deck_b: Any, seed: int, config: Any = None) -> GameRecord:
+def play_random_game(deck_a: DeckArg, deck_b: DeckArg, seed: int, config: RuleConfig | None = None) -> GameRecord:
     """One complete game of random self-play (one RNG for both seats, seeded)."""
     spec = GameSpec(_ref(deck_a), _ref(deck_b), seed, ("random", "random"), _overrides(config))
     rec = GameRecord(seed, None, "", 0, 0)
@@ -146,7 +151,7 @@ def deck_matrix(
     return out
 
 
-def format_matrix(names: Sequence[str], matrix: dict[tuple[str, str], Any]) -> str:
+def format_matrix(names: Sequence[str], matrix: Mapping[tuple[str, str], Sequence[float]]) -> str:
     """A Markdown table: row deck's win rate (%) against each column deck, and its mean."""
     short = [n.split("_")[0] for n in names]
     lines = ["| deck | " + " | ".join(short) + " | mean |", "|---" * (len(names) + 2) + "|"]
@@ -165,7 +170,7 @@ def format_matrix(names: Sequence[str], matrix: dict[tuple[str, str], Any]) -> s
     return "\n".join(lines)
 
 
-def worst(matrix: dict[tuple[str, str], Any]) -> tuple[float, tuple[str, str]]:
+def worst(matrix: Mapping[tuple[str, str], Sequence[float]]) -> tuple[float, tuple[str, str]]:
     """The lowest win rate in the matrix and the pair (row, col) it belongs to."""
     key = min(matrix, key=lambda k: matrix[k][0])
     return matrix[key][0], key

@@ -18,15 +18,42 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from .recordfile import RecordFileError, ShardWriter, read_records, repair, shard_files
-from .records import MAX_SEED, DeckRef, game_key, pool_hash, record_key
+from .records import (
+    JSON,
+    MAX_SEED,
+    DeckLike,
+    DeckRef,
+    Record,
+    RuleValue,
+    game_key,
+    pool_hash,
+    record_key,
+)
 from .runner import GameSpec, run_game
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from .backends import Backend
+    from .report import StudyMeta, Written
+    from .stats import Tables
+
+DeckItem = str | Path | DeckRef | DeckLike  # a deck as resolve_decks takes it
+
+
+class _Bar(Protocol):
+    """The part of a tqdm progress bar that ``Progress`` uses."""
+
+    def update(self, n: int = 1) -> object: ...
+
+    def close(self) -> None: ...
 
 STUDY_FILE = "study.json"
 
@@ -39,7 +66,7 @@ play_game = run_game  # one game of a study: its record (the game runner, runner
 # ============================================================================ decks
 
 
-def resolve_decks(items: Iterable[Any] | None = None, include_test: bool = False) -> list[DeckRef]:
+def resolve_decks(items: Iterable[DeckItem] | None = None, include_test: bool = False) -> list[DeckRef]:
     """Decks from short names (``brae``), ids (file stems: ``brae_deep_roots``), paths to deck
     files (as ``hostwcg_env.cards.deck_path`` reads them: one resolver for every command), or
     Deck objects; by default every shipped preconstructed deck."""
@@ -66,13 +93,13 @@ def resolve_decks(items: Iterable[Any] | None = None, include_test: bool = False
     return out
 
 
-def parse_rules(items: Iterable[str] | dict[str, Any] | None) -> dict[str, Any]:
+def parse_rules(items: Iterable[str] | Mapping[str, RuleValue] | None) -> dict[str, RuleValue]:
     """``["damage_draws=true", "ap_per_turn=3"]`` -> typed overrides, checked by RuleConfig."""
     from hostwcg_env.engine import RuleConfig
 
     if not items:
         return {}
-    raw: dict[str, Any] = {}
+    raw: dict[str, RuleValue] = {}
     if isinstance(items, dict):
         raw = dict(items)
     else:
@@ -95,7 +122,7 @@ class Study:
     decks: list[DeckRef]
     games: int = 100
     agents: tuple[str, str] = ("random", "random")
-    rules: dict[str, Any] = field(default_factory=dict)
+    rules: dict[str, RuleValue] = field(default_factory=dict)
     seed: int = 0
     mirrors: bool = False
     label: str = ""
@@ -104,8 +131,8 @@ class Study:
     focus: str = ""  # a deck id: only the pairs with this deck are played (balance tune)
 
     @classmethod
-    def make(cls, decks: Iterable[Any] | None = None, games: int = 100,
-             agents: str | Sequence[str] = "random", rules: Any = None, seed: int = 0,
+    def make(cls, decks: Iterable[DeckItem] | None = None, games: int = 100,
+             agents: str | Sequence[str] = "random", rules: Iterable[str] | Mapping[str, RuleValue] | None = None, seed: int = 0,
              mirrors: bool = False, include_test: bool = False, label: str = "",
              max_width: float = 0.2) -> Study:
         if isinstance(agents, str):
@@ -198,10 +225,10 @@ class Study:
         return self.games * len(self.pairs())
 
     # ------------------------------------------------------------------ identity
-    def identity(self) -> dict[str, Any]:
+    def identity(self) -> dict[str, object]:
         """What records must share to belong to this study (games, seed and mirrors may change:
         records are matched to the schedule by key)."""
-        ident = {"decks": [d.to_json() for d in self.decks], "agents": list(self.agents),
+        ident: dict[str, object] = {"decks": [d.to_json() for d in self.decks], "agents": list(self.agents),
                  "rules": self.rules, "label": self.label}
         if self.patches:
             ident["patches"] = list(self.patches)
@@ -209,12 +236,12 @@ class Study:
             ident["focus"] = self.focus
         return ident
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"study": 1, **self.identity(), "games": self.games, "seed": self.seed,
                 "mirrors": self.mirrors, "max_width": self.max_width, "pool": pool_hash()}
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> Study:
+    def from_json(cls, d: dict[str, JSON]) -> Study:
         return cls([DeckRef.from_json(x) for x in d["decks"]], d["games"], tuple(d["agents"]),  # type: ignore[arg-type]
                    dict(d.get("rules", {})), d.get("seed", 0), d.get("mirrors", False),
                    d.get("label", ""), d.get("max_width", 0.2), tuple(d.get("patches", ())), d.get("focus", ""))
@@ -223,7 +250,7 @@ class Study:
     def load(cls, folder: str | Path) -> Study:
         return cls.from_json(json.loads((Path(folder) / STUDY_FILE).read_text()))
 
-    def with_rules(self, extra: dict[str, Any], label: str) -> Study:
+    def with_rules(self, extra: Mapping[str, RuleValue], label: str) -> Study:
         return Study(self.decks, self.games, self.agents, {**self.rules, **extra}, self.seed,
                      self.mirrors, label, self.max_width, self.patches, self.focus)
 
@@ -290,7 +317,7 @@ class Progress:
         self.total, self.n, self.quiet, self.t0 = total, done, quiet, time.time()
         self.start_n = done
         self.last = 0.0
-        self.bar: Any = None
+        self.bar: _Bar | None = None
         if quiet:
             return
         try:
@@ -335,7 +362,7 @@ def _dur(seconds: float) -> str:
 CHUNK = 4096  # games handed to a backend at a time, at least (``chunk_size``)
 
 
-def chunk_size(backend: Any) -> int:
+def chunk_size(backend: Backend) -> int:
     """How many games to hand ``backend`` at a time: enough to keep every worker busy (16 a
     worker, or a Ray cluster's CPU), never the whole schedule."""
     n = getattr(backend, "workers", None)
@@ -344,19 +371,19 @@ def chunk_size(backend: Any) -> int:
     return max(CHUNK, 16 * int(n or 1))
 
 
-def _place(study: Study, rec: dict[str, Any]) -> int:
+def _place(study: Study, rec: Record) -> int:
     i = study.index_of(rec["decks"][0]["id"], rec["decks"][1]["id"], rec["seed"])
     assert i is not None  # (load_done and the backends give records of the schedule only)
     return i
 
 
-def in_schedule_order(study: Study, records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def in_schedule_order(study: Study, records: Iterable[Record]) -> list[Record]:
     """Records of ``study`` (``load_done``) in schedule order."""
     return sorted(records, key=lambda r: _place(study, r))
 
 
-def execute(todo: list[GameSpec], writers: dict[str, ShardWriter | None], backend: Any,
-            progress: Progress | None = None, sink: Callable[[dict[str, Any]], None] | None = None) -> int:
+def execute(todo: list[GameSpec], writers: dict[str, ShardWriter | None], backend: Backend,
+            progress: Progress | None = None, sink: Callable[[Record], None] | None = None) -> int:
     """Play ``todo`` on ``backend``; each record goes to its label's writer as it arrives."""
     n = 0
     for rec in backend.imap_unordered(todo):
@@ -371,7 +398,7 @@ def execute(todo: list[GameSpec], writers: dict[str, ShardWriter | None], backen
     return n
 
 
-def load_done(study: Study, out: str | Path | None) -> dict[str, dict[str, Any]]:
+def load_done(study: Study, out: str | Path | None) -> dict[str, Record]:
     """Records of this study already under ``out`` (by key), those of its schedule only (found
     by ``Study.index_of``, not by listing the schedule: a study of any size)."""
     if out is None:
@@ -386,7 +413,7 @@ def load_done(study: Study, out: str | Path | None) -> dict[str, dict[str, Any]]
     return done
 
 
-def run_study(study: Study, out: str | Path | None = None, backend: Any = "local",
+def run_study(study: Study, out: str | Path | None = None, backend: str | Backend = "local",
               workers: int | None = None, address: str | None = None, quiet: bool = False,
               stop_after: int | None = None, fresh: bool = False, upto: int | None = None) -> BalanceResult:
     """Run (or resume) ``study``; records go to ``out/shards`` as games finish.
@@ -410,7 +437,7 @@ def run_study(study: Study, out: str | Path | None = None, backend: Any = "local
     todo: Iterator[GameSpec] = (sp for sp in study.iter_specs(total) if sp.key not in done)
     if stop_after is not None:
         todo = islice(todo, stop_after)
-    new: dict[str, dict[str, Any]] = {}
+    new: dict[str, Record] = {}
     if n_todo > 0:
         writer = ShardWriter(Path(out) / "shards", prefix=study.label) if out is not None else None
         bar = Progress(total, done_here, quiet=quiet)
@@ -444,39 +471,40 @@ class BalanceResult:
     """The records of a study, in schedule order, and the tables computed from them."""
 
     study: Study
-    records: list[dict[str, Any]]
+    records: list[Record]
     seconds: float = 0.0
     out: Path | None = None
     new_games: int = 0
-    new_ms: int = 0
-    _tables: dict[str, list[dict[str, Any]]] | None = None
+    new_ms: float = 0  # (whole milliseconds from the runner)
+    _tables: Tables | None = None
 
     @property
-    def tables(self) -> dict[str, list[dict[str, Any]]]:
+    def tables(self) -> Tables:
         if self._tables is None:
             from .stats import compute_tables
 
             self._tables = compute_tables(self.records, [d.id for d in self.study.decks],
                                           max_width=self.study.max_width)
             from .metagame import available, metagame
+            from .stats import text
 
             if available() is None:  # the deck-choice game (metagame.py); needs the analysis extra
-                self._tables["metagame"] = metagame(self.records, [r["deck"] for r in self._tables["matrix"]])
+                self._tables["metagame"] = metagame(self.records, [text(r["deck"]) for r in self._tables["matrix"]])
         return self._tables
 
-    def frames(self) -> dict[str, Any]:
+    def frames(self) -> dict[str, pd.DataFrame]:
         """The tables as pandas DataFrames (needs pandas: pip install 'hostwcg[analysis]')."""
         from .report import to_frames
 
         return to_frames(self.tables)
 
-    def matrix(self) -> Any:
+    def matrix(self) -> pd.DataFrame:
         """The matchup matrix (row deck's win rate against the column deck) as a DataFrame."""
         import pandas as pd
 
         return pd.DataFrame(self.tables["matrix"]).set_index("deck")
 
-    def meta(self) -> dict[str, Any]:
+    def meta(self) -> StudyMeta:
         rate = self.new_games / max(1e-9, self.seconds) if self.new_games else None
         return {"study": self.study.describe(), "games": len(self.records),
                 "expected_games": self.study.n_games, "new_games": self.new_games,
@@ -484,7 +512,7 @@ class BalanceResult:
                 "max_width": self.study.max_width}
 
     def write_report(self, out: str | Path | None = None, plots: bool = True,
-                     title: str = "Balance report") -> dict[str, Any]:
+                     title: str = "Balance report") -> Written:
         """CSV (and Parquet when pyarrow is there), PNG plots and report.html under ``out``."""
         from .report import write_all
 

@@ -30,14 +30,20 @@ from __future__ import annotations
 import csv
 import math
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
 
-from .stats import Z
+from .stats import Cell, Row, Z, num, num_or_none, text
 
-Tables = Mapping[str, Sequence[Mapping[str, Any]]]
+if TYPE_CHECKING:
+    from .records import RuleValue
+    from .simulate import BalanceResult, DeckItem
+
+K = TypeVar("K", str, tuple[str, str])  # a deck, or a (deck, card)
+
+Tables = Mapping[str, Sequence[Row]]  # one level's balance tables (stats.compute_tables)
 
 
 def verdict(low: float | None, high: float | None, line: float, words: tuple[str, str] = ("above", "below")) -> str:
@@ -101,44 +107,45 @@ def spearman(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float, fl
     return rho, math.tanh(z - Z * se), math.tanh(z + Z * se)
 
 
-def compare(tables: Mapping[str, Tables], condition: str = "drawn") -> dict[str, list[dict[str, Any]]]:
+def compare(tables: Mapping[str, Tables], condition: str = "drawn") -> dict[str, list[Row]]:
     """The skill tables from each level's balance tables (``{agent: compute_tables(...)}``, in
     skill order): ``decks``, ``cards`` (for the card ``condition``, drawn by default) and
     ``correlations``."""
     levels = list(tables)
     if len(levels) < 2:
         raise ValueError(f"balance across skill needs at least two agents (got {levels})")
-    deck_rows: dict[str, dict[str, Any]] = {}
+    deck_rows: dict[str, Row] = {}
     deck_rate: dict[str, dict[str, float]] = {a: {} for a in levels}
     for a in levels:
         for r in tables[a]["decks"]:
-            row = deck_rows.setdefault(r["deck"], {"deck": r["deck"], "name": r.get("name", r["deck"])})
+            row = deck_rows.setdefault(text(r["deck"]), {"deck": r["deck"], "name": r.get("name", r["deck"])})
             row[f"{a}:games"] = r["games"]
             row[f"{a}:win_rate"] = r["win_rate"]
             row[f"{a}:ci_low"] = r["ci_low"]
             row[f"{a}:ci_high"] = r["ci_high"]
-            row[f"{a}:verdict"] = verdict(r["ci_low"], r["ci_high"], 0.5)
+            row[f"{a}:verdict"] = verdict(num_or_none(r["ci_low"]), num_or_none(r["ci_high"]), 0.5)
             if r["win_rate"] is not None:
-                deck_rate[a][r["deck"]] = r["win_rate"]
+                deck_rate[a][text(r["deck"])] = num(r["win_rate"])
     for row in deck_rows.values():
-        row["across_skill"] = agreement([row.get(f"{a}:verdict", "unclear") for a in levels])
-    card_rows: dict[tuple[str, str], dict[str, Any]] = {}
+        row["across_skill"] = agreement([text(row.get(f"{a}:verdict", "unclear")) for a in levels])
+    card_rows: dict[tuple[str, str], Row] = {}
     card_iwd: dict[str, dict[tuple[str, str], float]] = {a: {} for a in levels}
     for a in levels:
         for r in tables[a]["cards"]:
             if r["condition"] != condition:
                 continue
-            key = (r["deck"], r["card"])
+            key = (text(r["deck"]), text(r["card"]))
             row = card_rows.setdefault(key, {"deck": r["deck"], "card": r["card"], "condition": condition})
             row[f"{a}:iwd"] = r.get("iwd")
             row[f"{a}:iwd_low"] = r.get("iwd_low")
             row[f"{a}:iwd_high"] = r.get("iwd_high")
-            row[f"{a}:verdict"] = verdict(r.get("iwd_low"), r.get("iwd_high"), 0.0, ("helps", "hurts"))
+            row[f"{a}:verdict"] = verdict(num_or_none(r.get("iwd_low")), num_or_none(r.get("iwd_high")), 0.0,
+                                          ("helps", "hurts"))
             if r.get("iwd") is not None:
-                card_iwd[a][key] = r["iwd"]
+                card_iwd[a][key] = num(r["iwd"])
     for row in card_rows.values():
-        row["across_skill"] = agreement([row.get(f"{a}:verdict", "unclear") for a in levels])
-    corr = []
+        row["across_skill"] = agreement([text(row.get(f"{a}:verdict", "unclear")) for a in levels])
+    corr: list[Row] = []
     for a, b in combinations(levels, 2):
         for what, (n, rho, lo, hi) in (("decks: win rate", _paired_rho(deck_rate[a], deck_rate[b])),
                                        (f"cards: iwd ({condition})", _paired_rho(card_iwd[a], card_iwd[b]))):
@@ -148,37 +155,38 @@ def compare(tables: Mapping[str, Tables], condition: str = "drawn") -> dict[str,
             "first_player": first_player_rows(tables, levels), "metagame": metagame_rows(tables, levels)}
 
 
-def first_player_rows(tables: Mapping[str, Tables], levels: Sequence[str]) -> list[dict[str, Any]]:
+def first_player_rows(tables: Mapping[str, Tables], levels: Sequence[str]) -> list[Row]:
     """The first player's win rate over all games at each level: its verdict against 50%, whether
     it lies in the fair band of 45-55% (the report's flag, docs/rulings.md A56), and the
     conclusion across skill."""
-    row: dict[str, Any] = {"scope": "all"}
+    row: Row = {"scope": "all"}
     bands = []
     for a in levels:
         fp = next((r for r in tables[a].get("first_player", []) if r.get("scope") == "all"), None)
         if fp is None or not fp.get("games"):
             continue
         row[f"{a}:win_rate"], row[f"{a}:ci_low"], row[f"{a}:ci_high"] = fp["win_rate"], fp["ci_low"], fp["ci_high"]
-        row[f"{a}:verdict"] = verdict(fp["ci_low"], fp["ci_high"], 0.5, ("first favoured", "second favoured"))
-        row[f"{a}:in_band"] = bool(0.45 <= fp["win_rate"] <= 0.55)
+        row[f"{a}:verdict"] = verdict(num_or_none(fp["ci_low"]), num_or_none(fp["ci_high"]), 0.5,
+                                      ("first favoured", "second favoured"))
+        row[f"{a}:in_band"] = bool(0.45 <= num(fp["win_rate"]) <= 0.55)
         bands.append(row[f"{a}:in_band"])
     if not bands:
         return []
-    row["across_skill"] = agreement([row.get(f"{a}:verdict", "unclear") for a in levels])
+    row["across_skill"] = agreement([text(row.get(f"{a}:verdict", "unclear")) for a in levels])
     row["in_band_at_every_level"] = bool(bands) and all(bands)
     return [row]
 
 
-def metagame_rows(tables: Mapping[str, Tables], levels: Sequence[str]) -> list[dict[str, Any]]:
+def metagame_rows(tables: Mapping[str, Tables], levels: Sequence[str]) -> list[Row]:
     """Each deck's share of the metagame's Nash equilibrium (metagame.py) at each level, and
     whether "never played at equilibrium" (or "played") holds across skill. [] when a level has
     no metagame (nashpy not installed, or a pair of decks never met)."""
     if not all(tables[a].get("metagame") for a in levels):
         return []
-    rows: dict[str, dict[str, Any]] = {}
+    rows: dict[str, Row] = {}
     for a in levels:
         for r in tables[a]["metagame"]:
-            row = rows.setdefault(r["deck"], {"deck": r["deck"]})
+            row = rows.setdefault(text(r["deck"]), {"deck": r["deck"]})
             row[f"{a}:nash_share"] = r["nash_share"]
             row[f"{a}:verdict"] = "never" if r["never"] else "played"
     for row in rows.values():
@@ -187,9 +195,9 @@ def metagame_rows(tables: Mapping[str, Tables], levels: Sequence[str]) -> list[d
     return list(rows.values())
 
 
-def _paired_rho(x: Mapping[Any, float], y: Mapping[Any, float]) -> tuple[int, float, float, float]:
+def _paired_rho(x: Mapping[K, float], y: Mapping[K, float]) -> tuple[int, float, float, float]:
     """Spearman's rho over the keys both sides have, and their number."""
-    keys = sorted(set(x) & set(y))
+    keys: list[K] = sorted(set(x) & set(y))
     return (len(keys), *spearman([x[k] for k in keys], [y[k] for k in keys]))
 
 
@@ -197,11 +205,11 @@ def _nan_none(x: float) -> float | None:
     return None if math.isnan(x) else round(x, 4)
 
 
-def _pct(x: Any) -> str:
-    return "-" if x is None else f"{100 * x:.1f}%"
+def _pct(x: Cell) -> str:
+    return "-" if x is None else f"{100 * num(x):.1f}%"
 
 
-def markdown(skill: Mapping[str, list[dict[str, Any]]], levels: Sequence[str], max_cards: int = 30) -> str:
+def markdown(skill: Mapping[str, list[Row]], levels: Sequence[str], max_cards: int = 30) -> str:
     """The skill tables as markdown: decks in full; the cards whose conclusion holds or is
     reversed across skill (at most ``max_cards`` of each); every correlation."""
     out = ["## Decks: win rate against the field (95% interval) and verdict at each skill level", ""]
@@ -257,10 +265,10 @@ def folder(agent: str) -> str:
     return "".join(c if c.isalnum() or c in "_.=-" else "_" for c in agent)
 
 
-def run_skill(levels: Sequence[str], out: str | Path, decks: Any = None, games: int = 100, seed: int = 0,
-              rules: Any = None, mirrors: bool = False, include_test: bool = False, max_width: float = 0.2,
+def run_skill(levels: Sequence[str], out: str | Path, decks: Iterable[DeckItem] | None = None, games: int = 100,
+              seed: int = 0, rules: Iterable[str] | Mapping[str, RuleValue] | None = None, mirrors: bool = False, include_test: bool = False, max_width: float = 0.2,
               workers: int | None = None, quiet: bool = False, stop_after: int | None = None,
-              fresh: bool = False) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
+              fresh: bool = False) -> tuple[dict[str, BalanceResult], dict[str, list[Row]]]:
     """Play (or resume) one balance study per agent in ``levels`` (the same decks, games and
     seeds; the agent in both seats) under ``out/<agent>``, then compare them: the studies'
     results by agent and the skill tables (``compare``). Written to ``out``: ``skill.md`` and

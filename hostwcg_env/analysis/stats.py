@@ -16,7 +16,48 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
+
+from .records import DeckJSON, Record, known
+
+Cell = str | int | float | bool | None  # a table cell: what the CSV files, HTML and DataFrames hold
+Row = dict[str, Cell]  # a row of a table, by column
+Tables = dict[str, list[Row]]  # the report's tables by name
+
+
+class Paired(TypedDict):
+    """``paired``: the mean paired difference, its 95% interval, standard error and z (None
+    without pairs)."""
+
+    n: int
+    diff: float | None
+    ci_low: float | None
+    ci_high: float | None
+    se: float | None
+    z: float | None
+
+
+def num(v: Cell) -> float:
+    """A cell that holds a number (a count, a rate, a flag), as it is."""
+    if isinstance(v, int | float):
+        return v
+    raise TypeError(f"a table cell {v!r} where a number belongs")
+
+
+def num_or_none(v: Cell) -> float | None:
+    """A cell that holds a number or nothing (a rate of no games, a difference not measured)."""
+    return None if v is None else num(v)
+
+
+def text(v: Cell) -> str:
+    """A cell that holds text (a deck, a card, a condition)."""
+    if isinstance(v, str):
+        return v
+    raise TypeError(f"a table cell {v!r} where text belongs")
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 CONDITIONS = ("drawn", "opening", "drawn_later", "played", "not_drawn")
 CONDITION_TEXT = {
@@ -123,7 +164,7 @@ def _r(x: float, nd: int = 6) -> float:
     return round(x, nd) if isinstance(x, float) and math.isfinite(x) else x
 
 
-def prop_row(wins: float, n: int, max_width: float, prefix: str = "") -> dict[str, Any]:
+def prop_row(wins: float, n: int, max_width: float, prefix: str = "") -> Row:
     p, lo, hi = wilson(wins, n)
     return {f"{prefix}games": n, f"{prefix}wins": wins, f"{prefix}win_rate": _r(p) if n else None,
             f"{prefix}ci_low": _r(lo), f"{prefix}ci_high": _r(hi), f"{prefix}ci_width": _r(hi - lo),
@@ -133,25 +174,25 @@ def prop_row(wins: float, n: int, max_width: float, prefix: str = "") -> dict[st
 # ============================================================================ game results
 
 
-def result_for(rec: dict[str, Any], seat: int) -> float:
+def result_for(rec: Record, seat: int) -> float:
     """1 win, 0.5 draw, 0 loss, for the side in ``seat``."""
     w = rec.get("winner")
     return 0.5 if w is None else float(w == seat)
 
 
-def deck_ids(rec: dict[str, Any]) -> tuple[str, str]:
+def deck_ids(rec: Record) -> tuple[str, str]:
     return rec["decks"][0]["id"], rec["decks"][1]["id"]
 
 
 # ============================================================================ the tables
 
 
-def compute_tables(records: Sequence[dict[str, Any]], deck_order: Sequence[str] | None = None,
-                   max_width: float = 0.2) -> dict[str, list[dict[str, Any]]]:
+def compute_tables(records: Sequence[Record], deck_order: Sequence[str] | None = None,
+                   max_width: float = 0.2) -> Tables:
     """Every table of the balance report from a list of game records."""
     if deck_order is None:
         deck_order = sorted({d for r in records for d in deck_ids(r)})
-    decks_info: dict[str, dict[str, Any]] = {}
+    decks_info: dict[str, DeckJSON] = {}
     for r in records:
         for d in r["decks"]:
             decks_info.setdefault(d["id"], d)
@@ -170,7 +211,7 @@ def compute_tables(records: Sequence[dict[str, Any]], deck_order: Sequence[str] 
     }
 
 
-def matchups(records: Sequence[dict[str, Any]], order: Sequence[str], max_width: float) -> list[dict[str, Any]]:
+def matchups(records: Sequence[Record], order: Sequence[str], max_width: float) -> list[Row]:
     wins: dict[tuple[str, str], float] = defaultdict(float)
     n: Counter[tuple[str, str]] = Counter()
     draws: Counter[tuple[str, str]] = Counter()
@@ -183,7 +224,7 @@ def matchups(records: Sequence[dict[str, Any]], order: Sequence[str], max_width:
             n[(me, opp)] += 1
             wins[(me, opp)] += result_for(r, seat)
             draws[(me, opp)] += r.get("winner") is None
-            turns[(me, opp)].append(r["turns"])
+            turns[(me, opp)].append(known(r["turns"], r, "turns"))
     rows = []
     for me in order:
         for opp in order:
@@ -195,7 +236,7 @@ def matchups(records: Sequence[dict[str, Any]], order: Sequence[str], max_width:
     return rows
 
 
-def matrix(records: Sequence[dict[str, Any]], order: Sequence[str]) -> list[dict[str, Any]]:
+def matrix(records: Sequence[Record], order: Sequence[str]) -> list[Row]:
     """Row deck's win rate against each column deck (None where they did not meet)."""
     wins: dict[tuple[str, str], float] = defaultdict(float)
     n: Counter[tuple[str, str]] = Counter()
@@ -208,10 +249,10 @@ def matrix(records: Sequence[dict[str, Any]], order: Sequence[str]) -> list[dict
                             for opp in order}} for me in order]
 
 
-def first_player(records: Sequence[dict[str, Any]], order: Sequence[str], max_width: float) -> list[dict[str, Any]]:
+def first_player(records: Sequence[Record], order: Sequence[str], max_width: float) -> list[Row]:
     """How often the player who went first won: over all games and in the games of each deck."""
-    def row(scope: str, rs: list[dict[str, Any]]) -> dict[str, Any]:
-        w = sum(result_for(r, r["first_player"]) for r in rs)
+    def row(scope: str, rs: list[Record]) -> Row:
+        w = sum(result_for(r, known(r["first_player"], r, "first_player")) for r in rs)
         return {"scope": scope, **prop_row(w, len(rs), max_width)}
 
     rows = [row("all", list(records))]
@@ -222,7 +263,7 @@ def first_player(records: Sequence[dict[str, Any]], order: Sequence[str], max_wi
     return rows
 
 
-def seats(records: Sequence[dict[str, Any]], max_width: float) -> list[dict[str, Any]]:
+def seats(records: Sequence[Record], max_width: float) -> list[Row]:
     rows = []
     for seat in (0, 1):
         by_agent: dict[str, list[float]] = defaultdict(list)
@@ -233,14 +274,14 @@ def seats(records: Sequence[dict[str, Any]], max_width: float) -> list[dict[str,
     return rows
 
 
-def _sides(records: Sequence[dict[str, Any]]) -> Iterable[tuple[dict[str, Any], int, str]]:
+def _sides(records: Sequence[Record]) -> Iterable[tuple[Record, int, str]]:
     for r in records:
         for seat in (0, 1):
             yield r, seat, r["decks"][seat]["id"]
 
 
-def decks(records: Sequence[dict[str, Any]], order: Sequence[str], info: dict[str, Any],
-          max_width: float) -> list[dict[str, Any]]:
+def decks(records: Sequence[Record], order: Sequence[str], info: dict[str, DeckJSON],
+          max_width: float) -> list[Row]:
     """Each deck against the field (all its games; a mirror game counts for both sides)."""
     res: dict[str, list[float]] = defaultdict(list)
     first: dict[str, list[float]] = defaultdict(list)
@@ -250,7 +291,7 @@ def decks(records: Sequence[dict[str, Any]], order: Sequence[str], info: dict[st
         x = result_for(r, seat)
         res[d].append(x)
         (first if r["first_player"] == seat else second)[d].append(x)
-        turns[d].append(r["turns"])
+        turns[d].append(known(r["turns"], r, "turns"))
     rows = []
     for d in order:
         if not res[d]:
@@ -263,8 +304,8 @@ def decks(records: Sequence[dict[str, Any]], order: Sequence[str], info: dict[st
     return rows
 
 
-def hosts(records: Sequence[dict[str, Any]], order: Sequence[str], info: dict[str, Any],
-          max_width: float) -> list[dict[str, Any]]:
+def hosts(records: Sequence[Record], order: Sequence[str], info: dict[str, DeckJSON],
+          max_width: float) -> list[Row]:
     """Each Host over all the decks it leads: win rate, going first and second, how it wins."""
     host_order: list[str] = []
     for d in order:
@@ -284,11 +325,11 @@ def hosts(records: Sequence[dict[str, Any]], order: Sequence[str], info: dict[st
         x = result_for(r, seat)
         res[h].append(x)
         (first if r["first_player"] == seat else second)[h].append(x)
-        turns[h].append(r["turns"])
+        turns[h].append(known(r["turns"], r, "turns"))
         if r.get("winner") == seat:
-            won_by[h][r["reason"]] += 1
+            won_by[h][known(r["reason"], r, "reason")] += 1
         elif r.get("winner") == 1 - seat:
-            lost_by[h][r["reason"]] += 1
+            lost_by[h][known(r["reason"], r, "reason")] += 1
     rows = []
     for h in host_order:
         if not res[h]:
@@ -303,8 +344,8 @@ def hosts(records: Sequence[dict[str, Any]], order: Sequence[str], info: dict[st
     return rows
 
 
-def cards(records: Sequence[dict[str, Any]], order: Sequence[str], info: dict[str, Any],
-          max_width: float) -> list[dict[str, Any]]:
+def cards(records: Sequence[Record], order: Sequence[str], info: dict[str, DeckJSON],
+          max_width: float) -> list[Row]:
     """Per deck and card: the deck's win rate in the games where the card was drawn / in the
     opening hand / drawn later / played / never drawn, against the deck's baseline.
 
@@ -326,7 +367,7 @@ def cards(records: Sequence[dict[str, Any]], order: Sequence[str], info: dict[st
         x = result_for(r, seat)
         base_n[d] += 1
         base_w[d] += x
-        c = r["cards"][seat]
+        c = known(r["cards"], r, "cards")[seat]
         opening = set(c["opening"])
         later = set(c["drawn"])
         played = set(c["played"])
@@ -355,14 +396,14 @@ def cards(records: Sequence[dict[str, Any]], order: Sequence[str], info: dict[st
                 n_out, w_out = n_all - n, w_all - w
                 iwd, ilo, ihi = newcombe(w, n, w_out, n_out)
                 f = n / n_all
-                row = {"deck": d, "host": info[d]["host"], "card": name, "copies": copies[name],
+                row: Row = {"deck": d, "host": info[d]["host"], "card": name, "copies": copies[name],
                        "condition": cond, **prop_row(w, n, max_width), "share": _r(f),
                        "baseline": _r(base)}
                 if n and n_out:
-                    row.update(delta=_r(row["win_rate"] - base), delta_low=_r((1 - f) * ilo),
+                    row.update(delta=_r(num(row["win_rate"]) - base), delta_low=_r((1 - f) * ilo),
                                delta_high=_r((1 - f) * ihi), iwd=_r(iwd), iwd_low=_r(ilo), iwd_high=_r(ihi))
                 elif n:  # the condition held in every game: the card's rate is the deck's
-                    row.update(delta=_r(row["win_rate"] - base), delta_low=0.0, delta_high=0.0,
+                    row.update(delta=_r(num(row["win_rate"]) - base), delta_low=0.0, delta_high=0.0,
                                iwd=None, iwd_low=None, iwd_high=None)
                 else:
                     row.update(delta=None, delta_low=None, delta_high=None, iwd=None, iwd_low=None, iwd_high=None)
@@ -370,10 +411,10 @@ def cards(records: Sequence[dict[str, Any]], order: Sequence[str], info: dict[st
     return rows
 
 
-def lengths(records: Sequence[dict[str, Any]], max_width: float) -> list[dict[str, Any]]:
+def lengths(records: Sequence[Record], max_width: float) -> list[Row]:
     rows = []
     for metric in ("turns", "decisions"):
-        xs = [float(r[metric]) for r in records]
+        xs = [float(known(r["turns"] if metric == "turns" else r["decisions"], r, metric)) for r in records]
         m, lo, hi, sd = mean_ci(xs)
         s = sorted(xs)
         rows.append({"metric": metric, "games": len(xs), "mean": _r(m), "ci_low": _r(lo), "ci_high": _r(hi),
@@ -384,14 +425,14 @@ def lengths(records: Sequence[dict[str, Any]], max_width: float) -> list[dict[st
     return rows
 
 
-def reasons(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def reasons(records: Sequence[Record]) -> list[Row]:
     c = Counter(r["reason"] for r in records)
     n = len(records)
     return [{"reason": k, "games": v, "share": _r(v / n)} for k, v in sorted(c.items(), key=lambda t: (-t[1], t[0]))]
 
 
-def games(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    rows = []
+def games(records: Sequence[Record]) -> list[Row]:
+    rows: list[Row] = []
     for r in records:
         a, b = deck_ids(r)
         w = r.get("winner")
@@ -399,7 +440,7 @@ def games(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
                      "agent_a": r["agents"][0], "agent_b": r["agents"][1],
                      "winner": "draw" if w is None else "AB"[w],
                      "winner_deck": None if w is None else (a, b)[w],
-                     "first_player": "AB"[r["first_player"]], "reason": r["reason"],
+                     "first_player": "AB"[known(r["first_player"], r, "first_player")], "reason": r["reason"],
                      "turns": r["turns"], "decisions": r["decisions"]})
     return rows
 
@@ -431,7 +472,7 @@ def sequential_bounds(fractions: Sequence[float], alpha: float = 0.05, kind: str
     fr = list(fractions)
     if not fr or any(b <= a for a, b in zip(fr, fr[1:], strict=False)) or fr[0] <= 0:
         raise ValueError("fractions must increase and be positive")
-    def Phi(x: Any) -> Any:  # noqa: N802  (vectorised erfc, Numerical Recipes' erfcc: 1.2e-7)
+    def Phi(x: NDArray[np.float64]) -> NDArray[np.float64]:  # noqa: N802  (vectorised erfc, Numerical Recipes' erfcc: 1.2e-7)
         z = -np.asarray(x, dtype=float) / math.sqrt(2)
         a = np.abs(z)
         t = 1.0 / (1.0 + 0.5 * a)
@@ -443,8 +484,8 @@ def sequential_bounds(fractions: Sequence[float], alpha: float = 0.05, kind: str
 
     bounds: list[float] = []
     spent = 0.0
-    xs: Any = None  # grid on the score S(t) = Z * sqrt(t), within the last continuation region
-    dens: Any = None
+    xs: NDArray[np.float64] | None = None  # grid on the score S(t) = Z * sqrt(t), within the last continuation region
+    dens: NDArray[np.float64] | None = None
     prev_t = 0.0
     for k, t in enumerate(fr):
         target = spending(t, alpha, kind) - spent
@@ -455,13 +496,14 @@ def sequential_bounds(fractions: Sequence[float], alpha: float = 0.05, kind: str
             xs = np.linspace(-b, b, grid)
             dens = np.exp(-xs**2 / (2 * t)) / math.sqrt(2 * math.pi * t)
         else:
+            assert xs is not None and dens is not None  # (set at the first look)
             sig = math.sqrt(t - prev_t)
             dx = xs[1] - xs[0]
             wts = dens * dx
             wts[0] *= 0.5
             wts[-1] *= 0.5
 
-            def cross(c: float, xs: Any = xs, wts: Any = wts, sig: float = sig, t: float = t) -> float:
+            def cross(c: float, xs: NDArray[np.float64] = xs, wts: NDArray[np.float64] = wts, sig: float = sig, t: float = t) -> float:
                 b = c * math.sqrt(t)
                 return float(np.sum(wts * (Phi((-b - xs) / sig) + 1 - Phi((b - xs) / sig))))
 
@@ -487,7 +529,7 @@ def sequential_bounds(fractions: Sequence[float], alpha: float = 0.05, kind: str
     return bounds
 
 
-def paired(xs: Sequence[float], ys: Sequence[float]) -> dict[str, Any]:
+def paired(xs: Sequence[float], ys: Sequence[float]) -> Paired:
     """Mean of y - x over pairs, its 95% interval (t), standard error and z."""
     d = [y - x for x, y in zip(xs, ys, strict=True)]
     n = len(d)

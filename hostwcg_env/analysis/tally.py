@@ -15,9 +15,10 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
+
+from .records import Record, RecordId
 
 
 @dataclass
@@ -33,7 +34,7 @@ class Tally:
     worst: dict[str, float] = field(default_factory=dict)  # the highest per-game mean seconds per choice
     deck_ids: set[str] = field(default_factory=set)
 
-    def add(self, rec: dict[str, Any]) -> None:
+    def add(self, rec: Record) -> None:
         a, b = rec["agents"]
         for name in (a, b):
             if name not in self.agents:
@@ -50,7 +51,7 @@ class Tally:
         pair = frozenset((a, b))
         self.pair_games[pair] = self.pair_games.get(pair, 0) + 1
         for name, (secs, k) in zip((a, b), rec.get("seats") or ((0.0, 0), (0.0, 0)), strict=True):
-            self.choices[name] = self.choices.get(name, 0) + k
+            self.choices[name] = self.choices.get(name, 0) + int(k)  # (a whole number: records.upgrade)
             self.seconds[name] = self.seconds.get(name, Fraction(0)) + Fraction(secs)
             if k:
                 self.worst[name] = max(self.worst.get(name, 0.0), secs / k)
@@ -70,7 +71,7 @@ class Tally:
         return out
 
 
-def id_digest(rid: tuple[Any, ...]) -> int:
+def id_digest(rid: RecordId) -> int:
     """A ``records.record_id`` as one 64-bit number: what a set of the games already counted
     holds (a few dozen bytes a game, where the id itself takes hundreds)."""
     text = json.dumps(rid, separators=(",", ":"), ensure_ascii=False)

@@ -30,18 +30,25 @@ rate, every proposal tested, its games, its change and the decision.
 
 from __future__ import annotations
 
+import argparse
 import csv
 import json
 import sys
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 from .compare import SequentialPlan, run_compare
 from .records import DeckRef
 from .simulate import Study, run_study
+from .stats import Cell, Row, num, text
+
+if TYPE_CHECKING:
+    from hostwcg_env.engine.carddef import CardDef
+
+    from .simulate import BalanceResult
 
 ROUND_SEEDS = 1_000_000  # round R plays seeds from seed + R * ROUND_SEEDS
 DEFAULT_AGENTS = ("ppo_v1", "ppo_v1")  # without --agent: the strongest fast agent (docs/balance.md)
@@ -56,21 +63,43 @@ class TunePlan:
     alpha: float = 0.05
 
 
+class TuneTest(TypedDict):
+    """One proposal tested in a round: the swap, its sequential test and whether it was adopted."""
+
+    deck: str
+    swap: str
+    direction: str
+    games: Cell
+    diff: float
+    z: Cell
+    adopted: bool
+    decision: str
+
+
+class TuneRound(TypedDict):
+    """One round: each deck's ``decks`` row as measured, and the proposals tested."""
+
+    round: int
+    seed: int
+    rates: dict[str, Row]
+    tests: list[TuneTest]
+
+
 @dataclass
 class TuneResult:
     decks: list[DeckRef]
-    rounds: list[dict[str, Any]] = field(default_factory=list)
-    final: dict[str, dict[str, Any]] = field(default_factory=dict)
+    rounds: list[TuneRound] = field(default_factory=list)
+    final: dict[str, Row] = field(default_factory=dict)  # the last round's ``decks`` rows by deck
     out: Path | None = None
 
     def in_band(self, band: tuple[float, float]) -> bool:
-        return bool(self.final) and all(band[0] <= r["win_rate"] <= band[1] for r in self.final.values())
+        return bool(self.final) and all(band[0] <= num(r["win_rate"]) <= band[1] for r in self.final.values())
 
 
 # ============================================================================ proposals
 
 
-def card_scores(cards: Sequence[Mapping[str, Any]]) -> tuple[dict[tuple[str, str], float], dict[str, float]]:
+def card_scores(cards: Sequence[Row]) -> tuple[dict[tuple[str, str], float], dict[str, float]]:
     """From a study's ``cards`` table (condition ``drawn``): each (deck, card)'s ``iwd``, and
     each card's mean ``iwd`` over the decks that play it."""
     per: dict[tuple[str, str], float] = {}
@@ -78,12 +107,12 @@ def card_scores(cards: Sequence[Mapping[str, Any]]) -> tuple[dict[tuple[str, str
     for r in cards:
         if r["condition"] != "drawn" or r.get("iwd") is None:
             continue
-        per[(r["deck"], r["card"])] = float(r["iwd"])
-        by_card[r["card"]].append(float(r["iwd"]))
+        per[(text(r["deck"]), text(r["card"]))] = float(num(r["iwd"]))
+        by_card[text(r["card"])].append(float(num(r["iwd"])))
     return per, {c: sum(xs) / len(xs) for c, xs in by_card.items()}
 
 
-def payable(card: Any, host: Any) -> bool:
+def payable(card: CardDef, host: CardDef) -> bool:
     """A card the deck can pay for from its Host's resource alone (generic symbols included)."""
     from hostwcg_env.engine.carddef import CardType, Res
 
@@ -92,7 +121,7 @@ def payable(card: Any, host: Any) -> bool:
     return all(r is Res.GENERIC or r is host.resource for r in card.cost)
 
 
-def proposals(deck: DeckRef, direction: int, cards: Sequence[Mapping[str, Any]], pool: Mapping[str, Any],
+def proposals(deck: DeckRef, direction: int, cards: Sequence[Row], pool: Mapping[str, CardDef],
               k: int) -> list[str]:
     """Up to ``k`` legal swaps (``"ID: -OUT +IN"``) for ``deck`` to move its win rate
     ``direction`` (+1 up, -1 down), best first (module docstring)."""
@@ -143,12 +172,12 @@ def write_deck(ref: DeckRef, folder: Path, plan_text: str = "") -> Path:
     return path
 
 
-def _field(res: Any) -> dict[str, dict[str, Any]]:
-    return {r["deck"]: r for r in res.tables["decks"]}
+def _field(res: BalanceResult) -> dict[str, Row]:
+    return {text(r["deck"]): r for r in res.tables["decks"]}
 
 
 def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, workers: int | None = None,
-             quiet: bool = False, say: Any = print) -> TuneResult:
+             quiet: bool = False, say: Callable[[str], object] = print) -> TuneResult:
     """Tune ``study``'s decks (module docstring); resumable like any study (run it again)."""
     from .patches import patched_pool
 
@@ -164,16 +193,16 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
                      study.max_width, study.patches)
         measured = run_study(base, out=folder / f"round-{rnd}" / "measure", workers=workers, quiet=quiet)
         rates = _field(measured)
-        say(f"round {rnd}: " + ", ".join(f"{d}: {100 * r['win_rate']:.1f}%" for d, r in rates.items()))
-        record: dict[str, Any] = {"round": rnd, "seed": seed, "rates": rates, "tests": []}
+        say(f"round {rnd}: " + ", ".join(f"{d}: {100 * num(r['win_rate']):.1f}%" for d, r in rates.items()))
+        record: TuneRound = {"round": rnd, "seed": seed, "rates": rates, "tests": []}
         result.rounds.append(record)
         result.final = rates
-        outside = [d for d in decks if not lo <= rates[d.id]["win_rate"] <= hi]
+        outside = [d for d in decks if not lo <= num(rates[d.id]["win_rate"]) <= hi]
         if not outside or rnd > plan.rounds:
             break
         new = list(decks)
         for d in outside:
-            direction = -1 if rates[d.id]["win_rate"] > hi else 1
+            direction = -1 if num(rates[d.id]["win_rate"]) > hi else 1
             for k, swap in enumerate(proposals(d, direction, measured.tables["cards"], pool, plan.candidates)):
                 a = Study(decks, study.games, study.agents, dict(study.rules), seed, study.mirrors, "A",
                           study.max_width, study.patches, d.id)
@@ -181,10 +210,10 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
                 seq = SequentialPlan(f"deck:{d.id}", plan.look_every, plan.alpha)
                 res = run_compare(a, b, out=folder / f"round-{rnd}" / d.id / f"proposal-{k + 1}", workers=workers,
                                   quiet=True, sequential=seq)
-                last = res.looks[-1] if res.looks else {}
-                diff = last.get("diff") or 0.0
+                last: Row = res.looks[-1] if res.looks else {}
+                diff = num(last.get("diff") or 0.0)
                 adopted = bool(last.get("crossed")) and diff * direction > 0
-                test = {"deck": d.id, "swap": swap, "direction": "down" if direction < 0 else "up",
+                test: TuneTest = {"deck": d.id, "swap": swap, "direction": "down" if direction < 0 else "up",
                         "games": last.get("n"), "diff": diff, "z": last.get("z"), "adopted": adopted,
                         "decision": res.decision}
                 record["tests"].append(test)
@@ -205,7 +234,7 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
 
 
 def write_report(result: TuneResult, plan: TunePlan, folder: Path) -> None:
-    rows = []
+    rows: list[Row] = []
     for rec in result.rounds:
         for d, r in rec["rates"].items():
             rows.append({"round": rec["round"], "seed": rec["seed"], "kind": "measure", "deck": d,
@@ -226,8 +255,8 @@ def write_report(result: TuneResult, plan: TunePlan, folder: Path) -> None:
         md.append(f"## Round {rec['round']} (seed {rec['seed']})")
         md.append("")
         for d, r in rec["rates"].items():
-            flag = "" if lo <= r["win_rate"] <= hi else " (outside)"
-            md.append(f"* {d}: {100 * r['win_rate']:.1f}% [{100 * r['ci_low']:.1f}, {100 * r['ci_high']:.1f}], "
+            flag = "" if lo <= num(r["win_rate"]) <= hi else " (outside)"
+            md.append(f"* {d}: {100 * num(r['win_rate']):.1f}% [{100 * num(r['ci_low']):.1f}, {100 * num(r['ci_high']):.1f}], "
                       f"n={r['games']}{flag}")
         for t in rec["tests"]:
             md.append(f"* tested `{t['swap']}` ({t['direction']}): {100 * t['diff']:+.1f} points over {t['games']} "
@@ -241,7 +270,7 @@ def write_report(result: TuneResult, plan: TunePlan, folder: Path) -> None:
 # ============================================================================ command line
 
 
-def add_arguments(bal: Any) -> None:
+def add_arguments(bal: argparse.ArgumentParser) -> None:
     """The tune options of ``hostwcg balance`` (the others: --decks, --games, --agent, --seed...)."""
     bal.add_argument("--band", default="0.45,0.55", metavar="LO,HI",
                      help="tune: the target band of each deck's win rate against the field (default 0.45,0.55)")
@@ -261,7 +290,7 @@ def parse_band(text: str) -> tuple[float, float]:
     return lo, hi
 
 
-def cli(args: Any, study: Study, out: Path) -> int:
+def cli(args: argparse.Namespace, study: Study, out: Path) -> int:
     if args.rounds < 1 or args.candidates < 1:
         raise ValueError("balance tune: --rounds and --candidates must be at least 1")
     plan = TunePlan(parse_band(args.band), args.rounds, args.candidates, args.look_every, args.alpha)

@@ -15,24 +15,26 @@ table.
 
 from __future__ import annotations
 
+import argparse
 import csv
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from .compare import CompareResult, SequentialPlan, run_compare
+from .records import RuleValue
 from .simulate import Study
 from .skill import agreement, verdict
+from .stats import Cell, Row, num_or_none, text
 
 ROBUST_AGENTS = ("lookahead", "ppo_v1")  # the strongest fast agents (docs/balance.md, "Balance across skill")
 SHOWN = ("game", "deck", "card")
 
 
 def run_whatif(study: Study, patches: Sequence[str], swaps: Sequence[str], out: str | Path,
-               agents: Sequence[str] = ROBUST_AGENTS, rules_b: dict[str, Any] | None = None,
+               agents: Sequence[str] = ROBUST_AGENTS, rules_b: Mapping[str, RuleValue] | None = None,
                workers: int | None = None, quiet: bool = False, fresh: bool = False,
                sequential: SequentialPlan | None = None, stop_after: int | None = None,
-               backend: str = "local", address: str | None = None) -> tuple[dict[str, CompareResult], list[dict[str, Any]]]:
+               backend: str = "local", address: str | None = None) -> tuple[dict[str, CompareResult], list[Row]]:
     """Play the what-if under each agent; the comparisons by agent and the table across them."""
     folder = Path(out)
     results: dict[str, CompareResult] = {}
@@ -59,7 +61,7 @@ def run_whatif(study: Study, patches: Sequence[str], swaps: Sequence[str], out: 
     return results, rows
 
 
-def cli(args: Any, study: Study, out: Path) -> int:
+def cli(args: argparse.Namespace, study: Study, out: Path) -> int:
     """``hostwcg balance compare --patch/--swap``: the what-if under the skill-robust agents (or
     the agent given with --agent/--agents), each comparison's report, and the table across."""
     from .compare import metric
@@ -88,11 +90,11 @@ def cli(args: Any, study: Study, out: Path) -> int:
     return 0
 
 
-def across(results: dict[str, CompareResult]) -> list[dict[str, Any]]:
+def across(results: dict[str, CompareResult]) -> list[Row]:
     """One row per statistic of the comparisons: each agent's B - A, interval and verdict, and
     the conclusion across agents. Per-card rows: the ``drawn`` condition only."""
     agents = list(results)
-    keyed: dict[tuple[str, str, str], dict[str, Any]] = {}
+    keyed: dict[tuple[Cell, Cell, Cell], Row] = {}
     for agent, res in results.items():
         for r in res.diffs:
             if r["table"] == "card" and r["stat"] != "win_rate:drawn":
@@ -103,10 +105,10 @@ def across(results: dict[str, CompareResult]) -> list[dict[str, Any]]:
             row[f"{agent}_ci_low"] = r["ci_low"]
             row[f"{agent}_ci_high"] = r["ci_high"]
             row[f"{agent}_n"] = r["n"]
-            row[f"{agent}_verdict"] = verdict(r["ci_low"], r["ci_high"], 0.0, ("up", "down"))
+            row[f"{agent}_verdict"] = verdict(num_or_none(r["ci_low"]), num_or_none(r["ci_high"]), 0.0, ("up", "down"))
     rows = []
     for row in keyed.values():
-        verdicts = [row.get(f"{a}_verdict", "unclear") for a in agents]
+        verdicts = [text(row.get(f"{a}_verdict", "unclear")) for a in agents]
         row["across"] = agreement(verdicts) if len(agents) > 1 else verdicts[0]
         row["significant"] = any(v != "unclear" for v in verdicts)
         rows.append(row)
@@ -114,7 +116,7 @@ def across(results: dict[str, CompareResult]) -> list[dict[str, Any]]:
 
 
 def markdown(study: Study, patches: Sequence[str], swaps: Sequence[str], results: dict[str, CompareResult],
-             rows: Sequence[dict[str, Any]], touched: set[str]) -> str:
+             rows: Sequence[Row], touched: set[str]) -> str:
     """The what-if for the terminal and ``whatif.md``: every deck, every changed card, and any
     other change significant under some agent, with each agent's B - A and 95% interval."""
     agents = list(results)
@@ -127,10 +129,10 @@ def markdown(study: Study, patches: Sequence[str], swaps: Sequence[str], results
     head = f"{'statistic':46}" + "".join(f" {a[:22]:>24}" for a in agents)
     lines.append(head + ("  across agents" if len(agents) > 1 else ""))
 
-    def shown(r: dict[str, Any]) -> bool:
+    def shown(r: Row) -> bool:
         if r["table"] == "deck" or (r["table"] == "game" and r["stat"] == "first_player"):
             return True
-        if r["table"] == "card" and r["scope"].split(": ", 1)[-1] in touched:
+        if r["table"] == "card" and text(r["scope"]).split(": ", 1)[-1] in touched:
             return True
         return bool(r["significant"]) and r["table"] in SHOWN
 
@@ -163,5 +165,5 @@ def markdown(study: Study, patches: Sequence[str], swaps: Sequence[str], results
     return "\n".join(lines)
 
 
-def _dirs(rows: Sequence[dict[str, Any]], agents: Sequence[str]) -> list[dict[str, Any]]:
+def _dirs(rows: Sequence[Row], agents: Sequence[str]) -> list[Row]:
     return [{**r, "across_dir": r[f"{agents[0]}_verdict"]} for r in rows]

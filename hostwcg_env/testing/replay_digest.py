@@ -17,14 +17,14 @@ import hashlib
 from collections.abc import Iterable
 from pathlib import Path
 
-from hostwcg_env.analysis.records import record_key
+from hostwcg_env.analysis.records import Record, record_key
 from hostwcg_env.analysis.replay import ReplayError, replay, replayable
 from hostwcg_env.engine import ENGINE_EPOCH
 
 
-def game_digest(rec: dict[str, object]) -> str:
+def game_digest(rec: Record) -> str:
     """The SHA-256 of one replayed game's event texts, both views' texts and its actions."""
-    game = replay(rec)  # type: ignore[arg-type]  # a record as replay reads it
+    game = replay(rec)
     h = hashlib.sha256()
     for event in game.events:
         h.update(str(event).encode())
@@ -34,7 +34,7 @@ def game_digest(rec: dict[str, object]) -> str:
         for text in game.view(player).events:
             h.update(str(text).encode())
             h.update(b"\n")
-    for action in rec.get("actions") or []:  # type: ignore[attr-defined]
+    for action in rec.get("actions") or []:
         h.update(str(action).encode())
         h.update(b"\n")
     return h.hexdigest()

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hostwcg_env.analysis.records import Record
 from hostwcg_env.cards.decks import Deck, pool_decks
 from hostwcg_env.cards.loader import default_ruleset
 from hostwcg_env.demo import _agent, agent_seeds
@@ -496,8 +497,8 @@ class ReplaySession(Session):
         return here
 
 
-def _load(load_record: Callable[..., dict[str, Any]], path: Path, index: int,
-          key: str | None) -> dict[str, Any]:
+def _load(load_record: Callable[..., Record], path: Path, index: int,
+          key: str | None) -> Record:
     return load_record(path, index=index, key=key)
 
 
