@@ -26,8 +26,8 @@ import pytest
 
 from hostwcg_env import hostwcg_v1
 from hostwcg_env.engine import Game, Kind
-from hostwcg_env.engine.actions import listed_at
 from hostwcg_env.engine import events as ev
+from hostwcg_env.engine.actions import listed_at
 from hostwcg_env.engine.kinds import Phase
 from hostwcg_env.env import AGENTS, shipped_decks
 from hostwcg_env.env.v1 import Memory

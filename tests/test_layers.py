@@ -25,7 +25,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("agents", ("agents",)),
     ("analysis", ("hostwcg_env.analysis",)),
     ("training", ("agents.training",)),
-    ("top", ("hostwcg_env.testing", "hostwcg_env.cli", "hostwcg_env.cli_agents", "hostwcg_env.cli_export", "hostwcg_env.gym_make",
+    ("top", ("hostwcg_env.testing", "hostwcg_env.cli", "hostwcg_env.cli_agents", "hostwcg_env.cli_export", "hostwcg_env.cli_train", "hostwcg_env.gym_make",
              "hostwcg_env.cli_input", "hostwcg_env.demo", "hostwcg_env.play", "hostwcg_env.__main__", "scripts",
              "hostwcg_env.web")),
 ]
