@@ -50,10 +50,14 @@ def cmd_train(args: argparse.Namespace) -> int:
 
     try:
         recipe = load_recipe(args.recipe)
-        run_recipe(recipe, args.run_dir, resume=args.resume, quiet=args.quiet, argv=sys.argv[1:])
+        out = run_recipe(recipe, args.run_dir, resume=args.resume, quiet=args.quiet, argv=sys.argv[1:])
     except RecipeError as e:
         print(f"hostwcg train: {e}", file=sys.stderr)
         return 2
+    for r in out["evaluation"]:  # the result, on stdout (progress went to stderr)
+        print(f"{recipe.name}: {r['win_rate']:.1%} [{r['ci95'][0]:.1%}, {r['ci95'][1]:.1%}] of {r['games']} "
+              f"games against {r['opponent']}")
+    print(f"run directory: {out['run_dir']} (MODEL_CARD.md, policy.npz)")
     return 0
 
 

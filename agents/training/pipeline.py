@@ -788,9 +788,4 @@ def run_recipe(recipe: Recipe, run_dir: Path | None = None, resume: bool = False
     run.state["sessions"][-1].update(finished=_now(), load_1min_end=_load())
     run.save()
     write_atomic(root / "MODEL_CARD.md", model_card(run, recipe, evaluation))
-    if not quiet:
-        for r in evaluation:
-            print(f"{recipe.name}: {r['win_rate']:.1%} [{r['ci95'][0]:.1%}, {r['ci95'][1]:.1%}] of {r['games']} "
-                  f"games against {r['opponent']}", file=sys.stderr)
-        print(f"run directory: {root} (MODEL_CARD.md, policy.npz)", file=sys.stderr)
     return {"run_dir": str(root), "policy": str(root / "policy.npz"), "evaluation": evaluation}
