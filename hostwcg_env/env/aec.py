@@ -32,6 +32,10 @@ taken automatically where that they have only one follows from public facts
 when the one legal action is to pass, so that who is asked tells nothing hidden. Rules tests
 use ``auto_single=False``. The action mask of the agent not deciding is all zeros.
 Observations are built only from that agent's PlayerView.
+
+Every version runs on the one AEC class here (``HostAECEnv``) and differs only in its observer
+(``hostwcg_env.env.observers``; docs/env.md "Observers: how the versions differ"): ``raw_env``
+below binds v0's.
 """
 
 from __future__ import annotations
