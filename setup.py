@@ -1,7 +1,9 @@
 """Build the project; the rules engine is compiled to C with mypyc where it can be.
 
 Everything else is in pyproject.toml. ``pip install .`` and ``pip install -e .`` compile the
-modules of ``hostwcg_env/engine/`` (mypy[mypyc] is a build requirement) when a C compiler and
+modules of ``hostwcg_env/engine/`` and hostwcg_v0's observation encoder
+(``hostwcg_env/env/observers/v0_encoder.py``, in the same group: it reads the engine's views
+through direct calls) (mypy[mypyc] is a build requirement) when a C compiler and
 the Python headers are present; without them, or with ``HOSTWCG_PURE=1`` set at install time,
 the same code installs and runs as Python. The build writes ``hostwcg_env/engine/compiled.json``
 (each compiled module's source hash), so that an edited checkout never runs stale machine code
@@ -31,10 +33,15 @@ ENGINE = Path("hostwcg_env") / "engine"
 # name the flag).
 NOT_COMPILED = {"__init__.py", "_build.py", "config.py"}
 GROUP = "hostwcg_engine"
+# Env modules compiled with the engine, as paths relative to the engine's folder (the keys
+# compiled.json and hostwcg_env/engine/_build.py's EXTRA know them by)
+ENV_COMPILED = ("../env/observers/v0_encoder",)
 
 
 def engine_sources() -> list[str]:
-    return sorted(p.as_posix() for p in ENGINE.glob("*.py") if p.name not in NOT_COMPILED)
+    """What mypyc compiles: the engine's modules, then the env modules compiled with it."""
+    engine = sorted(p.as_posix() for p in ENGINE.glob("*.py") if p.name not in NOT_COMPILED)
+    return engine + [(ENGINE.parent / f"{m[3:]}.py").as_posix() for m in ENV_COMPILED]
 
 
 def _say(message: str) -> None:
@@ -133,7 +140,7 @@ class BuildEngine(build_ext):
     def _write_manifest(self) -> None:
         if not self.extensions:
             return
-        names = [Path(p).stem for p in engine_sources()]
+        names = [Path(p).stem for p in engine_sources() if Path(p).parent == ENGINE] + list(ENV_COMPILED)
         digest = {n: hashlib.sha256((ROOT / ENGINE / f"{n}.py").read_bytes()).hexdigest() for n in names}
         text = json.dumps(digest, indent=1, sort_keys=True) + "\n"
         targets = [Path(self.build_lib) / ENGINE]

@@ -80,6 +80,46 @@ def test_hostwcg_pure_loads_the_sources(tmp_path: Path, monkeypatch: pytest.Monk
     assert mod.__file__.endswith("m.py")  # type: ignore[attr-defined]
 
 
+def test_a_module_compiled_with_the_engine_outside_it_is_checked_and_loaded_as_python(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An env module in the engine's group (hostwcg_v0's encoder, ``_build.EXTRA``): an edited
+    source makes the whole build Python, and the Python build loads it from its source too."""
+    monkeypatch.delenv("HOSTWCG_PURE", raising=False)
+    pkg = _fake_package(tmp_path, "fake_extra", "VALUE = 5\n", "VALUE = 5\n")
+    other = pkg / "other"
+    other.mkdir()
+    (other / "__init__.py").write_text("")
+    (other / "x.py").write_text("VALUE = 6\n")
+    (other / f"x{SUFFIX}").write_bytes(b"not really machine code")
+    recorded = json.loads((pkg / "compiled.json").read_text())
+    recorded["other/x"] = hashlib.sha256(b"VALUE = 5\n").hexdigest()  # compiled from an older x.py
+    (pkg / "compiled.json").write_text(json.dumps(recorded))
+    assert _build.stale_sources(str(pkg)) == ["other/x"]
+    with pytest.warns(RuntimeWarning, match="other/x"):
+        build = _build.select(str(pkg), "fake_extra", extra={"fake_extra.other.x": "other/x"})
+    assert build.startswith("pure (sources changed")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        mod = importlib.import_module("fake_extra.other.x")
+        assert mod.VALUE == 6 and mod.__file__.endswith("x.py")  # type: ignore[attr-defined]
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [n for n in sys.modules if n.startswith("fake_extra")]:
+            del sys.modules[name]
+        sys.meta_path[:] = [f for f in sys.meta_path
+                            if not (isinstance(f, _build._SourceFinder) and f.package == "fake_extra")]
+
+
+def test_the_engine_names_the_env_modules_compiled_with_it() -> None:
+    """``EXTRA`` (the Python build's finder) and setup.py's ENV_COMPILED name the same files."""
+    assert _build.EXTRA == {"hostwcg_env.env.observers.v0_encoder": "../env/observers/v0_encoder"}
+    engine_dir = Path(engine.__file__).parent
+    for rel in _build.EXTRA.values():
+        assert (engine_dir / f"{rel}.py").resolve().is_file()
+    listed = ", ".join(json.dumps(rel) for rel in _build.EXTRA.values())
+    assert f"ENV_COMPILED = ({listed},)" in (ROOT / "setup.py").read_text()
+
+
 def test_a_current_build_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pkg = _fake_package(tmp_path, "fake_current", "VALUE = 4\n", "VALUE = 4\n")
     monkeypatch.delenv("HOSTWCG_PURE", raising=False)
@@ -125,4 +165,5 @@ def test_setup_compiles_every_engine_module_but_the_selector() -> None:
         sys.path.remove(str(ROOT))
     names = {Path(p).name for p in sources}
     assert not names & {"__init__.py", "_build.py", "config.py"}
-    assert {"state.py", "carddef.py", "stats.py", "obsenc.py"} <= names  # obsenc: the env encoder's hot part
+    assert {"state.py", "carddef.py", "stats.py", "v0_encoder.py"} <= names  # v0's encoder, in the engine's group
+    assert "hostwcg_env/env/observers/v0_encoder.py" in sources

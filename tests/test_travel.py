@@ -30,7 +30,7 @@ from hostwcg_env.env import shipped_decks
 
 SKIP = ("ident", "hidden_cache", "stat_cache", "ability_cache", "rng", "rng_shared")
 # __init__ arguments stored under another attribute name
-RENAMED = {"game.Game": {"state": "s"}, "view.PlayerView": {"state": "_s"}, "obsenc.EncoderCore": {"hooks": "h"}}
+RENAMED = {"game.Game": {"state": "s"}, "view.PlayerView": {"state": "_s"}}
 # classes with required __init__ arguments that no state or env holds (made and used in one call)
 TRANSIENT = {"wording.TextCtx", "stats.PoolTables", "core.Core"}
 

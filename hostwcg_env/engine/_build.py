@@ -9,7 +9,8 @@ Python instead of compiled when
   stale machine code would play the old rules, so a warning says to rebuild (``pip install -e .``).
 
 This module is never compiled itself; it only reads files and, for the Python build, puts a
-finder in front of ``sys.meta_path`` that loads ``hostwcg_env.engine.<module>`` from its ``.py``.
+finder in front of ``sys.meta_path`` that loads ``hostwcg_env.engine.<module>`` from its ``.py``,
+and the env modules compiled with the engine (``EXTRA``) from theirs.
 """
 
 from __future__ import annotations
@@ -28,17 +29,24 @@ from types import ModuleType
 
 MANIFEST = "compiled.json"
 PACKAGE = "hostwcg_env.engine"
+# modules outside the engine compiled in its group (setup.py's ENV_COMPILED): their source, as
+# a path relative to the engine's folder without ".py" (compiled.json names them so)
+EXTRA: dict[str, str] = {"hostwcg_env.env.observers.v0_encoder": "../env/observers/v0_encoder"}
 
 
 class _SourceFinder(importlib.abc.MetaPathFinder):
     """Loads the engine's modules from their ``.py`` files, ignoring compiled ones."""
 
-    def __init__(self, directory: str, package: str) -> None:
+    def __init__(self, directory: str, package: str, extra: dict[str, str] | None = None) -> None:
         self.directory = directory
         self.package = package
+        self.extra = extra or {}
 
     def find_spec(self, fullname: str, path: Sequence[str] | None,
                   target: ModuleType | None = None) -> ModuleSpec | None:
+        if fullname in self.extra:
+            source = os.path.normpath(os.path.join(self.directory, self.extra[fullname] + ".py"))
+            return importlib.util.spec_from_file_location(fullname, source) if os.path.isfile(source) else None
         if not fullname.startswith(self.package + "."):
             return None
         name = fullname[len(self.package) + 1:]
@@ -78,9 +86,11 @@ def stale_sources(directory: str) -> list[str]:
     return out
 
 
-def select(directory: str, package: str = PACKAGE) -> str:
+def select(directory: str, package: str = PACKAGE, extra: dict[str, str] | None = None) -> str:
     """Decide the build before any engine module is imported; returns ``"compiled"`` or
-    ``"pure"`` (with the reason in parentheses when compiled modules are present but unused)."""
+    ``"pure"`` (with the reason in parentheses when compiled modules are present but unused).
+    ``extra``: the modules outside ``package`` compiled with it (default ``EXTRA`` for the
+    engine), loaded from their sources too in the Python build."""
     if not _compiled_modules(directory):
         return "pure"
     reason = ""
@@ -100,5 +110,6 @@ def select(directory: str, package: str = PACKAGE) -> str:
     if not reason:
         return "compiled"
     if not any(isinstance(f, _SourceFinder) and f.package == package for f in sys.meta_path):
-        sys.meta_path.insert(0, _SourceFinder(directory, package))
+        sys.meta_path.insert(0, _SourceFinder(directory, package, EXTRA if extra is None and package == PACKAGE
+                                              else extra))
     return f"pure ({reason})"

@@ -38,9 +38,6 @@ ARGS: Final[dict[str, tuple[str, ...]]] = {
     "damage.HostPoint": ("players", "chosen", "source_name"),
     "game.Game": ("s",),
     "hands.DiscardCards": ("player", "left"),
-    "obsenc.EncoderHooks": ("hand", "max_forms", "max_stack", "nv", "player_div", "limit", "item_kinds",
-                            "type_index", "card_vector", "sections", "global_row", "entity_nums", "drop_block"),
-    "obsenc.EncoderCore": ("h",),
     "primitives.StepSite": ("index", "ability_kind", "equipment", "declared", "ref", "ref_type", "stats"),
     "primitives.PlaceToken": ("player", "token"),
     "primitives.SlotFor": ("obj",),
@@ -71,7 +68,7 @@ PACKAGE: Final = "hostwcg_env.engine"
 # the modules whose classes a game's state or an env holds (ARGS' modules, and those of frozen
 # dataclasses); wording.TextCtx and stats.PoolTables are made and used within one call
 MODULES: Final = ("actions", "announce", "battle", "carddef", "damage", "events", "game", "hands",
-                  "obsenc", "primitives", "resolution", "ruleset", "setup", "state", "tasks", "turn", "view")
+                  "primitives", "resolution", "ruleset", "setup", "state", "tasks", "turn", "view")
 
 
 def attributes(obj: Any) -> dict[str, Any]:
@@ -107,6 +104,13 @@ def _reducer(names: tuple[str, ...]) -> Any:
     return reduce
 
 
+def register_class(cls: type, args: tuple[str, ...]) -> None:
+    """A reducer for a class outside the engine compiled with it (hostwcg_v0's observation
+    encoder, ``hostwcg_env.env.observers.v0_encoder``): made through ``__init__`` with the
+    attributes ``args`` names, then every attribute written back, as ``ARGS``' classes."""
+    copyreg.pickle(cls, _reducer(args))
+
+
 def register() -> list[type]:
     """Put a reducer for every engine class that needs one in ``copyreg``'s dispatch table
     (idempotent); the classes registered."""
@@ -127,4 +131,4 @@ def register() -> list[type]:
     return done
 
 
-__all__ = ["ARGS", "attributes", "make", "register"]
+__all__ = ["ARGS", "attributes", "make", "register", "register_class"]

@@ -32,6 +32,10 @@ taken automatically where that they have only one follows from public facts
 when the one legal action is to pass, so that who is asked tells nothing hidden. Rules tests
 use ``auto_single=False``. The action mask of the agent not deciding is all zeros.
 Observations are built only from that agent's PlayerView.
+
+Every version runs on the one AEC class here (``HostAECEnv``) and differs only in its observer
+(``hostwcg_env.env.observers``; docs/env.md "Observers: how the versions differ"): ``raw_env``
+below binds v0's.
 """
 
 from __future__ import annotations
@@ -50,12 +54,13 @@ from pettingzoo.utils.env_logger import EnvLogger
 import hostwcg_env  # noqa: F401  (registers the card pool)
 from hostwcg_env.cards import Deck, default_ruleset, load_deck, pool_decks
 from hostwcg_env.cards.decks import stand_in_decks
-from hostwcg_env.engine import Game, IllegalActionError, RuleConfig
+from hostwcg_env.engine import Action, Game, IllegalActionError, RuleConfig
 
 from .codec import Codec, LayoutError
 from .inputs import AGENTS, SELECTED, Selected, check_int, check_seed, seat_of, step_after_end
-from .layout import action_layout
-from .observation import LIMIT, ObservationEncoder
+from .observation import ObservationEncoder
+from .observers import Observer
+from .observers.v0 import V0Observer
 
 RENDER_MODES = ("ansi", "human", "rgb_array")
 RENDER_FPS = 2  # frames a second of a recorded video (gymnasium's RecordVideo reads it)
@@ -177,11 +182,15 @@ def deck_pools_for(decks: Any = None, deck_pools: Sequence[Sequence[Any]] | None
     return pools
 
 
-class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
-    """The AEC env without wrappers; an illegal action raises IllegalActionError."""
+class HostAECEnv(AECEnv):
+    """The AEC env of every version without wrappers; an illegal action raises
+    IllegalActionError. The game, agents, decks, rewards, truncation and rendering are the
+    same for every version; what a version observes, and how its action indices map to the
+    legal actions, is its observer (``make_observer``; docs/env.md "Observers"). The version
+    modules bind an observer: ``raw_env`` here (hostwcg_v0), ``hostwcg_env.env.v1.aec.raw_env``."""
 
-    metadata = {"render_modes": list(RENDER_MODES), "name": "hostwcg_v0", "is_parallelizable": True,
-                "render_fps": RENDER_FPS}
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "name": "hostwcg", "is_parallelizable": True,
+                                "render_fps": RENDER_FPS}
 
     def __init__(
         self,
@@ -202,21 +211,20 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
         self.render_mode = render_mode
         self.render_view = render_view
         self.auto_single = auto_single
-        self.layout = action_layout(cfg)
-        self.encoder = ObservationEncoder(cfg)
+        self.observer: Observer = self.make_observer(cfg)
+        self.layout = self.observer.layout
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
-        self._obs_space = spaces.Dict({
-            "observation": spaces.Box(-LIMIT, LIMIT, (self.encoder.size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.layout.n,), np.int8),
-        })
+        self._obs_space = self.observer.observation_space
         self._act_space: spaces.Discrete = spaces.Discrete(self.layout.n)
         self._n = self.layout.n  # read on every step (ActionLayout.n is a computed property)
-        self.codec = Codec(self.layout)
-        self._bufs = {a: np.zeros(self.encoder.size, dtype=np.float32) for a in AGENTS}
         self._zero_mask = np.zeros(self.layout.n, dtype=np.int8)
         self._rng = random.Random()
         self.game: Game | None = None
+
+    def make_observer(self, config: RuleConfig) -> Observer:
+        """This version's observer for the rules ``config`` (the version modules override it)."""
+        raise NotImplementedError(f"{type(self).__name__} names no observer: use hostwcg_v0 or hostwcg_v1's raw_env")
 
     # ------------------------------------------------------------ spaces
     # The same objects on every call (api_test wants that), built once in __init__ and held
@@ -233,15 +241,29 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
             self._rng.seed(seed)
         game_seed = self._rng.getrandbits(63)
         decks = [self._rng.choice(pool) for pool in self.deck_pools]
-        self.game = self.rules.new_game(decks[0], decks[1], seed=game_seed)
-        self.game.auto_pass = self.auto_single  # publicly forced passes need no stop (same game)
+        self.start_from(self.rules.new_game(decks[0], decks[1], seed=game_seed))
+
+    def start_from(self, game: Game) -> None:
+        """Start an episode from an engine ``Game`` before its first action (a recorded game's
+        replay, ``hostwcg_env.analysis.distill.v1_from_records``); ``reset`` does this with a
+        game of its own dealing."""
+        self.game = game
+        game.auto_pass = self.auto_single  # publicly forced passes need no stop (same game)
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        self.observer.reset()
         self._settle()
+
+    def _apply(self, player: int, action: Action) -> None:
+        """Apply a player's action; its observer hears of it first (v1's memory, 41.2)."""
+        g = self.game
+        assert g is not None
+        self.observer.before_apply(g, player, action)
+        g.apply(action)
 
     def _settle(self) -> None:
         """Take forced decisions, then point agent_selection at whoever decides. A decision
@@ -254,13 +276,15 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
                 a = g.forced_action()
                 if a is None:
                     break
-                g.apply(a)
+                d = g.decision
+                assert d is not None
+                self._apply(d.player, a)
         if g.is_over:
             self._finish()
             return
         d = g.decision
         assert d is not None
-        self.codec.refresh(g)  # raises LayoutError if the layout cannot express an option
+        self.observer.refresh(g)  # raises LayoutError if the layout cannot express an option
         self.agent_selection = AGENTS[d.player]
 
     def _finish(self) -> None:
@@ -276,28 +300,28 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)  # raises ValueError unless the action is None
             return
-        a = self.codec.decode(g, action_index(action, self._n))
+        a = self.observer.decode(g, action_index(action, self._n))
         if a is None:
             raise IllegalActionError("31.1", f"action index {action} is not legal for {agent} now "
-                                     f"(legal: {np.flatnonzero(self.codec.mask(g)).tolist()})")
+                                     f"(legal: {np.flatnonzero(self.observer.mask(g)).tolist()})")
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        g.apply(a)
+        self._apply(seat_of(agent), a)
         self._settle()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
     # ------------------------------------------------------------ observing
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def _deciding(self, g: Game, p: int) -> bool:
+        return not g.is_over and g.decision is not None and g.decision.player == p
+
+    def observe(self, agent: str) -> Any:
         g = self.game
         if g is None:
             raise _not_reset("observe()")
-        p = _seat(agent)
-        obs = self.encoder.encode(g.view(p), self._bufs[agent]).copy()
-        deciding = not g.is_over and g.decision is not None and g.decision.player == p
-        mask = self.codec.mask(g).copy() if deciding else self._zero_mask.copy()
-        return {"observation": obs, "action_mask": mask}
+        p = seat_of(agent)
+        return self.observer.observe(g, p, self._deciding(g, p))
 
     def action_mask(self, agent: str | Selected = SELECTED) -> np.ndarray:
         """The mask of ``agent`` (default: the agent to act); an agent is checked as
@@ -305,10 +329,10 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
         g = self.game
         if g is None:
             raise _not_reset("action_mask()")
-        agent = self.agent_selection if isinstance(agent, Selected) else AGENTS[seat_of(agent)]
-        if g.is_over or g.decision is None or AGENTS[g.decision.player] != agent:
+        p = seat_of(self.agent_selection if isinstance(agent, Selected) else agent)
+        if not self._deciding(g, p):
             return self._zero_mask.copy()
-        return self.codec.mask(g).copy()
+        return self.observer.mask(g).copy()
 
     def render(self) -> str | np.ndarray | None:
         """The board from ``render_view``'s seat: text (``"ansi"``; ``"human"`` prints it) or an
@@ -335,11 +359,32 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming)
         from hostwcg_env.env.html import render_html
 
         if self.game is None:
-            return "<pre>hostwcg_v0: call reset() to start a game</pre>"
+            return f"<pre>{self.metadata['name']}: call reset() to start a game</pre>"
         return render_html(self.game, board_seat(self.render_view))
 
     def close(self) -> None:
         pass
+
+
+class raw_env(HostAECEnv):  # noqa: N801  (PettingZoo naming)
+    """hostwcg_v0's AEC env without wrappers: ``HostAECEnv`` with v0's observer (a flat
+    vector and a flat mask, ``hostwcg_env.env.observers.v0``)."""
+
+    metadata = {**HostAECEnv.metadata, "name": "hostwcg_v0"}
+    observer: V0Observer
+
+    def make_observer(self, config: RuleConfig) -> V0Observer:
+        return V0Observer(config)
+
+    @property
+    def encoder(self) -> ObservationEncoder:
+        """The observation encoder (the observer's)."""
+        return self.observer.encoder
+
+    @property
+    def codec(self) -> Codec:
+        """The action codec of the current decision (the observer's)."""
+        return self.observer.codec
 
 
 def check_render(render_mode: str | None, render_view: Any) -> None:
@@ -355,10 +400,6 @@ def check_render(render_mode: str | None, render_view: Any) -> None:
 def board_seat(render_view: int | str) -> int | str:
     """The board's seat for a ``render_view``: a player, or the public spectator."""
     return "spectator" if render_view == "spectator" else int(render_view)
-
-
-def _seat(agent: str) -> int:
-    return seat_of(agent)
 
 
 def _forward(name: str, guarded: bool) -> property:
@@ -403,7 +444,7 @@ class StandardWrappers(wrappers.OrderEnforcingWrapper):
     metadata = _forward("metadata", False)
     render_mode = _forward("render_mode", False)
 
-    def __init__(self, env: raw_env, illegal_reward: float = -1) -> None:
+    def __init__(self, env: HostAECEnv, illegal_reward: float = -1) -> None:
         super().__init__(env)
         self._illegal_value = illegal_reward
         self._prev_mask: Any = None
@@ -525,4 +566,4 @@ def pettingzoo_wrapped_env(**kwargs: Any) -> AECEnv:
     return e
 
 
-__all__ = ["RENDER_FPS", "RENDER_MODES", "LayoutError", "StandardWrappers", "env", "pettingzoo_wrapped_env", "raw_env", "shipped_decks"]
+__all__ = ["RENDER_FPS", "RENDER_MODES", "HostAECEnv", "LayoutError", "StandardWrappers", "env", "pettingzoo_wrapped_env", "raw_env", "shipped_decks"]

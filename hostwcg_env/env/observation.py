@@ -13,12 +13,13 @@ import numpy as np
 from hostwcg_env.engine import CardDef, CardType, RuleConfig
 from hostwcg_env.engine.actions import DecisionKind
 from hostwcg_env.engine.carddef import EVENTS
-from hostwcg_env.engine.obsenc import EncoderCore, EncoderHooks
 from hostwcg_env.engine.primitives import PRIMITIVES
 from hostwcg_env.engine.state import Obj
+from hostwcg_env.engine.travel import register_class
 from hostwcg_env.engine.view import PlayerView
 
 from .layout import MAX_FORMS, MAX_LIST, MAX_STACK, OBS_PENDING, hand_slots
+from .observers.v0_encoder import EncoderCore, EncoderHooks
 
 CARD_TYPES = [t.value for t in CardType]
 RES = ["&", "£", "!", "%", "$"]
@@ -124,6 +125,12 @@ def obs_sections(config: RuleConfig) -> list[tuple[str, int, int, str]]:
         ("drops", 2, len(CARD_TYPES), "card types in my and the opponent's drop zone (counts / 10)"),
     ]
 
+# copies and pickles of an env hold the encoder; compiled, its classes need a reducer
+# (hostwcg_env.engine.travel): the attributes each __init__ argument sets, in order
+register_class(EncoderHooks, ("hand", "max_forms", "max_stack", "nv", "player_div", "limit", "item_kinds",
+                              "type_index", "card_vector", "sections", "global_row", "entity_nums", "drop_block"))
+register_class(EncoderCore, ("h",))
+
 
 class ObservationEncoder:
     """Writes observations into a preallocated buffer (one per agent)."""
@@ -158,7 +165,7 @@ class ObservationEncoder:
         on its own, then everything else at once, so that a stop where nothing but the global
         row changed costs those queries and two comparisons; only where the rest changed are
         the sections compared one by one. The work is done by
-        ``hostwcg_env.engine.obsenc.EncoderCore``, compiled with the engine (docs/engine.md)."""
+        ``hostwcg_env.env.observers.v0_encoder.EncoderCore``, compiled with the engine (docs/engine.md)."""
         if out is None:
             buf = np.zeros(self.size, dtype=np.float32)
             self._core.write(view, self._sections(buf), {})

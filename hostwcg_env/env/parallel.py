@@ -1,4 +1,5 @@
-"""The parallel view of hostwcg_v0 (PettingZoo ParallelEnv).
+"""The parallel view of the env (PettingZoo ParallelEnv), one class for every version: it
+steps the version's AEC env (``aec_class``; hostwcg_v1's ``ParallelEnv`` names its own).
 
 Every step takes a dict of actions; only the action of the agent whose decision it is counts
 (its mask is the only non-zero one); the other agent's action is ignored. Both agents get an
@@ -18,15 +19,16 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 from pettingzoo.utils.env_logger import EnvLogger
 
-from .aec import AGENTS, RENDER_FPS, RENDER_MODES, action_index, raw_env
+from .aec import AGENTS, RENDER_FPS, RENDER_MODES, HostAECEnv, action_index, raw_env
 from .inputs import step_after_end
 
 
 class HostParallelEnv(ParallelEnv):
     metadata = {"render_modes": list(RENDER_MODES), "name": "hostwcg_v0", "render_fps": RENDER_FPS}
+    aec_class: type[HostAECEnv] = raw_env  # the version's AEC env (hostwcg_v0's here)
 
     def __init__(self, **kwargs: Any) -> None:
-        self.aec = raw_env(**kwargs)
+        self.aec = self.aec_class(**kwargs)
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
         self.render_mode = self.aec.render_mode

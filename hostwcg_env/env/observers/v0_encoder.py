@@ -1,4 +1,4 @@
-"""The hot part of hostwcg_v0's observation encoder, compiled with the engine.
+"""The hot part of hostwcg_v0's observation encoder, compiled with the engine (setup.py).
 
 ``hostwcg_env.env.observation.ObservationEncoder`` owns the observation's layout (sections,
 card features, scaling) and the numpy buffers; this module runs its incremental ``encode``:
@@ -7,7 +7,7 @@ with what each buffer last showed, and rewrites only the rows that changed. Comp
 same mypyc group as ``view``, its queries of the view and of ``Obj`` are direct calls and
 field reads instead of Python attribute lookups (docs/benchmarks.md).
 
-Standard library only, like the rest of the engine: the buffers and rows are whatever the
+Standard library and the engine only, like the engine itself: the buffers and rows are whatever the
 encoder passes (numpy arrays), used through indexing alone, and every value that needs numpy
 to be made (a card's feature vector, a cached row) comes from a function the encoder gives
 (``EncoderHooks``), called only when a cache misses.
@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from .carddef import CardDef, CardType
-from .state import Obj, StackItem
-from .view import PlayerView
+from hostwcg_env.engine.carddef import CardDef, CardType
+from hostwcg_env.engine.state import Obj, StackItem
+from hostwcg_env.engine.view import PlayerView
 
 _UNSET: Final = object()
 
