@@ -105,7 +105,8 @@ def merge(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     for d in parts[1:]:
         if int(d["obs_size"]) != int(parts[0]["obs_size"]) or int(d["n_actions"]) != int(parts[0]["n_actions"]):
             raise ValueError(f"demonstration sets of different shapes: observation {int(d['obs_size'])} vs "
-                             f"{int(parts[0]['obs_size'])}, actions {int(d['n_actions'])} vs {int(parts[0]['n_actions'])}")
+                             f"{int(parts[0]['obs_size'])}, actions {int(d['n_actions'])} vs "
+                             f"{int(parts[0]['n_actions'])}")
     out = dict(parts[0])
     ptr, games = [parts[0]["indptr"]], [parts[0]["games"]]
     off_nnz = int(parts[0]["indptr"][-1])
@@ -132,11 +133,12 @@ recorded flat ``action`` (``hostwcg_env.analysis.distill.from_records``)."""
 
 
 def overrides_only(anchor: Any, policy: Any) -> Relabel:
-    """A ``relabel`` for ``from_records`` (hostwcg_env.analysis.distill) that teaches a policy only what a search adds to its
-    anchor: where the recorded choice (ISMCTS's, anchored on the heuristic) differs from the
-    ``anchor`` agent's own choice in that state, the label is the recorded choice; elsewhere it
-    is ``policy``'s own (greedy ``act``), so the policy is not pulled back towards the anchor
-    it has already improved on. ``anchor`` must be deterministic (the heuristic is)."""
+    """A ``relabel`` for ``from_records`` (hostwcg_env.analysis.distill) that teaches a policy only
+    what a search adds to its anchor: where the recorded choice (ISMCTS's, anchored on the
+    heuristic) differs from the ``anchor`` agent's own choice in that state, the label is the
+    recorded choice; elsewhere it is ``policy``'s own (greedy ``act``), so the policy is not pulled
+    back towards the anchor it has already improved on. ``anchor`` must be deterministic (the
+    heuristic is)."""
     from hostwcg_env.env.codec import encode
 
     from .base import decide

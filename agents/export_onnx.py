@@ -251,7 +251,8 @@ def export(agent: str, path: str | Path) -> tuple[Path, str]:
             raise ValueError(f"{agent}: no weights file {src}")
         weights = load_weights(src)
         build = set_policy_graph
-        extra = "; its learned check (check.*) is not in the graph" if any(k.startswith("check.") for k in weights) else ""
+        has_check = any(k.startswith("check.") for k in weights)
+        extra = "; its learned check (check.*) is not in the graph" if has_check else ""
     elif base == "ppo":
         from .ppo import DEFAULT
         from .ppo import load_weights as load_v0

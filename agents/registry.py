@@ -31,7 +31,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-__all__ = ["BOOL", "NUMBER", "PATH", "POSITIVE", "WHOLE", "AgentNameError", "AgentSpec", "Kind", "Option", "UnknownAgent", "number", "whole", "agent_specs", "describe", "make", "parse", "problem", "register", "spec_of"]
+__all__ = ["BOOL", "NUMBER", "PATH", "POSITIVE", "WHOLE", "AgentNameError", "AgentSpec", "Kind", "Option",
+           "UnknownAgent", "number", "whole", "agent_specs", "describe", "make", "parse", "problem", "register",
+           "spec_of"]
 
 ENTRY_POINT_GROUP = "hostwcg.agents"
 _UNSET: Any = object()
@@ -449,7 +451,8 @@ def _options(name: str, parts: Iterable[str]) -> dict[str, Any]:
     for part in parts:
         key, eq, text = part.partition("=")
         if not eq or not key.isidentifier():
-            raise AgentNameError(name, f"{part!r}: options after the class are KEY=VALUE", "MODULE:CLASS[:KEY=VALUE...]")
+            raise AgentNameError(name, f"{part!r}: options after the class are KEY=VALUE",
+                                 "MODULE:CLASS[:KEY=VALUE...]")
         kw[key] = _literal(text)
     return kw
 

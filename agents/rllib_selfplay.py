@@ -97,7 +97,8 @@ def make_env(config: dict[str, Any] | None = None) -> Any:
     if version not in ENVS:
         raise ValueError(f"env {version!r}: RLlib training supports {', '.join(ENVS)}")
     decks = list(config.get("decks") or ["brae_deep_roots", "karsh_ember_tide"])  # names or paths
-    kw = {"deck_pools": [decks, list(decks)], "config": RuleConfig().with_overrides(rule_overrides(config.get("rules"))),
+    kw = {"deck_pools": [decks, list(decks)],
+          "config": RuleConfig().with_overrides(rule_overrides(config.get("rules"))),
           "turn_limit": config.get("turn_limit", 200)}
     if version == "hostwcg_v1":
         from hostwcg_env.env.v1 import raw_env as raw_v1

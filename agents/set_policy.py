@@ -106,7 +106,8 @@ class NumpySetPolicy:
         legal = (av * q[ab]).sum(-1) / math.sqrt(self.dim) + self._lin("pref", av)[:, 0]
         if self.head:  # the action MLP (``head`` > 0 in the torch SetEncoder)
             sa = s[ab]
-            legal = legal + self._lin("head2", _relu(self._lin("head1", np.concatenate([av, sa, av * sa], axis=-1))))[:, 0]
+            hidden = _relu(self._lin("head1", np.concatenate([av, sa, av * sa], axis=-1)))
+            legal = legal + self._lin("head2", hidden)[:, 0]
         logits[ab, an] = legal
         values = (s @ self.wt["value"] + self.w["value.bias"])[:, 0]
         return logits, values, (s, ab, an, av)

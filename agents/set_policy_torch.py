@@ -93,7 +93,8 @@ class SetEncoder(BaseFeaturesExtractor):
         # row1 of [features, embedding], as two products (no concatenated copy of every row)
         w1 = self.row1.weight
         n_feat = w1.shape[1] - self.emb
-        e = th.cat([self.card_emb(cid[bi, ri]) + self.zone_emb(zi), self.card_emb.weight[:1] + self.zone_emb.weight[:1]])
+        e = th.cat([self.card_emb(cid[bi, ri]) + self.zone_emb(zi),
+                    self.card_emb.weight[:1] + self.zone_emb.weight[:1]])
         pre = nn.functional.linear(e, w1[:, n_feat:], self.row1.bias)  # (L + 1, d), row L: an empty row
         pre = pre + th.cat([nn.functional.linear(obs["cards"][bi, ri], w1[:, :n_feat]), pre.new_zeros(1, self.dim)])
         h_all = relu(self.row2(relu(pre)))  # (L + 1, d): the card vectors, then an empty row's

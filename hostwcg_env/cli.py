@@ -259,7 +259,8 @@ def build_parser() -> argparse.ArgumentParser:
     deck = sub.add_parser("deck", help="deck lists (3.1, A10)")
     ds = deck.add_subparsers(dest="action", metavar="ACTION")
     chk = ds.add_parser("check", help="list every problem of deck files")
-    chk.add_argument("files", nargs="+", type=path_arg, metavar="DECK", help="deck files or names (karsh, karsh_ember_tide)")
+    chk.add_argument("files", nargs="+", type=path_arg, metavar="DECK",
+                     help="deck files or names (karsh, karsh_ember_tide)")
     chk.set_defaults(func=cmd_deck_check)
 
     demo = sub.add_parser(
@@ -305,7 +306,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     lad = sub.add_parser("ladder", help="the ladder of games already played: win rates and ratings from "
                          "results files (evaluate --results), playing nothing")
-    lad.add_argument("files", nargs="+", type=path_arg, metavar="FILE.jsonl", help="results files (.jsonl or .jsonl.gz)")
+    lad.add_argument("files", nargs="+", type=path_arg, metavar="FILE.jsonl",
+                     help="results files (.jsonl or .jsonl.gz)")
     lad.add_argument("--csv", type=out_file, metavar="FILE", help="also write the pairwise table as CSV")
     lad.add_argument("--markdown", type=out_file, metavar="FILE", help="also write the report as markdown")
     lad.set_defaults(func=cmd_ladder)
@@ -323,7 +325,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     au = sub.add_parser("audit", help="replay kept games and classify every choice by the blunder rules "
                         "(docs/agents.md): rates per agent, games ended at the turn limit, worst examples")
-    au.add_argument("files", nargs="+", type=path_arg, metavar="RESULTS", help="ladder results files (.jsonl or .jsonl.gz)")
+    au.add_argument("files", nargs="+", type=path_arg, metavar="RESULTS",
+                    help="ladder results files (.jsonl or .jsonl.gz)")
     au.add_argument("--games", type=at_least(1), metavar="N", help="audit only the first N games of each file")
     au.add_argument("--examples", type=at_least(0), default=3, metavar="K",
                     help="worst examples shown per agent and rule, with the board (default 3; 0: none)")
@@ -509,8 +512,10 @@ def add_balance_parsers(sub: Any) -> None:
     bal.add_argument("--quiet", action="store_true", help="no progress bar")
     bal.set_defaults(func=cmd_balance)
 
-    rp = sub.add_parser("replay", help="replay a recorded game (a balance shard or a ladder results file) in the terminal")
-    rp.add_argument("file", type=path_arg, metavar="FILE", help="a JSONL file of game records or ladder results, or a folder of shards")
+    rp = sub.add_parser("replay",
+                        help="replay a recorded game (a balance shard or a ladder results file) in the terminal")
+    rp.add_argument("file", type=path_arg, metavar="FILE",
+                    help="a JSONL file of game records or ladder results, or a folder of shards")
     rp.add_argument("--index", type=at_least(0), default=0, metavar="N",
                     help="the record to replay: 0-based, counting records (never lines) in file order (default 0)")
     rp.add_argument("--key", help="the record with this key (DECK_A|DECK_B|SEED) instead of --index")
@@ -583,7 +588,8 @@ def _balance_skill(args: argparse.Namespace, out: Path) -> int:
                                mirrors=args.mirrors, include_test=args.include_test, max_width=args.max_width,
                                workers=args.workers, quiet=args.quiet, stop_after=args.stop_after, fresh=args.fresh)
     print((out / "skill.md").read_text())
-    short = [f"{a}: {len(r.records)} of {r.study.n_games}" for a, r in results.items() if len(r.records) < r.study.n_games]
+    short = [f"{a}: {len(r.records)} of {r.study.n_games}" for a, r in results.items()
+             if len(r.records) < r.study.n_games]
     if short:
         print("games played so far (run the same command to resume): " + "; ".join(short))
     print(f"wrote skill.md and skill_*.csv to {out}, each level's study in {out}/<agent>/")

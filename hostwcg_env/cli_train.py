@@ -28,7 +28,8 @@ def add_parser(sub: Any) -> None:
         description="Clone AGENT from its own games, then PPO against it alone; every --points share of the PPO "
                     "budget the exploiter plays --curve-games games against AGENT. Writes exploit.csv and "
                     "EXPLOIT.md (win rate over time, 95% intervals) and keeps every game. Needs the train extra.")
-    ex.add_argument("agent", metavar="AGENT", help="the frozen target: any agent name (heuristic, lookahead, ppo_v1, ...)")
+    ex.add_argument("agent", metavar="AGENT",
+                    help="the frozen target: any agent name (heuristic, lookahead, ppo_v1, ...)")
     ex.add_argument("--minutes", type=float, default=60.0, help="the whole budget in wall minutes (default 60)")
     ex.add_argument("--run-dir", type=Path, metavar="DIR", help="the run directory (default runs/exploit/AGENT)")
     ex.add_argument("--resume", action="store_true", help="continue the run in --run-dir")

@@ -4,11 +4,12 @@ The learned agents (``ppo``, ``ppo_v1``, ``ppo_v1:look``) run small matrix produ
 numpy's BLAS (OpenBLAS in the numpy wheels) splits each one over every core by default; on a
 busy machine those threads wait for each other and for the other processes: a batched forward
 of 32 observations took 10 to 15 times as long on two threads as on one (one observation at a
-time was the same either way; ``docs/benchmarks.md``, "Inference under load"). So every policy limits numpy's BLAS to ``HOSTWCG_BLAS_THREADS`` threads (1 unless the
-environment variable says otherwise; ``0`` leaves numpy's own default) when it is built
-(``limit_blas_threads``, with ``threadpoolctl``), and the ``hostwcg`` command sets the same
-limit in its own process and in the BLAS libraries' variables (``configure_blas_env``), so the
-worker processes it starts load numpy with it too. Only BLAS is limited: OpenMP (torch's training threads) is not.
+time was the same either way; ``docs/benchmarks.md``, "Inference under load"). So every policy
+limits numpy's BLAS to ``HOSTWCG_BLAS_THREADS`` threads (1 unless the environment variable says
+otherwise; ``0`` leaves numpy's own default) when it is built (``limit_blas_threads``, with
+``threadpoolctl``), and the ``hostwcg`` command sets the same limit in its own process and in the
+BLAS libraries' variables (``configure_blas_env``), so the worker processes it starts load numpy
+with it too. Only BLAS is limited: OpenMP (torch's training threads) is not.
 """
 
 from __future__ import annotations

@@ -200,6 +200,7 @@ def test_no_code_reads_an_arg_string_or_builds_an_action_from_text() -> None:
 
 def test_the_check_finds_what_it_looks_for() -> None:
     """The walk above flags each pattern (so its silence means something)."""
-    src = 'a = Action(Kind.PLAY, f"h{i}")\nb = Action(Kind.PAY, res="auto")\nc = int(a.arg[1:])\nd = Action(Kind.PASS)\n'
+    src = ('a = Action(Kind.PLAY, f"h{i}")\nb = Action(Kind.PAY, res="auto")\n'
+           'c = int(a.arg[1:])\nd = Action(Kind.PASS)\n')
     assert _offences(ast.parse(src), "x.py") == [
         "x.py:1: Action(...) from text", "x.py:2: Action(...) from text", "x.py:3: .arg"]

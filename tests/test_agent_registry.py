@@ -68,7 +68,8 @@ def test_every_agent_name_of_the_kept_results_is_made() -> None:
             if i > 3:
                 break
     makeable = {n for n in names if n.partition(":")[0] in AGENT_NAMES
-                and not (n.startswith("ppo") and ":" in n and n.endswith(".npz") and not (ROOT / n.split(":", 1)[1]).exists())}
+                and not (n.startswith("ppo") and ":" in n and n.endswith(".npz")
+                         and not (ROOT / n.split(":", 1)[1]).exists())}
     assert {"ismcts:0.45s", "pimc", "ppo_v1:look"} <= makeable  # others left the tree with their files
     for n in sorted(makeable):
         assert make_agent(n, seed=0) is not None, n
@@ -99,7 +100,8 @@ def test_the_registry_holds_the_shipped_agents_and_its_defaults_are_the_construc
 
 
 BAD = [
-    ("ismcts:0.5", r"'0\.5' is not a budget: write ismcts:0\.5s for 0\.5 seconds a decision \(expected ismcts:ITERATIONS"),
+    ("ismcts:0.5",
+     r"'0\.5' is not a budget: write ismcts:0\.5s for 0\.5 seconds a decision \(expected ismcts:ITERATIONS"),
     ("ismcts:abc", r"'abc' is not a budget \(expected ismcts:ITERATIONS"),
     ("ismcts:0", r"'0' is not a budget"),
     ("ismcts:-1s", r"'-1s' is not a budget"),

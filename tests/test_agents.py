@@ -474,7 +474,8 @@ def test_ladder_records_keep_the_actions_and_replay_to_the_same_result(tmp_path:
 
     # an older ladder line names decks by index among every deck file in order, the two test
     # decks included (shipped_decks(include_test=True)); the ladder draws from the same ten
-    assert [d.name for d in shipped_decks(include_test=True)] == [d.name for d in pool_decks(include_test=True).values()]
+    assert ([d.name for d in shipped_decks(include_test=True)]
+            == [d.name for d in pool_decks(include_test=True).values()])
     assert [r.id for r in shipped_deck_refs()] == list(pool_decks(include_test=True))
     assert len(shipped_deck_refs()) == len(shipped_decks()) + 2
     path = tmp_path / "res.jsonl"
@@ -590,10 +591,10 @@ def test_demonstrations_from_ladder_records_are_what_the_agent_saw_and_chose(tmp
 
 
 def test_overrides_only_labels_the_policy_choice_where_the_teacher_kept_its_anchor(tmp_path: Path) -> None:
-    """agents.demos.overrides_only (with analysis.distill.from_records): where the recorded choice equals the anchor's own choice the
-    label is the policy's greedy choice, elsewhere the recorded one. With the heuristic both the
-    recorded agent and the anchor, every label is the policy's, and exactly the rows where the
-    policy departs from the heuristic are counted as relabelled."""
+    """agents.demos.overrides_only (with analysis.distill.from_records): where the recorded choice
+    equals the anchor's own choice the label is the policy's greedy choice, elsewhere the recorded
+    one. With the heuristic both the recorded agent and the anchor, every label is the policy's, and
+    exactly the rows where the policy departs from the heuristic are counted as relabelled."""
     from agents.demos import overrides_only
     from hostwcg_env.analysis.distill import from_records as from_ladder
     from hostwcg_env.analysis.ladder import load_results

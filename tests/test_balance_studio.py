@@ -127,7 +127,8 @@ def test_a_swap_keeps_the_deck_id_and_checks_the_deck_rules() -> None:
     assert i == 0 and ref.id == "brae_deep_roots" and len(ref.main) == 50
     assert ref.main.count("Seed the Earth") == decks[0].main.count("Seed the Earth") + 1
     assert "Nature's Bounty" not in ref.main
-    cases = {"brae: +Squire": "DECK_SIZE: 51", "brae: -Mossback Tortoise -Riverside Healer +2 Grove Tender": "COPY_LIMIT Grove Tender",
+    cases = {"brae: +Squire": "DECK_SIZE: 51",
+             "brae: -Mossback Tortoise -Riverside Healer +2 Grove Tender": "COPY_LIMIT Grove Tender",
              "brae: -Squire +Grove Tender": "holds no 'Squire'", "lior: -Squire +Wolf": "not in the study",
              "brae: -Seed the Earth +Seed the Eart": "UNKNOWN_CARD"}
     for text, msg in cases.items():

@@ -1,5 +1,6 @@
-"""The benchmark (hostwcg_env.testing.bench, scripts/bench.py) runs (on 2 games, once): every row returns a Row with wall and CPU rates,
-each row runs in its own process per build, and the table puts the builds side by side.
+"""The benchmark (hostwcg_env.testing.bench, scripts/bench.py) runs (on 2 games, once): every row
+returns a Row with wall and CPU rates, each row runs in its own process per build, and the table
+puts the builds side by side.
 
 No timing is asserted: speed is benchmarked, never timed in tests (README.md "Speed").
 """

@@ -81,12 +81,14 @@ ROWS: list[tuple[list[str], str, str]] = [
     (["demo", "--quiet", "--color", "pink"], "argument --color: invalid choice", "err"),
     # ------------------------------------------------------------------ evaluate
     (["evaluate", "--quiet", "--agents", "ppo:/missing.npz,random"], "No such file or directory: /missing.npz", "err"),
-    (["evaluate", "--quiet", "--agents", "ppo:{bin},random"], "is neither a Stable-Baselines3 model .zip nor an exported policy .npz", "err"),
+    (["evaluate", "--quiet", "--agents", "ppo:{bin},random"],
+     "is neither a Stable-Baselines3 model .zip nor an exported policy .npz", "err"),
     (["evaluate", "--quiet", "--agents", "ppo:{emptydir},random"], "Is a directory", "err"),
     (["evaluate", "--quiet", "--agents", "random"], "give at least 2 agents", "err"),
     (["evaluate", "--quiet", "--agents", "random,nosuch"], "unknown agent 'nosuch'", "err"),
     (["evaluate", "--quiet", "--agents", "random,ismcts:abc"], "ismcts:ITERATIONS", "err"),
-    (["evaluate", "--quiet", "--agents", "random,level:6"], "agent 'level:6': no such level (known: level:1 (beginner)", "err"),
+    (["evaluate", "--quiet", "--agents", "random,level:6"],
+     "agent 'level:6': no such level (known: level:1 (beginner)", "err"),
     (["evaluate", "--quiet", "--agents", "random,ismcts:0"], "ismcts:ITERATIONS", "err"),
     (["evaluate", "--quiet", "--agents", "random,ismcts:-1s"], "ismcts:ITERATIONS", "err"),
     (["evaluate", "--quiet", "--games", "0"], "argument --games: must be at least 1 (got 0)", "err"),
@@ -122,7 +124,8 @@ ROWS: list[tuple[list[str], str, str]] = [
      "UNKNOWN_CARD 'Nosuch'", "err"),
     (["balance", "--decks", "{bin}", "brae", "--games", "1", "--quiet", "--out", "{out}"],
      "{bin}: FORMAT: not a text file", "err"),
-    (["balance", "--decks", "nosuch", "brae", "--games", "1", "--quiet", "--out", "{out}"], "'nosuch': no such deck", "err"),
+    (["balance", "--decks", "nosuch", "brae", "--games", "1", "--quiet", "--out", "{out}"],
+     "'nosuch': no such deck", "err"),
     (["balance", "--decks", "brae", "--games", "1", "--quiet", "--out", "{out}"], "at least two decks", "err"),
     (["balance", *STUDY, "--games", "0"], "argument --games: must be at least 1 (got 0)", "err"),
     (["balance", *STUDY, "--games", "-5"], "argument --games: must be at least 1 (got -5)", "err"),
@@ -164,7 +167,8 @@ ROWS: list[tuple[list[str], str, str]] = [
     (["play", "--seat", "C"], "argument --seat: invalid choice", "err"),
     (["play", "--decks", "{bin}", GOOD], "{bin}: FORMAT: not a text file", "err"),
     (["play", "--decks", GOOD, "{unknown_card}"], "UNKNOWN_CARD 'Nosuch'", "err"),
-    (["play", "--vs", "ismcts:0.5"], "argument --vs: agent 'ismcts:0.5': '0.5' is not a budget: write ismcts:0.5s", "err"),
+    (["play", "--vs", "ismcts:0.5"],
+     "argument --vs: agent 'ismcts:0.5': '0.5' is not a budget: write ismcts:0.5s", "err"),
     # ------------------------------------------------------------------ agents
     (["agents", "nosuch"], "hostwcg agents: unknown agent 'nosuch'", "err"),
     (["agents", "--check", "lookahead:nope=1"], "agent 'lookahead:nope=1': unknown option 'nope'", "err"),
@@ -200,7 +204,8 @@ BAD_RECORDS: list[tuple[str, str]] = [
     ("seed_bool", "not a game record (seed True is not an integer)"),
     ("main_count_huge", "not a game record (deck A: more than 1000 cards in 'main')"),
     ("main_count_str", 'not a game record (deck A: ["Grove Tender", "x"] in \'main\' is not a [card, count] pair'),
-    ("main_count_neg", 'not a game record (deck A: ["Grove Tender", -3] in \'main\' is not a [card, count] pair (count 1 or more))'),
+    ("main_count_neg",
+     'not a game record (deck A: ["Grove Tender", -3] in \'main\' is not a [card, count] pair (count 1 or more))'),
     ("main_name_num", "not a game record (deck A: [5, 4] in 'main' is not a [card, count] pair"),
     ("main_notlist", "not a game record (deck A: 'main' must be a list of [card, count] pairs)"),
     ("host_num", "not a game record (deck A: host 5 is not a name)"),
@@ -282,9 +287,11 @@ TRUST_ROWS: list[tuple[list[str], str, str]] = [
     (["evaluate", *ONE, "--workers", str(10**12)], "argument --workers: must be at most 1024", "err"),
     (["balance", *STUDY, "--workers", "1025"], "argument --workers: must be at most 1024", "err"),
     # card numbers have ranges (docs/cards.md "Numbers")
-    (["cards", "validate", "{bigpower}"], "card 'Big Ogre': field 'power': must be from 0 to 999, got 99999999999999999999", "out"),
+    (["cards", "validate", "{bigpower}"],
+     "card 'Big Ogre': field 'power': must be from 0 to 999, got 99999999999999999999", "out"),
     (["cards", "validate", "{bighealth}"], "card 'Big Ogre': field 'health': must be from 1 to 999, got 1000", "out"),
-    (["cards", "validate", "{bigamount}"], "field 'abilities[0].steps[0].amount': must be from 1 to 999, got 123456789", "out"),
+    (["cards", "validate", "{bigamount}"],
+     "field 'abilities[0].steps[0].amount': must be from 1 to 999, got 123456789", "out"),
     (["demo", "--quiet", "--decks", "{bigdeck}", GOOD], "DECK_SIZE: 99999999999999999999 main-deck cards", "err"),
 ]
 
@@ -302,7 +309,8 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         "wrong_shape": b"[1, 2]\n",
         "bigpower": _card(power="99999999999999999999"),
         "bighealth": _card(health="1000"),
-        "bigamount": _card(extra='[[card.abilities]]\nkind = "triggered"\nwhen = { event = "attacks", subject = "self" }\n'
+        "bigamount": _card(extra='[[card.abilities]]\nkind = "triggered"\n'
+                                 'when = { event = "attacks", subject = "self" }\n'
                                  'steps = [ { do = "damage", amount = 123456789, to = "opponent_host" } ]\n'),
         "bigdeck": b'name = "Huge"\nhost = "Test Host"\n[cards]\n"Squire" = 99999999999999999999\n',
         **_bad_records(),

@@ -151,7 +151,8 @@ def test_distill_extract_train_eval(tmp_path: Path) -> None:
                     init=str(tmp_path / "bc.npz"), export=str(tmp_path / "wide.npz"), head=8, only_head=True)
     assert (wide["dim"], wide["emb"], wide["head"], wide["only_head"]) == (64, 32, 8, True)
     before, after = load_weights(tmp_path / "bc.npz"), load_weights(tmp_path / "wide.npz")
-    assert sorted(set(after) - set(before)) == ["enc.head1.bias", "enc.head1.weight", "enc.head2.bias", "enc.head2.weight"]
+    assert sorted(set(after) - set(before)) == ["enc.head1.bias", "enc.head1.weight", "enc.head2.bias",
+                                                "enc.head2.weight"]
     assert all(np.array_equal(before[k], after[k]) for k in before)
     assert np.abs(after["enc.head2.weight"]).max() > 0  # the MLP learned
     with pytest.raises(ValueError, match="--only-head needs the action MLP"):

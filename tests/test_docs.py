@@ -172,7 +172,8 @@ def test_the_annotated_game_is_the_game_the_engine_plays() -> None:
 _OUTSIDE = [
     (re.compile(r"\b(RULINGS|DESIGN|STYLE|SCENARIOS)\.md\b"), "a working note outside the repository"),
     (re.compile(r"\bRULINGS\s+(A\d|\d|Part)|\b(DESIGN|STYLE)\s*[:\"(]"), "a working note outside the repository"),
-    (re.compile(r"\bseeds?/|\bseed 0\d\d\b|\bseed file\b|\bSeed example\b"), "the rules text files outside the repository"),
+    (re.compile(r"\bseeds?/|\bseed 0\d\d\b|\bseed file\b|\bSeed example\b"),
+     "the rules text files outside the repository"),
     (re.compile(r"\bengine-lessons\b|\bFaB-|\bMTG-"), "a document outside the repository"),
     (re.compile(r"\bissues?\s*(#\s*)?\d+|\bissue\s*[:\"“(]|\(issue\b|\bthe issue (asks|says|wants)"),
      "a tracker issue"),
@@ -211,7 +212,8 @@ def test_no_citation_of_documents_outside_the_repository() -> None:
 
 def test_the_citation_guard_catches_each_kind() -> None:
     for text in ('(see RU' + 'LINGS.md A26)', 'RU' + 'LINGS A06', '(DE' + 'SIGN.md "Layers")',
-                 'STY' + 'LE.md', '(STY' + 'LE: state is data)', 'SCEN' + 'ARIOS.md S001', 'se' + 'eds/000_x.txt', 'se' + 'ed 000',
+                 'STY' + 'LE.md', '(STY' + 'LE: state is data)', 'SCEN' + 'ARIOS.md S001', 'se' + 'eds/000_x.txt',
+                 'se' + 'ed 000',
                  'iss' + 'ue 5', '(iss' + 'ue: agents)', 'the iss' + 'ue asks for'):
         assert outside_citations(text), text
     for text in ("docs/rulings.md A26", "A26", "S001", "--seed 7", "seeds from 500,000",

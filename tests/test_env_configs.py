@@ -35,7 +35,8 @@ def test_default_table_keeps_the_v0_spaces() -> None:
     assert e.observation_space(AGENTS[0])["observation"].shape == (11964,)
 
 
-@pytest.mark.parametrize("hand,expected", [(0, 30), (5, 30), (6, 31), (25, 50), (31, 50), (50, 50)])  # RuleConfig refuses a starting hand above 50 (a whole deck)
+# RuleConfig refuses a starting hand above 50 (a whole deck)
+@pytest.mark.parametrize("hand,expected", [(0, 30), (5, 30), (6, 31), (25, 50), (31, 50), (50, 50)])
 def test_hand_slots_follow_the_starting_hand(hand: int, expected: int) -> None:
     cfg = RuleConfig(starting_hand=hand)
     assert hand_slots(cfg) == expected

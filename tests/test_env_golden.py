@@ -104,7 +104,8 @@ _FILES = sorted((DECKS_DIR / "history" / "2026-11-25").glob("*.toml"))
 FROZEN = [load_deck(p) for p in _FILES]
 # shipped_decks(include_test=True)'s order of that day: every deck file sorted by its stem
 DECKS = [d for _, d in sorted([*zip((p.stem for p in _FILES), FROZEN, strict=True),
-                               *zip(("test_authority", "test_strife"), stand_in_decks(), strict=True)], key=lambda x: x[0])]
+                               *zip(("test_authority", "test_strife"), stand_in_decks(), strict=True)],
+                              key=lambda x: x[0])]
 POOLS = {"deck_pools": [FROZEN, FROZEN]}  # the default decks of 2026-11-25
 CASES: dict[str, Callable[[], Trace]] = {
     "env-default-decks": lambda: aec_digest(lambda: hostwcg_v0.env(**POOLS), 11, games=4),

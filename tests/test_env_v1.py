@@ -191,7 +191,8 @@ def test_card_index_names_every_card_of_the_pool() -> None:
         i = card_id(name)
         assert FIRST_CARD <= i < N_CARD_IDS and card_name(i) == name
     assert card_id("?") == FACE_DOWN and card_id("No Such Card") == OTHER
-    assert [card_name(i) for i in (NONE, UNKNOWN, FACE_DOWN, OTHER)] == ["<none>", "<unknown>", "<face-down>", "<other>"]
+    assert ([card_name(i) for i in (NONE, UNKNOWN, FACE_DOWN, OTHER)]
+            == ["<none>", "<unknown>", "<face-down>", "<other>"])
 
 
 def test_card_table_rows_are_the_cards_features() -> None:

@@ -198,7 +198,8 @@ def test_a_revealed_hand_is_known_until_its_cards_leave() -> None:
     v.log += [ev.Draw(B, 9, "Knight").redact(A)]  # a card joins unseen: nothing known changes
     m.sync(v)  # type: ignore[arg-type]
     assert len(m.opp_hand) == 3
-    v.log += [ev.WouldPlay(B, 10, "Snare", True, 2).redact(A)]  # a face-down Ambush laid (14.3): it could have been the Snare
+    # a face-down Ambush laid (14.3): it could have been the Snare
+    v.log += [ev.WouldPlay(B, 10, "Snare", True, 2).redact(A)]
     m.sync(v)  # type: ignore[arg-type]
     assert Counter(m.opp_hand) == Counter(["Squire", "Xin, Master of Pain"])
     v.log += [ev.DamageCard(B, "Squire").redact(A)]  # a card put face down into the damage zone: any of them (2.1)

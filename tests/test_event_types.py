@@ -83,7 +83,8 @@ def test_every_event_the_engine_emits_is_a_kind() -> None:
                 assert name is not None, f"{path.name}:{node.lineno}"
                 if name.endswith("Event") and name not in ev.EVENT_TYPES:  # imported under an alias
                     name = name[: -len("Event")]
-                assert name in ev.EVENT_TYPES or name in ("VERB_EVENT", "WOULD_EVENT"), f"{path.name}:{node.lineno}: {name}"
+                assert name in ev.EVENT_TYPES or name in ("VERB_EVENT", "WOULD_EVENT"), \
+                    f"{path.name}:{node.lineno}: {name}"
                 found += 1
     assert found >= 60
 

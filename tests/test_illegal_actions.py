@@ -77,7 +77,8 @@ def quick_fingerprint(s) -> tuple:  # type: ignore[no-untyped-def]
           pl.ap, pl.hit_empty) for pl in s.players],
         id(d), d and d.actions, d and d.player, len(s.objs), s.next_id, s.next_sid,
         tuple(it.sid for it in s.stack), len(s.pending), len(s.tasks), s.phase, s.step,
-        s.priority, s.passes, s.turn, s.tp, s.over, s.winner, id(s.battle), len(s.events), s.decisions_total, s.decisions_this_turn)
+        s.priority, s.passes, s.turn, s.tp, s.over, s.winner, id(s.battle), len(s.events), s.decisions_total,
+        s.decisions_this_turn)
 
 
 def assert_refused(g: Game, act: Action, where: str) -> IllegalActionError:

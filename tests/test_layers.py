@@ -19,15 +19,15 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("engine", ("hostwcg_env.engine",)),
     ("cards", ("hostwcg_env.cards",)),  # and the package root, which registers the card pool
-    ("env", ("hostwcg_env.env", "hostwcg_env.board", "hostwcg_env.render", "hostwcg_env.hostwcg_v0", "hostwcg_env.hostwcg_v1",
-             "hostwcg_env.scenarios", "hostwcg_env.openspiel", "hostwcg_env.threads", "hostwcg_env.workers",
-             "hostwcg_env.extras")),
+    ("env", ("hostwcg_env.env", "hostwcg_env.board", "hostwcg_env.render", "hostwcg_env.hostwcg_v0",
+             "hostwcg_env.hostwcg_v1", "hostwcg_env.scenarios", "hostwcg_env.openspiel", "hostwcg_env.threads",
+             "hostwcg_env.workers", "hostwcg_env.extras")),
     ("agents", ("agents",)),
     ("analysis", ("hostwcg_env.analysis",)),
     ("training", ("agents.training",)),
-    ("top", ("hostwcg_env.testing", "hostwcg_env.cli", "hostwcg_env.cli_agents", "hostwcg_env.cli_export", "hostwcg_env.cli_train", "hostwcg_env.gym_make",
-             "hostwcg_env.cli_input", "hostwcg_env.demo", "hostwcg_env.play", "hostwcg_env.__main__", "scripts",
-             "hostwcg_env.web")),
+    ("top", ("hostwcg_env.testing", "hostwcg_env.cli", "hostwcg_env.cli_agents", "hostwcg_env.cli_export",
+             "hostwcg_env.cli_train", "hostwcg_env.gym_make", "hostwcg_env.cli_input", "hostwcg_env.demo",
+             "hostwcg_env.play", "hostwcg_env.__main__", "scripts", "hostwcg_env.web")),
 ]
 RANK = {name: i for i, (name, _) in enumerate(LAYERS)}
 

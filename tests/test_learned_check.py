@@ -167,8 +167,8 @@ def test_soft_targets_raise_each_scored_action_by_beta_times_its_gain() -> None:
     np.testing.assert_allclose(got[1, :2], want1 / want1.sum(), rtol=1e-5)  # equal scores: its own
     assert got[0, 3] == 0.0 and (got[1, 2:] == 0.0).all()
     np.testing.assert_allclose(got.sum(axis=1), 1.0, rtol=1e-6)
-    np.testing.assert_allclose(lc.soft_targets(old, idx, scores, beta=0.0)[0], np.exp(old[0] - 2.0) / np.exp(old[0] - 2.0).sum(),
-                               rtol=1e-5)
+    np.testing.assert_allclose(lc.soft_targets(old, idx, scores, beta=0.0)[0],
+                               np.exp(old[0] - 2.0) / np.exp(old[0] - 2.0).sum(), rtol=1e-5)
 
 
 def test_improve_moves_the_network_towards_the_checks_picks(tmp_path: Path) -> None:

@@ -31,6 +31,16 @@ def test_ruff_finds_nothing() -> None:
     _run("ruff", ["check", *LINTED])
 
 
+def test_ruff_enforces_the_line_length() -> None:
+    cfg = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["ruff"]
+    assert cfg.get("line-length") == 120, f"[tool.ruff] line-length: {cfg.get('line-length')}"
+    lint = cfg.get("lint", {})
+    assert "E" in lint.get("select", []) or "E501" in lint.get("select", []), "[tool.ruff.lint] select lacks E501"
+    assert "E501" not in lint.get("ignore", []), "[tool.ruff.lint] ignore holds E501"
+    waived = [f for f, rules in lint.get("per-file-ignores", {}).items() if "E501" in rules or "E" in rules]
+    assert not waived, f"[tool.ruff.lint] per-file-ignores waive E501 for: {waived}"
+
+
 def test_mypy_covers_the_agents_and_the_scripts_with_every_function_typed() -> None:
     cfg = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
     assert sorted(cfg.get("files", [])) == sorted(TYPED), f"[tool.mypy] files: {cfg.get('files')}"

@@ -200,7 +200,8 @@ def test_kept_ladder_lines_of_an_older_epoch_are_refused_saying_why() -> None:
     both epochs and the code that played it, instead of diverging somewhere in the middle."""
     rec = next(r for r in iter_records(KEPT / "ismcts045_vs_heuristic.jsonl.gz") if r["actions"])
     assert rec["epoch"] == 1
-    with pytest.raises(ReplayError, match=rf"decision epoch 1 \(code {rec['version']}\); this engine is of epoch {ENGINE_EPOCH}"):
+    with pytest.raises(ReplayError,
+                       match=rf"decision epoch 1 \(code {rec['version']}\); this engine is of epoch {ENGINE_EPOCH}"):
         replay(rec)
 
 
@@ -269,7 +270,8 @@ def test_gzip_members_cut_short_or_broken_are_read_up_to_the_damage(
 
 
 def test_results_folder_and_out_file_are_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["evaluate", "--agents", "random,heuristic", "--games", "2", "--quiet", "--results", str(tmp_path)]) == 2
+    argv = ["evaluate", "--agents", "random,heuristic", "--games", "2", "--quiet", "--results", str(tmp_path)]
+    assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "is a folder" in err
     f = tmp_path / "file.txt"

@@ -420,7 +420,8 @@ def test_resampling_hidden_cards_changes_no_board_html_or_image() -> None:
                 assert board_of(g2, seat) == board_of(g, seat), f"{seat}'s board depends on hidden cards"
                 if k % 4 == 0:
                     assert render_html(g2, seat) == render_html(g, seat), "the HTML depends on hidden cards"
-                    assert np.array_equal(render_rgb(g2, seat), render_rgb(g, seat)), "the image depends on hidden cards"
+                    assert np.array_equal(render_rgb(g2, seat), render_rgb(g, seat)), \
+                        "the image depends on hidden cards"
             changed += board_of(g2, None) != board_of(g, None)  # the resampling is not vacuous
             checked += 1
     assert checked >= 80 and changed > checked // 2

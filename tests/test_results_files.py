@@ -41,16 +41,20 @@ def _line(rec: dict) -> bytes:
 # name -> (bytes, what the one line says)
 NOT_RESULTS: dict[str, tuple[bytes, str]] = {
     "copy.npz": (NPZ.read_bytes(), "is a zip archive (such as an .npz or .zip file), not a results file"),
-    "README.md": ((ROOT / "README.md").read_bytes(), ":1: not a game record (not JSON): the first line must be one, so this is not a results file"),
-    "note.txt": (b"just a short text.\n\n\n", ":1: not a game record (not JSON): the first line must be one, so this is not a results file"),
+    "README.md": ((ROOT / "README.md").read_bytes(),
+                  ":1: not a game record (not JSON): the first line must be one, so this is not a results file"),
+    "note.txt": (b"just a short text.\n\n\n",
+                 ":1: not a game record (not JSON): the first line must be one, so this is not a results file"),
     "list.jsonl": (b"[1, 2]\n", ":1: not a game record (a JSON list, not an object)"),
     "other.jsonl": (b'{"name": "x"}\n', ":1: not a game record (no 'decks'"),
-    "packed.jsonl": (gzip.compress(b'{"v": 2}\n'), "is gzip data, not a results file of JSON lines (a gzip results file is named .jsonl.gz)"),
+    "packed.jsonl": (gzip.compress(b'{"v": 2}\n'),
+                     "is gzip data, not a results file of JSON lines (a gzip results file is named .jsonl.gz)"),
     "plain.jsonl.gz": (b'{"v": 2}\n', "its name ends .gz but it is not gzip data (text)"),
     "blob.bin": (b"\x00\x01\x02\x03" * 40, "is binary data, not a results file"),
     "latin.jsonl": ("café, not UTF-8\n".encode("latin-1"), "is not UTF-8 text (byte 3), not a results file"),
     "pretty.json": (b'{\n  "v": 2,\n  "x": 1\n}\n', ":1: not a game record (not JSON): the first line must be one"),
-    "words.jsonl.gz": (gzip.compress(b"hello\n"), ":1: not a game record (not JSON): the first line (decompressed) must be one"),
+    "words.jsonl.gz": (gzip.compress(b"hello\n"),
+                       ":1: not a game record (not JSON): the first line (decompressed) must be one"),
 }
 assert len(NOT_RESULTS["note.txt"][0]) == 21
 

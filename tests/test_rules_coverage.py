@@ -1,8 +1,9 @@
 """docs/rules-coverage.md is current, and every numbered rule is cited by the engine and tested.
 
-Runs ``hostwcg_env.testing.rules_coverage`` (``scripts/rules_coverage.py``) in check mode through its functions. The rules come from the
-committed index ``docs/rules-index.toml``, so these tests run on any clone; the index builder
-(``hostwcg_env.testing.rules_index``, ``scripts/build_rules_index.py``) is tested on a small sample of the rules' layout.
+Runs ``hostwcg_env.testing.rules_coverage`` (``scripts/rules_coverage.py``) in check mode through
+its functions. The rules come from the committed index ``docs/rules-index.toml``, so these tests run
+on any clone; the index builder (``hostwcg_env.testing.rules_index``,
+``scripts/build_rules_index.py``) is tested on a small sample of the rules' layout.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ def coverage():  # type: ignore[no-untyped-def]
 
 def test_coverage_report_is_current(coverage) -> None:  # type: ignore[no-untyped-def]
     diff = rc.stale_diff(rc.render(coverage))
-    assert not diff, "docs/rules-coverage.md is out of date; run: python scripts/rules_coverage.py\n" + "\n".join(diff[:40])
+    assert not diff, ("docs/rules-coverage.md is out of date; run: python scripts/rules_coverage.py\n"
+                      + "\n".join(diff[:40]))
 
 
 def test_every_rule_is_tested(coverage) -> None:  # type: ignore[no-untyped-def]
@@ -58,7 +60,8 @@ Host WCG Comprehensive Rules
 
 1. Victory Conditions
 
-- 1.1. When any victory condition is met, the game is immediately over. Do not finish resolving any card effects or game rules.
+- 1.1. When any victory condition is met, the game is immediately over. \
+Do not finish resolving any card effects or game rules.
 - 1.2. There are 3 win conditions.
  - 1.1.1. Your opponent has no cards.
 

@@ -5,10 +5,10 @@ the seed, and some checks compare two runs. The position is built with ``setup_g
 same dict a scenario file holds, and every check on the state goes through ``check_expect``
 with the keys of docs/scenarios.md.
 
-Each deck holds 50 hypothetical cards with distinct names (Ka00-Ka49 for A, Kb00-Kb49 for B),
-so a card's name identifies it. The roll winner always lets A go first, so A is the first
-player, as the scenarios assume (docs/scenarios.md "Scenario ids"). A's Host is Test Host and B's is Strife Host, so a Host's name
-in the other player's view means the Host zone is open.
+Each deck holds 50 hypothetical cards with distinct names (Ka00-Ka49 for A, Kb00-Kb49 for B), so a
+card's name identifies it. The roll winner always lets A go first, so A is the first player, as the
+scenarios assume (docs/scenarios.md "Scenario ids"). A's Host is Test Host and B's is Strife Host,
+so a Host's name in the other player's view means the Host zone is open.
 """
 
 from __future__ import annotations

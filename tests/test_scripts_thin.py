@@ -38,7 +38,8 @@ def imported_tops(tree: ast.AST) -> set[str]:
 
 
 def test_the_checks_see_what_they_look_for() -> None:
-    bad = ast.parse("import sys\nsys.path.insert(0, 'x')\nfrom sys import path\nimport fuzz.x\nfrom bench import main\n")
+    bad = ast.parse("import sys\nsys.path.insert(0, 'x')\nfrom sys import path\n"
+                    "import fuzz.x\nfrom bench import main\n")
     assert sys_path_uses(bad) == [2, 3]
     assert imported_tops(bad) == {"sys", "fuzz", "bench"}
     assert sys_path_uses(ast.parse("import os\nos.path.join('a')\n")) == []

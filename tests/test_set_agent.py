@@ -96,7 +96,8 @@ def test_spec_flags(tmp_path: Path, weights: dict[str, np.ndarray]) -> None:
     b = make_agent(f"ppo_v1:{path}:raw:sample")
     assert not b.guard and b.sample
     assert not make_agent("ppo_v1:raw").guard
-    with pytest.raises(ValueError, match=r"agent .ppo_v1:nonsense.: .nonsense. is not a \.npz file .*\(expected ppo_v1\[:PATH\.npz\]"):
+    with pytest.raises(ValueError, match=r"agent .ppo_v1:nonsense.: .nonsense. is not a \.npz file "
+                                         r".*\(expected ppo_v1\[:PATH\.npz\]"):
         make_agent("ppo_v1:nonsense")
 
 

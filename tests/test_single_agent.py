@@ -169,7 +169,8 @@ def test_single_agent_plays_the_games_the_aec_env_plays(seed: int) -> None:
     g2 = ref.game
     assert g2 is not None
     assert [str(e) for e in g1.state.events] == [str(e) for e in g2.state.events]
-    assert (g1.winner, g1.state.reason, g1.state.decisions_total) == (g2.winner, g2.state.reason, g2.state.decisions_total)
+    assert ((g1.winner, g1.state.reason, g1.state.decisions_total)
+            == (g2.winner, g2.state.reason, g2.state.decisions_total))
     assert (reward, term, trunc) == end
     assert len(choices) == len(seen_by_learner) - 1  # the last observation is the end's
     assert all(np.array_equal(a, b) for a, b in zip(choices, seen_by_learner, strict=False))

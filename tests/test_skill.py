@@ -103,7 +103,8 @@ def test_a_small_skill_study_end_to_end_and_resumed(tmp_path: Path) -> None:
     with open(out / "skill_decks.csv") as f:
         assert len(list(csv.DictReader(f))) == 2
     again, _ = run_skill(["random", "heuristic"], out, decks=["brae", "karsh"], games=2, seed=5, workers=1, quiet=True)
-    assert [rec["actions"] for rec in again["heuristic"].records] == [rec["actions"] for rec in results["heuristic"].records]
+    assert ([rec["actions"] for rec in again["heuristic"].records]
+            == [rec["actions"] for rec in results["heuristic"].records])
     with pytest.raises(ValueError, match="two or more different agents"):
         run_skill(["random", "random"], out, decks=["brae", "karsh"], games=2)
 

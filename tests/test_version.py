@@ -36,8 +36,8 @@ def test_docs_and_citation_agree_with_it() -> None:
     newest = max(Version(v) for v, _ in since)
     assert newest == Version(VERSION.base_version)  # the package is that version, or on the way to it
     assert all(bool(u) == VERSION.is_prerelease for v, u in since if Version(v) == newest)
-    released = re.findall(r"^## (\d+\.\d+\.\d+) \((\d{4}-\d\d-\d\d)\)", (ROOT / "CHANGELOG.md").read_text(encoding="utf-8"),
-                          flags=re.M)
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    released = re.findall(r"^## (\d+\.\d+\.\d+) \((\d{4}-\d\d-\d\d)\)", changelog, flags=re.M)
     last, date = max(released, key=lambda r: Version(r[0]))
     cff = (ROOT / "CITATION.cff").read_text(encoding="utf-8")
     assert f"\nversion: {last}\n" in cff and f"\ndate-released: {date}\n" in cff

@@ -81,8 +81,9 @@ def test_every_command_runs_with_module_class(folder: Path) -> None:
     assert "| heuristic | rush:Rush |" in ev and "| rush:Rush | rush:Rush:finish=8 |" in ev
     assert f"{3 * int(FEW)} games in" in ev and "over the eight preconstructed decks" in ev
     # the ladder reads back exactly the pairs and ratings evaluate printed
-    ratings = _table(ev, "| agent | rating (Bradley-Terry, Elo scale) | 95% CI |")
-    assert len(ratings) == 3 and ratings == _table(out["ladder"], "| agent | rating (Bradley-Terry, Elo scale) | 95% CI |")
+    head = "| agent | rating (Bradley-Terry, Elo scale) | 95% CI |"
+    ratings = _table(ev, head)
+    assert len(ratings) == 3 and ratings == _table(out["ladder"], head)
     assert "| rush:Rush:finish=8 | 8 |" in out["audit"]  # its games, replayed
     assert "conceded" in out["play"]
     assert "wrote" in out["balance"]

@@ -242,7 +242,8 @@ def train(data: dict[str, np.ndarray], out: str, epochs: int = 4, batch_size: in
     model.save(out)
     facts = {"rows": int(len(actions)), "games": n_games, "train_rows": int(len(train_rows)),
              "holdout_rows": int(len(test_rows)), "epochs": log, "lr": lr, "batch_size": batch_size,
-             "value_coef": value_coef, "dim": fe.dim, "emb": fe.emb, "head": fe.head, "only_head": only_head, "seed": seed, "init": init,
+             "value_coef": value_coef, "dim": fe.dim, "emb": fe.emb, "head": fe.head, "only_head": only_head,
+             "seed": seed, "init": init,
              "seconds": round(time.time() - t0, 1), "stopped_early": stopped}
     if export:
         np.savez(export, allow_pickle=True, **export_weights(model))
@@ -353,7 +354,8 @@ def evaluate_policy(weights_path: str, opponents: list[str], games: int, seed: i
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[1],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
     e = sub.add_parser("extract", help="records -> v1 demonstration rows (.npz)")
     e.add_argument("records", nargs="+", help="results files or folders of shards")

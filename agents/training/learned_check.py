@@ -371,7 +371,8 @@ def improve(weights: str, paths: list[str], out: str, beta: float = 30.0, epochs
     values = data["value_targets"].astype(np.float32)
     rng = np.random.default_rng(seed)
     n_games = int(data["n_games"])
-    held: np.ndarray | list[int] = rng.choice(n_games, size=max(1, int(n_games * holdout)), replace=False) if holdout > 0 else []
+    held: np.ndarray | list[int] = (rng.choice(n_games, size=max(1, int(n_games * holdout)), replace=False)
+                                    if holdout > 0 else [])
     test = np.isin(data["games"], held)
     tr, te = np.flatnonzero(~test), np.flatnonzero(test)
     dim, emb, head = sizes(w)
@@ -419,7 +420,8 @@ def improve(weights: str, paths: list[str], out: str, beta: float = 30.0, epochs
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[1],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("rows", help="the check's scores of the network's top actions in its games")
     r.add_argument("weights", help="the network's numpy weights (.npz)")

@@ -61,7 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     lines += [
         f"| environment steps (PPO) | {meta['steps']:,} |",
         f"| wall time | {meta['wall_time_s'] / 60:.0f} min{' in all' if bc else ''} |",
-        f"| hardware | {meta['hardware']}, {meta['envs']} env process(es) (the 2-core machine was shared with other jobs) |",
+        f"| hardware | {meta['hardware']}, {meta['envs']} env process(es) "
+        "(the 2-core machine was shared with other jobs) |",
         f"| network | MLP {meta['net_arch']}, tanh, separate actor and critic; observation "
         f"{meta.get('obs_size', 11964):,} floats, {meta.get('n_actions', 254)} actions |",
         f"| opponents | {', '.join(meta['opponents'])} and frozen snapshots of itself |",

@@ -642,7 +642,8 @@ def _stage_summary(kind: str, facts: dict[str, Any]) -> str:
         return f"{_n(facts['games'], 'game')} of {facts['teacher']}, {_n(facts['rows'], 'choice')}"
     if kind == "clone":
         acc = facts.get("holdout_accuracy")
-        return (f"{_n(facts['rows'], 'row')}, {_n(facts['epochs_run'], 'epoch')}, dim {facts['dim']}, emb {facts['emb']}"
+        return (f"{_n(facts['rows'], 'row')}, {_n(facts['epochs_run'], 'epoch')}, "
+                f"dim {facts['dim']}, emb {facts['emb']}"
                 + (f", {acc:.1%} of held-out choices match" if acc is not None else ""))
     if kind == "dagger":
         parts = [f"round {r['round'] + 1}: {_n(r['labelling'].get('games', 0), 'game')}, "
@@ -771,7 +772,8 @@ def run_recipe(recipe: Recipe, run_dir: Path | None = None, resume: bool = False
         done = run.done(stage)
         if done is None:
             if not quiet:
-                print(f"stage {stage.index}/{len(recipe.stages)}: {stage.name} ({stage.minutes:g} min)", file=sys.stderr)
+                print(f"stage {stage.index}/{len(recipe.stages)}: {stage.name} ({stage.minutes:g} min)",
+                      file=sys.stderr)
             with _log_to(root / "logs" / f"{stage.name}.log"), \
                     StageContext(run, recipe, stage, model, quiet) as ctx:
                 done = STAGES[stage.kind](ctx)

@@ -199,7 +199,8 @@ def sparse_batch(data: dict[str, np.ndarray], rows: np.ndarray) -> torch.Tensor:
     ptr = data["indptr"]
     starts, ends = ptr[rows], ptr[rows + 1]
     lens = ends - starts
-    idx = np.concatenate([np.arange(a, b) for a, b in zip(starts, ends, strict=True)]) if len(rows) else np.zeros(0, np.int64)
+    idx = (np.concatenate([np.arange(a, b) for a, b in zip(starts, ends, strict=True)]) if len(rows)
+           else np.zeros(0, np.int64))
     r = np.repeat(np.arange(len(rows)), lens)
     c = data["indices"][idx].astype(np.int64)
     v = data["values"][idx].astype(np.float32)
@@ -409,7 +410,8 @@ def main(argv: list[str] | None = None) -> int:
     summary = {"games": int(data["n_games"]), "decisions": n,
                **({"ladder_games_without_actions": int(data["skipped_without_actions"])}
                   if "skipped_without_actions" in data else {}),
-               **({"relabelled": int(data["relabelled"])} if "relabelled" in data else {}), "generate_seconds": round(float(data["seconds"])),
+               **({"relabelled": int(data["relabelled"])} if "relabelled" in data else {}),
+               "generate_seconds": round(float(data["seconds"])),
                "mean_nonzeros": float(data["indptr"][-1] / max(n, 1)), "mean_legal": float(n_legal.mean()) if n else 0,
                "data_bytes": data_path.stat().st_size if data_path.exists() else None}
     print(json.dumps(summary), flush=True)

@@ -5,17 +5,17 @@
     python scripts/train_ppo.py --init runs/bc/bc.zip --lr 5e-5 --clip 0.1 --ent-coef 0.001 \
         --opponents heuristic,heuristic,heuristic,random --envs 1 --out runs/ppo_ft
 
-The learner plays hostwcg_v0 through the single-agent view (seat alternating each episode)
-against an opponent pool: random, heuristic, and frozen snapshots of itself added every
-``--snapshot-every`` steps (drawn uniformly per episode, so ``--opponents heuristic,heuristic,random``
-weights the heuristic 2:1; each snapshot is one more entry). Every ``--eval-every`` steps it is evaluated (numpy policy, greedy)
-against random and heuristic; TensorBoard logs go to OUT/tb. The final model is OUT/latest.zip
-and every snapshot (or every ``--save-every`` steps) is kept as OUT/step_<N>.zip; each loads
-directly as an opponent (``hostwcg play --vs ppo:OUT/latest.zip``, ``hostwcg evaluate --agents
-heuristic,ppo:OUT/latest.zip``). OUT/run.json holds the run's facts (the command, steps, wall
-time, evaluations, each labelled with its own numbers, and what was written). The policy is
-exported as numpy weights only where asked: ``--export PATH.npz`` (with PATH.json beside it);
-to replace the shipped policy, give ``--export agents/checkpoints/ppo_hostwcg_v0.npz``.
+The learner plays hostwcg_v0 through the single-agent view (seat alternating each episode) against
+an opponent pool: random, heuristic, and frozen snapshots of itself added every ``--snapshot-every``
+steps (drawn uniformly per episode, so ``--opponents heuristic,heuristic,random`` weights the
+heuristic 2:1; each snapshot is one more entry). Every ``--eval-every`` steps it is evaluated (numpy
+policy, greedy) against random and heuristic; TensorBoard logs go to OUT/tb. The final model is
+OUT/latest.zip and every snapshot (or every ``--save-every`` steps) is kept as OUT/step_<N>.zip;
+each loads directly as an opponent (``hostwcg play --vs ppo:OUT/latest.zip``, ``hostwcg evaluate
+--agents heuristic,ppo:OUT/latest.zip``). OUT/run.json holds the run's facts (the command, steps,
+wall time, evaluations, each labelled with its own numbers, and what was written). The policy is
+exported as numpy weights only where asked: ``--export PATH.npz`` (with PATH.json beside it); to
+replace the shipped policy, give ``--export agents/checkpoints/ppo_hostwcg_v0.npz``.
 
 ``--init PATH.zip`` starts from another model's weights (e.g. the behaviour-cloning warm start
 of ``scripts/pretrain_bc.py``, whose value head is pretrained too) with a fresh optimizer and
@@ -30,7 +30,8 @@ small clip range keep PPO from undoing the warm start.
 value function:
 
     python scripts/train_ppo.py --init agents/checkpoints/ppo_hostwcg_v0.npz --critic-warmup 100000 \
-        --lr 1e-4 --clip 0.1 --ent-coef 0.001 --target-kl 0.03 --opponents heuristic,heuristic,heuristic,heuristic,random
+        --lr 1e-4 --clip 0.1 --ent-coef 0.001 --target-kl 0.03 \
+        --opponents heuristic,heuristic,heuristic,heuristic,random
 """
 
 from __future__ import annotations

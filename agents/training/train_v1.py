@@ -11,10 +11,11 @@ and a frozen snapshot of the learner every ``--snapshot-every`` steps (its numpy
 OUT/snapshots/, at most ``--max-snapshots`` drawn, the oldest retired). Each game draws its
 opponent by prioritised fictitious self-play: ``(1 - p) ** --pfsp-power`` of the learner's win
 rate ``p`` over its last ``--window`` training games against that member, so harder opponents
-come more often (``--pfsp variance``: ``p (1 - p)``, those it beats about half the time). Every ``--eval-every`` steps the learner (sampling, or ``--eval-greedy``) plays ``--eval-games``
+come more often (``--pfsp variance``: ``p (1 - p)``, those it beats about half the time). Every
+``--eval-every`` steps the learner (sampling, or ``--eval-greedy``) plays ``--eval-games``
 evaluation games against each fixed agent and the ``--eval-snapshots`` latest snapshots; the
-ratings are fitted to all the evaluation games so far (Elo scale, ``random`` the anchor at 1000). TensorBoard (OUT/tb) gets the PPO
-losses, ``league/elo_learner``, ``league/elo/<member>``, ``league/p/<member>`` (PFSP
+ratings are fitted to all the evaluation games so far (Elo scale, ``random`` the anchor at 1000).
+TensorBoard (OUT/tb) gets the PPO losses, ``league/elo_learner``, ``league/elo/<member>``, ``league/p/<member>`` (PFSP
 probability), ``league/win_rate/<member>`` (recent training games) and
 ``eval/win_rate_vs/<member>``.
 
@@ -196,7 +197,8 @@ class Run:
             model.tensorboard_log = str(self.out / "tb")
         else:
             model = MaskablePPO(SetPolicy, self.vec, n_steps=a.n_steps, batch_size=a.batch_size, n_epochs=a.epochs,
-                                learning_rate=3e-4 if a.lr is None else a.lr, gamma=a.gamma, gae_lambda=0.95, ent_coef=a.ent_coef,
+                                learning_rate=3e-4 if a.lr is None else a.lr, gamma=a.gamma, gae_lambda=0.95,
+                                ent_coef=a.ent_coef,
                                 clip_range=a.clip, seed=a.seed, device="cpu", tensorboard_log=str(self.out / "tb"),
                                 policy_kwargs={"dim": a.dim, "emb": a.emb})
             if a.init:  # start from a cloned policy's weights (scripts/distill_v1.py train)
@@ -317,7 +319,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="hard: (1 - p) ** power, the opponents it beats least most often; variance: p (1 - p), "
                         "those it beats about half the time (a curriculum for a weak learner)")
     p.add_argument("--pfsp-power", type=float, default=2.0)
-    p.add_argument("--pfsp-floor", type=float, default=0.05, help="every member gets at least this share of the top weight")
+    p.add_argument("--pfsp-floor", type=float, default=0.05,
+                   help="every member gets at least this share of the top weight")
     p.add_argument("--eval-every", type=int, default=200_000)
     p.add_argument("--eval-games", type=int, default=20)
     p.add_argument("--eval-snapshots", type=int, default=2)
@@ -359,7 +362,8 @@ def main(argv: list[str] | None = None) -> int:
         model.learn(total_timesteps=args.steps - done, callback=callback(run, t0), reset_num_timesteps=not run.resumed,
                     tb_log_name="league", progress_bar=False)
     wall = time.time() - t0
-    run.history.append({"command": " ".join(["python", "scripts/train_v1.py", *(argv if argv is not None else sys.argv[1:])]),
+    given = argv if argv is not None else sys.argv[1:]
+    run.history.append({"command": " ".join(["python", "scripts/train_v1.py", *given]),
                         "from_steps": done, "to_steps": int(model.num_timesteps), "wall_time_s": round(wall),
                         "resumed": run.resumed})
     run.save()

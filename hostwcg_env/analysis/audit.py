@@ -320,7 +320,8 @@ def classify_pass(s: GameState, action: Action, played_last: bool = False) -> Fl
         return None
     why = "played its last card this turn" if played_last else f"{s.players[p].ap} action point(s) left to draw"
     return Flag("R5", p, s.turn, str(action),
-                f"ends its turn with an empty hand facing {attackers} opposing Entit{'y' if attackers == 1 else 'ies'} ({why})",
+                f"ends its turn with an empty hand facing {attackers} opposing "
+                f"Entit{'y' if attackers == 1 else 'ies'} ({why})",
                 float(attackers))
 
 

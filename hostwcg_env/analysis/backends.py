@@ -81,7 +81,8 @@ def sigterm_unwinds() -> Iterator[None]:
     previous = signal.signal(signal.SIGTERM, _exit_on_sigterm)
     previous_hook = sys.unraisablehook
 
-    def quiet_when_swallowed(unraisable: sys.UnraisableHookArgs) -> None:  # the run stops all the same (_stop_if_terminated)
+    # the run stops all the same (_stop_if_terminated)
+    def quiet_when_swallowed(unraisable: sys.UnraisableHookArgs) -> None:
         if not (isinstance(unraisable.exc_value, SystemExit) and _sigterm.is_set()):
             previous_hook(unraisable)
 

@@ -281,8 +281,8 @@ def run_compare(study_a: Study, study_b: Study, out: str | Path | None = None, b
         keep = [i for i, f in enumerate(fr) if f > 0 and (i == 0 or f > fr[i - 1])]
         looks_at = [looks_at[i] for i in keep]
         bounds = sequential_bounds([fr[i] for i in keep], sequential.alpha, sequential.spending)
-    writers: dict[str, ShardWriter | None] = {lab: (ShardWriter(folder / lab / "shards", prefix=lab) if folder else None)
-                                              for lab in ("A", "B")}
+    writers: dict[str, ShardWriter | None] = {
+        lab: (ShardWriter(folder / lab / "shards", prefix=lab) if folder else None) for lab in ("A", "B")}
     be, own = (make_backend(backend, workers=workers, address=address), True) if isinstance(backend, str) \
         else (backend, False)
     looks: list[Row] = []
@@ -293,7 +293,8 @@ def run_compare(study_a: Study, study_b: Study, out: str | Path | None = None, b
     unwinds = contextlib.ExitStack()
     unwinds.enter_context(sigterm_unwinds())  # SIGTERM closes the shards and the pool (backends.py)
     try:
-        bar = Progress(2 * n, sum(1 for s in specs_a if s.key in done["A"]) + sum(1 for s in specs_b if s.key in done["B"]),
+        bar = Progress(2 * n,
+                       sum(1 for s in specs_a if s.key in done["A"]) + sum(1 for s in specs_b if s.key in done["B"]),
                        quiet=quiet)
         for li, upto in enumerate(looks_at):
             todo = []
@@ -308,7 +309,8 @@ def run_compare(study_a: Study, study_b: Study, out: str | Path | None = None, b
                 played += execute(todo, writers, be, bar,
                                   sink=lambda r: done[r["label"]].__setitem__(record_key(r), r))
             if stop_after is not None and played >= stop_after and any(
-                    s.key not in done["A"] or s2.key not in done["B"] for s, s2 in zip(specs_a[:upto], specs_b[:upto], strict=True)):
+                    s.key not in done["A"] or s2.key not in done["B"]
+                    for s, s2 in zip(specs_a[:upto], specs_b[:upto], strict=True)):
                 stop = upto
                 decision = f"stopped after {played} new games (--stop-after); run again to resume"
                 break
@@ -328,7 +330,8 @@ def run_compare(study_a: Study, study_b: Study, out: str | Path | None = None, b
                 if crossed:
                     decision = (f"sequential test on {m}: stopped at look {li + 1} of {len(looks_at)} after {upto} "
                                 f"paired games: B differs from A (B - A = {p['diff']:+.4g}, |z| = {abs(z):.2f} >= "
-                                f"{bounds[li]:.2f}; two-sided alpha {sequential.alpha}, {sequential.spending} spending)")
+                                f"{bounds[li]:.2f}; two-sided alpha {sequential.alpha}, "
+                                f"{sequential.spending} spending)")
                 else:
                     decision = (f"sequential test on {m}: all {len(looks_at)} looks ({upto} paired games) without "
                                 f"crossing: no difference shown at alpha {sequential.alpha} (final |z| = {abs(z):.2f} "

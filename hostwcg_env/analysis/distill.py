@@ -122,9 +122,10 @@ def replay_into_v1(rec: Record, demos: V1Demos, env: V1Env, seats: Iterable[int]
 
 def v1_from_records(records: Iterable[Record], agent: str | None = None,
                     gamma: float = 0.995) -> dict[str, np.ndarray]:
-    """The v1 rows of ``agent``'s choices (its name in the records; None: both seats of every
-    game) in the given records (``hostwcg_env.analysis.replay.replayable``). Only records played under the default rules are taken (the env's observation
-    layout follows the rules); the others are skipped."""
+    """The v1 rows of ``agent``'s choices (its name in the records; None: both seats of every game)
+    in the given records (``hostwcg_env.analysis.replay.replayable``). Only records played under the
+    default rules are taken (the env's observation layout follows the rules); the others are
+    skipped."""
     from agents.demos_v1 import V1Demos
     from hostwcg_env.env.codec import LayoutError
     from hostwcg_env.env.v1.aec import raw_env

@@ -1,6 +1,7 @@
 """The evaluation ladder: a round robin between agents with seats swapped on paired seeds
-over the eight preconstructed decks (the stand-in test decks only when asked), win rates with Wilson 95% intervals, Bradley-Terry ratings (Elo
-scale) with bootstrap 95% intervals, and each agent's time per choice.
+over the eight preconstructed decks (the stand-in test decks only when asked), win rates with Wilson
+95% intervals, Bradley-Terry ratings (Elo scale) with bootstrap 95% intervals, and each agent's time
+per choice.
 
     hostwcg evaluate --agents random,heuristic,ismcts,ppo --games 200 --workers 2
 

@@ -71,7 +71,8 @@ def pair_results(records: Sequence[Record], order: Sequence[str]) -> dict[tuple[
     return out
 
 
-def pair_results_from_matchups(rows: Sequence[Mapping[str, Cell]], order: Sequence[str]) -> dict[tuple[int, int], list[float]]:
+def pair_results_from_matchups(rows: Sequence[Mapping[str, Cell]],
+                               order: Sequence[str]) -> dict[tuple[int, int], list[float]]:
     """The same from a kept ``matchups.csv`` (its rows as dicts): each pair's games rebuilt from
     the row deck's wins (draws count half), draws and games, which is all resampling needs."""
     index = {d: k for k, d in enumerate(order)}
@@ -173,7 +174,8 @@ def summary(rows: Sequence[Row]) -> str:
     if not rows:
         return ""
     mix = ", ".join(f"{r['deck']} {100 * num(r['nash_share']):.0f}%" for r in rows if not r["never"])
-    never = [text(r["deck"]) + ("" if r["never_robust"] else f" (played in {100 * num(r['played_share']):.0f}% of resamples)")
+    never = [text(r["deck"])
+             + ("" if r["never_robust"] else f" (played in {100 * num(r['played_share']):.0f}% of resamples)")
              for r in rows if r["never"]]
     return f"metagame (Nash equilibrium of deck choice): {mix}\nnever played at equilibrium: " \
            + (", ".join(never) or "none")

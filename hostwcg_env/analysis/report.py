@@ -104,8 +104,8 @@ TABLE_TEXT = {
                 "<b>nash share</b> is each deck's weight in the Nash equilibrium mix, with a 95% interval and the "
                 "share of resamples that play it, from resampling each pair's games; <b>never</b>: not played "
                 "at the equilibrium (<b>never robust</b>: nor in 95% of the resamples); <b>nash avg delta</b>: Nash "
-                "averaging, the deck's expected result against the equilibrium mix minus 50% (0 for the decks it plays, "
-                "negative for the rest), a ranking that non-transitive matchups and duplicated decks do not "
+                "averaging, the deck's expected result against the equilibrium mix minus 50% (0 for the decks it "
+                "plays, negative for the rest), a ranking that non-transitive matchups and duplicated decks do not "
                 "distort.",
 }
 
@@ -348,7 +348,8 @@ def draw_plots(tables: Tables, folder: Path) -> list[Path]:
 
 
 CSS = """
-body{font-family:system-ui,Segoe UI,Helvetica,Arial,sans-serif;margin:24px;color:#222;max-width:1400px;box-sizing:border-box}
+body{font-family:system-ui,Segoe UI,Helvetica,Arial,sans-serif;margin:24px;color:#222;max-width:1400px;\
+box-sizing:border-box}
 .tw{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;font-size:12px;margin:8px 0 18px}
 th,td{border:1px solid #ccc;padding:3px 6px;text-align:right;white-space:nowrap}
@@ -525,7 +526,8 @@ def matrix_html(tables: Tables) -> str:
             bg = f"rgb(255,{hue},{hue})" if p < 0.5 else f"rgb({hue},{hue},255)"
             cls = "mwide" if r["too_wide"] else ""
             cells.append(f"<td class='{cls}' style='background:{bg}' title='n={r['games']}'>"
-                         f"{100 * p:.0f}% <small>[{100 * num(r['ci_low']):.0f}-{100 * num(r['ci_high']):.0f}]</small></td>")
+                         f"{100 * p:.0f}% <small>[{100 * num(r['ci_low']):.0f}-{100 * num(r['ci_high']):.0f}]"
+                         "</small></td>")
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table></div>")
     return "".join(out)
@@ -593,7 +595,8 @@ def html_report(tables: Tables, meta: StudyMeta, pngs: Sequence[Path], notes: Se
     body = [
         "<p class='note'>" + html.escape(meta.get("study", "")) + "<br>"
         f"{meta.get('games', 0)} games analysed"
-        + (f" (of {meta['expected_games']} scheduled)" if meta.get("expected_games") not in (None, meta.get("games")) else "")
+        + (f" (of {meta['expected_games']} scheduled)"
+           if meta.get("expected_games") not in (None, meta.get("games")) else "")
         + (f"; {meta['new_games']} played in this run at {rate:.1f} games/s" if rate else "")
         + f"; generated {time.strftime('%Y-%m-%d %H:%M')}.<br>"
         f"Intervals are 95% (Wilson for rates). Rows in <i style='color:#888'>grey italics</i> have an interval "
@@ -694,8 +697,9 @@ def text_summary(tables: Tables, meta: StudyMeta, max_cards: int = 5) -> str:
         from .metagame import summary
 
         lines += ["", summary(tables["metagame"])]
-    wide = sum(1 for t in ("matchups", "first_player", "decks", "hosts", "cards") for r in tables[t] if r.get("too_wide"))
-    total = sum(len(tables[t]) for t in ("matchups", "first_player", "decks", "hosts", "cards"))
+    names = ("matchups", "first_player", "decks", "hosts", "cards")
+    wide = sum(1 for t in names for r in tables[t] if r.get("too_wide"))
+    total = sum(len(tables[t]) for t in names)
     lines.append(f"\n{wide} of {total} results have a 95% interval too wide to call")
     return "\n".join(lines)
 
@@ -711,7 +715,8 @@ def plot_compare(diffs: Sequence[Row], path: Path) -> Path | None:
         return None
     fig, ax = plt.subplots(figsize=(8, 0.3 * len(rows) + 1.5))
     _forest(ax, [f"{r['table']}: {r['scope']}"[:60] for r in rows], [num(r["diff"]) for r in rows],
-            [num(r["ci_low"]) for r in rows], [num(r["ci_high"]) for r in rows], [bool(r["too_wide"]) for r in rows], 0.0)
+            [num(r["ci_low"]) for r in rows], [num(r["ci_high"]) for r in rows],
+            [bool(r["too_wide"]) for r in rows], 0.0)
     ax.set_title("B - A (paired by game, 95% CI; grey: too wide to call)", fontsize=10)
     return _save(fig, path)
 

@@ -132,7 +132,8 @@ class Study:
 
     @classmethod
     def make(cls, decks: Iterable[DeckItem] | None = None, games: int = 100,
-             agents: str | Sequence[str] = "random", rules: Iterable[str] | Mapping[str, RuleValue] | None = None, seed: int = 0,
+             agents: str | Sequence[str] = "random", rules: Iterable[str] | Mapping[str, RuleValue] | None = None,
+             seed: int = 0,
              mirrors: bool = False, include_test: bool = False, label: str = "",
              max_width: float = 0.2) -> Study:
         if isinstance(agents, str):
@@ -295,7 +296,8 @@ def prepare_out(study: Study, out: str | Path, fresh: bool = False) -> Path:
         if old is not None:
             mine = study.identity()
             keys = [*mine, *(k for k in ("patches", "focus") if k in old and k not in mine)]
-            diff = [k for k in keys if json.dumps(old.get(k), sort_keys=True) != json.dumps(mine.get(k), sort_keys=True)]
+            diff = [k for k in keys
+                    if json.dumps(old.get(k), sort_keys=True) != json.dumps(mine.get(k), sort_keys=True)]
             if diff:
                 raise StudyMismatch(f"{folder} holds a different study (it differs in: {', '.join(diff)}); "
                                     "give another --out, or --fresh to discard its games")

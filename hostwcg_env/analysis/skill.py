@@ -266,7 +266,8 @@ def folder(agent: str) -> str:
 
 
 def run_skill(levels: Sequence[str], out: str | Path, decks: Iterable[DeckItem] | None = None, games: int = 100,
-              seed: int = 0, rules: Iterable[str] | Mapping[str, RuleValue] | None = None, mirrors: bool = False, include_test: bool = False, max_width: float = 0.2,
+              seed: int = 0, rules: Iterable[str] | Mapping[str, RuleValue] | None = None, mirrors: bool = False,
+              include_test: bool = False, max_width: float = 0.2,
               workers: int | None = None, quiet: bool = False, stop_after: int | None = None,
               fresh: bool = False) -> tuple[dict[str, BalanceResult], dict[str, list[Row]]]:
     """Play (or resume) one balance study per agent in ``levels`` (the same decks, games and

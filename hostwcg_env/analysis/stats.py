@@ -503,7 +503,8 @@ def sequential_bounds(fractions: Sequence[float], alpha: float = 0.05, kind: str
             wts[0] *= 0.5
             wts[-1] *= 0.5
 
-            def cross(c: float, xs: NDArray[np.float64] = xs, wts: NDArray[np.float64] = wts, sig: float = sig, t: float = t) -> float:
+            def cross(c: float, xs: NDArray[np.float64] = xs, wts: NDArray[np.float64] = wts, sig: float = sig,
+                      t: float = t) -> float:
                 b = c * math.sqrt(t)
                 return float(np.sum(wts * (Phi((-b - xs) / sig) + 1 - Phi((b - xs) / sig))))
 

@@ -256,8 +256,8 @@ def write_report(result: TuneResult, plan: TunePlan, folder: Path) -> None:
         md.append("")
         for d, r in rec["rates"].items():
             flag = "" if lo <= num(r["win_rate"]) <= hi else " (outside)"
-            md.append(f"* {d}: {100 * num(r['win_rate']):.1f}% [{100 * num(r['ci_low']):.1f}, {100 * num(r['ci_high']):.1f}], "
-                      f"n={r['games']}{flag}")
+            md.append(f"* {d}: {100 * num(r['win_rate']):.1f}% "
+                      f"[{100 * num(r['ci_low']):.1f}, {100 * num(r['ci_high']):.1f}], n={r['games']}{flag}")
         for t in rec["tests"]:
             md.append(f"* tested `{t['swap']}` ({t['direction']}): {100 * t['diff']:+.1f} points over {t['games']} "
                       f"paired games: {'adopted' if t['adopted'] else 'not adopted'}")

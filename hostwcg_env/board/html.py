@@ -72,12 +72,14 @@ font:700 9px/1 "DejaVu Sans",sans-serif;color:#fff;background:var(--rc);flex-shr
 .hwb-text{font-size:9px;line-height:1.15;color:var(--muted);overflow:hidden;flex:1;min-height:0;
 -webkit-mask-image:linear-gradient(#000 70%,transparent);mask-image:linear-gradient(#000 70%,transparent)}
 .hwb-tags{display:flex;flex-wrap:wrap;gap:2px}
-.hwb-tag{font-size:9px;line-height:1.1;border-radius:3px;padding:1px 3px;background:var(--chip);border:1px solid var(--line)}
+.hwb-tag{font-size:9px;line-height:1.1;border-radius:3px;padding:1px 3px;background:var(--chip);\
+border:1px solid var(--line)}
 .hwb-tag.hwb-sick{border-color:var(--warn);color:var(--warn)}
 .hwb-tag.hwb-kw{font-weight:600}
 .hwb-stats{display:flex;justify-content:space-between;align-items:center;margin-top:auto;white-space:nowrap}
 .hwb-at{font-size:9.5px;color:var(--muted)}
-.hwb-pw,.hwb-hp{font-weight:700;font-size:11.5px;border-radius:9px;padding:0 4px;border:1px solid var(--line);background:var(--chip)}
+.hwb-pw,.hwb-hp{font-weight:700;font-size:11.5px;border-radius:9px;padding:0 4px;border:1px solid var(--line);\
+background:var(--chip)}
 .hwb-hp.hwb-hurt{color:#fff;background:var(--hurt);border-color:var(--hurt)}
 .hwb-up{color:var(--good)}.hwb-down{color:var(--warn)}
 .hwb-back{height:116px;border-radius:7px;border:2px solid var(--back2);color:var(--backfg);
@@ -97,13 +99,16 @@ box-shadow:1px 0 0 var(--bg)}
 .hwb-mid.hwb-fight{background:var(--over);border:1px solid var(--dmg);border-radius:5px;font-size:13px}
 .hwb-stackcol{grid-column:3;grid-row:1 / 4;background:var(--panel);border:1px solid var(--line);border-radius:6px;
 padding:6px;display:flex;flex-direction:column;gap:5px}
-.hwb-item{border:1px solid var(--line);border-left:5px solid var(--pc);border-radius:5px;padding:3px 5px;background:var(--card)}
-.hwb-item.hwb-hidden{background:repeating-linear-gradient(45deg,var(--back1) 0 6px,var(--back2) 6px 12px);color:var(--backfg)}
+.hwb-item{border:1px solid var(--line);border-left:5px solid var(--pc);border-radius:5px;padding:3px 5px;\
+background:var(--card)}
+.hwb-item.hwb-hidden{background:repeating-linear-gradient(45deg,var(--back1) 0 6px,var(--back2) 6px 12px);\
+color:var(--backfg)}
 .hwb-itemhead{display:flex;justify-content:space-between;gap:4px;font-size:10px;color:var(--muted)}
 .hwb-hidden .hwb-itemhead{color:var(--backfg)}
 .hwb-itemname{font-weight:700}
 .hwb-targets{font-size:11px}
-.hwb-choice{font-size:11px;border-bottom:1px dotted var(--line);white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.hwb-choice{font-size:11px;border-bottom:1px dotted var(--line);white-space:nowrap;overflow:hidden;\
+text-overflow:ellipsis}
 .hwb-h{font-size:11px;font-weight:700;text-transform:uppercase;letter-spacing:.08em;color:var(--muted)}
 """
 CSS = _CSS.replace("@LIGHT@", _vars(PALETTES["light"])).replace("@DARK@", _vars(PALETTES["dark"]))
@@ -306,8 +311,10 @@ def _card(c: CardFace) -> str:
         hp = f"&#9829;&thinsp;{c.health}" if not c.damage else f"&#9829;&thinsp;{c.left}/{c.health}"
         hurt = " hwb-hurt" if c.damage else ""
         title = f"{c.damage} damage" if c.damage else "health"
-        body.append(f"<div class='hwb-stats'><span class='hwb-pw {pw_cls}' title='power'>&#9876;&thinsp;{c.power}</span>"
-                    f"{at}<span class='hwb-hp{hurt} {_delta(c.health, c.printed_health)}' title='{title}'>{hp}</span></div>")
+        body.append(f"<div class='hwb-stats'><span class='hwb-pw {pw_cls}' title='power'>"
+                    f"&#9876;&thinsp;{c.power}</span>{at}"
+                    f"<span class='hwb-hp{hurt} {_delta(c.health, c.printed_health)}' title='{title}'>{hp}</span>"
+                    "</div>")
     else:
         body.append(f"<div class='hwb-stats' style='justify-content:flex-end'>{at}</div>")
     cls = "hwb-card" + (" hwb-fd" if c.face_down else "")

@@ -42,7 +42,7 @@ def compiled() -> bool:
 
 
 __all__ = [
-    "BUILD", "ENGINE_EPOCH", "Ability", "Action", "Area", "CardDef", "CardType", "Decision", "DecisionKind", "Event", "Game",
-    "GameState", "IllegalActionError", "Kind", "Obj", "Place", "Ref", "Res", "RuleConfig", "Ruleset", "Selector",
-    "StackItem", "Step", "Trigger", "compiled",
+    "BUILD", "ENGINE_EPOCH", "Ability", "Action", "Area", "CardDef", "CardType", "Decision", "DecisionKind", "Event",
+    "Game", "GameState", "IllegalActionError", "Kind", "Obj", "Place", "Ref", "Res", "RuleConfig", "Ruleset",
+    "Selector", "StackItem", "Step", "Trigger", "compiled",
 ]

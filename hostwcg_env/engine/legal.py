@@ -233,7 +233,8 @@ def explain_illegal(s: GameState, d: Decision, a: Action) -> IllegalActionError:
         slow = slow_ok(s, p)
         if kind in (Kind.AP_HOST, Kind.AP_DRAW, Kind.AP_ANY):
             if not slow:
-                return IllegalActionError("11.4", "action points are spent only in your Action Phase with an empty stack (15.2.1)")
+                return IllegalActionError(
+                    "11.4", "action points are spent only in your Action Phase with an empty stack (15.2.1)")
             need = 2 if kind is Kind.AP_ANY else 1
             return IllegalActionError("11.3", f"needs {need} # and you have {s.players[p].ap}")
         if kind is Kind.PLAY:
@@ -259,7 +260,8 @@ def explain_illegal(s: GameState, d: Decision, a: Action) -> IllegalActionError:
                 return IllegalActionError("27.1", f"{o.name} has no ability {a.n}")
             ab = o.card.abilities[a.n]
             if ab.kind is AbilityKind.AMBUSH and ab.when is not None:
-                return IllegalActionError("17.2", f"{o.name} can only be activated in the trigger window of its event (A53)")
+                return IllegalActionError(
+                    "17.2", f"{o.name} can only be activated in the trigger window of its event (A53)")
             prob = activation_problem(s, p, o, a.n, ab)
             if prob:
                 return IllegalActionError(*prob)

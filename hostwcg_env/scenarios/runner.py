@@ -91,8 +91,8 @@ def run_line(game: Game, line: str) -> None:
 def fingerprint(game: Game) -> str:
     s = game.state
     parts: list[Any] = [s.players, sorted(s.objs.items()), s.stack, s.pending, s.tasks, s.decision,
-                        s.phase, s.step, s.priority, s.passes, s.turn, s.over, None if s.rng is None else s.rng.getstate(),
-                        len(s.events), s.battle, s.ambush_ops]
+                        s.phase, s.step, s.priority, s.passes, s.turn, s.over,
+                        None if s.rng is None else s.rng.getstate(), len(s.events), s.battle, s.ambush_ops]
     return repr(parts)
 
 
@@ -134,7 +134,8 @@ def run_doc(doc: dict[str, Any], path: str) -> Result:
             before = fingerprint(game)
             try:
                 run_line(game, lines[0])
-                res.mismatches.append(f"{where}: '{lines[0]}' was accepted; expected an error containing {expect['error']!r}")
+                res.mismatches.append(f"{where}: '{lines[0]}' was accepted; "
+                                      f"expected an error containing {expect['error']!r}")
                 return res
             except (IllegalActionError, ValueError, ScriptError) as e:
                 if str(expect["error"]) not in str(e):

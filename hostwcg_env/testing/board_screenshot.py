@@ -74,7 +74,8 @@ def pick_position(seed: int = 23, agents: tuple[str, str] = ("ppo", "heuristic")
     seeds = agent_seeds(seed)
 
     def new() -> tuple[Game, list[Any]]:
-        return default_ruleset().new_game(deck_a, deck_b, seed=seed), [make_agent(n, seed=s) for n, s in zip(agents, seeds, strict=True)]
+        players = [make_agent(n, seed=s) for n, s in zip(agents, seeds, strict=True)]
+        return default_ruleset().new_game(deck_a, deck_b, seed=seed), players
 
     game, players = new()
     actions: list[Action] = []

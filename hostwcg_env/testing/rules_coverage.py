@@ -283,7 +283,8 @@ def scan_scenarios(folder: Path, known: set[str], unknown: list[str] | None = No
             r = _tag(str(x), known)
             if r is None:
                 if unknown is not None:
-                    unknown.append(f"{path.relative_to(folder.parent.parent).as_posix()}: rules: {x!r} is not a rule number")
+                    where = path.relative_to(folder.parent.parent).as_posix()
+                    unknown.append(f"{where}: rules: {x!r} is not a rule number")
                 continue
             names = out.setdefault(r, [])
             if f"test_{path.stem}" not in names:

@@ -13,8 +13,8 @@ from ._util import expect, make, play
     ("side_b", "lines", "reason"),
     [
         # damage zone reaches the Host's health (8)
-        ({"damage_zone": 7, "hand": 1}, ["A play Blast", "A target B.host", "A pay £", "resolve", "A slot b0", "resolve"],
-         "damage_zone"),
+        ({"damage_zone": 7, "hand": 1},
+         ["A play Blast", "A target B.host", "A pay £", "resolve", "A slot b0", "resolve"], "damage_zone"),
         # the deck runs out: B draws its last card
         ({"deck": 1, "hand": 0}, ["A play Twin Draw", "resolve", "A slot b0", "resolve"], "deck_out"),
         # the Host takes damage with an empty hand

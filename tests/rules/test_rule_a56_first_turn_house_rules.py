@@ -30,7 +30,8 @@ def test_rule_a56_defaults_are_the_rules_as_written() -> None:
     """A56: every first-turn house rule is 0 by default: 5 cards each (9.1.6), 4 # on turn 1
     and on turn 2 (10.2.1, 11.2), no draw as turn 2 starts."""
     c = RuleConfig()
-    assert (c.first_turn_ap_cut, c.second_player_extra_cards, c.second_turn_extra_ap, c.second_turn_draw) == (0, 0, 0, 0)
+    assert (c.first_turn_ap_cut, c.second_player_extra_cards, c.second_turn_extra_ap,
+            c.second_turn_draw) == (0, 0, 0, 0)
     g = started()
     first, second = first_second(g)
     assert (first.ap, len(first.hand), len(second.hand)) == (4, 5, 5)
