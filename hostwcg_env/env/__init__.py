@@ -22,5 +22,5 @@ GYM_ID_V0 = "hostwcg/HostWCG-v0"
 GYM_ID_V1 = "hostwcg/HostWCG-v1"
 GYM_ID = GYM_ID_V1  # the newest version
 
-__all__ = ["AGENTS", "GYM_ID", "GYM_ID_V0", "GYM_ID_V1", "Codec", "LayoutError", "ObservationEncoder", "action_layout", "env",
-           "parallel_env", "raw_env", "section", "shipped_decks"]
+__all__ = ["AGENTS", "GYM_ID", "GYM_ID_V0", "GYM_ID_V1", "Codec", "LayoutError", "ObservationEncoder",
+           "action_layout", "env", "parallel_env", "raw_env", "section", "shipped_decks"]

@@ -36,7 +36,7 @@ Observations are built only from that agent's PlayerView.
 Every version runs on the one AEC class here (``HostAECEnv``) and differs only in its observer
 (``hostwcg_env.env.observers``; docs/env.md "Observers: how the versions differ"): ``raw_env``
 below binds v0's.
-"""
+"""  # noqa: E501 (markdown table rows: a row cannot be wrapped, docs/env.md renders them)
 
 from __future__ import annotations
 
@@ -427,8 +427,9 @@ class StandardWrappers(wrappers.OrderEnforcingWrapper):
     with -1 to its player (and PettingZoo's warning), an action outside the space fails an
     assertion, misuse before ``reset`` raises. One difference, on purpose: a step after the
     game is over raises raw_env's error (``inputs.step_after_end``) where PettingZoo's
-    wrapper only warns, so every env and wrapper says the same (docs/env.md "Inputs"). One layer saves the attribute lookups that
-    the three-wrapper chain repeats on every ``last()`` and ``step()``; the test suite plays
+    wrapper only warns, so every env and wrapper says the same (docs/env.md "Inputs"). One layer
+    saves the attribute lookups that the three-wrapper chain repeats on every ``last()`` and
+    ``step()``; the test suite plays
     both side by side and checks every observation, reward and flag agree
     (``pettingzoo_wrapped_env`` builds the three-wrapper stack).
     """
@@ -566,4 +567,5 @@ def pettingzoo_wrapped_env(**kwargs: Any) -> AECEnv:
     return e
 
 
-__all__ = ["RENDER_FPS", "RENDER_MODES", "HostAECEnv", "LayoutError", "StandardWrappers", "env", "pettingzoo_wrapped_env", "raw_env", "shipped_decks"]
+__all__ = ["RENDER_FPS", "RENDER_MODES", "HostAECEnv", "LayoutError", "StandardWrappers", "env",
+           "pettingzoo_wrapped_env", "raw_env", "shipped_decks"]

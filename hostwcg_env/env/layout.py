@@ -97,13 +97,16 @@ def action_layout(config: RuleConfig | None = None) -> ActionLayout:
         ("play", hand, "play the card at hand index i (14)", "hand index"),
         ("activate", (f + b + MAX_FORMS) * MAX_ABILITIES,
          "activate ability k of your object j (27, 17.2, 39.2)",
-         f"j * {MAX_ABILITIES} + k; j = own frontrow 0..{f - 1}, backrow {f}..{f + b - 1}, forms {f + b}..{f + b + MAX_FORMS - 1}"),
+         f"j * {MAX_ABILITIES} + k; j = own frontrow 0..{f - 1}, backrow {f}..{f + b - 1}, "
+         f"forms {f + b}..{f + b + MAX_FORMS - 1}"),
         ("attack", f, "declare the Entity in your frontrow slot k as attacker (25.2)", "frontrow slot"),
         ("slot", f + b, "choose slot s for a resolving card (14.7)", f"frontrow 0..{f - 1}, backrow {f}..{f + b - 1}"),
         ("target", 2 * side + MAX_STACK, "choose target t, or what to attack (30, 25.3)",
-         f"own side 0..{side - 1} (Host, frontrow, backrow, forms), opponent's side {side}..{2 * side - 1}, stack items {2 * side}.. (bottom first)"),
+         f"own side 0..{side - 1} (Host, frontrow, backrow, forms), opponent's side {side}..{2 * side - 1}, "
+         f"stack items {2 * side}.. (bottom first)"),
         ("pay", len(PAY_SYMBOLS), "pay the next generic $ with a resource type (12.5.1)", "& £ ! % $ auto"),
-        ("card", hand + MAX_LIST, "choose a card: hand index i (damage, discard, mulligan), or item i of a searched/looked-at list",
+        ("card", hand + MAX_LIST,
+         "choose a card: hand index i (damage, discard, mulligan), or item i of a searched/looked-at list",
          f"hand 0..{hand - 1}, list {hand}..{hand + MAX_LIST - 1}"),
         ("trigger", MAX_TRIGGERS, "put your pending trigger i on the stack next (33.2)", "pending trigger index"),
     ]

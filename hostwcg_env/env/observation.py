@@ -53,7 +53,8 @@ def _clip(x: float) -> float:
     """Counts and stats grow without bound in long games (a pool nobody spends): saturate."""
     return x if -LIMIT <= x <= LIMIT else max(-LIMIT, min(LIMIT, x))
 _TYPE_INDEX = {t: CARD_TYPES.index(t.value) for t in CardType}
-PLAYER_FIELDS = ["health", "soul", "damage", "hand", "deck", "drop", "banished", "forms", "ap"] + [f"pool:{r}" for r in RES]
+PLAYER_FIELDS = (["health", "soul", "damage", "hand", "deck", "drop", "banished", "forms", "ap"]
+                 + [f"pool:{r}" for r in RES])
 # what each player field is divided by (Host stats and small zones by 10, deck and drop by 50,
 # forms by the section's rows, action points by 4, each pool by 5)
 _PLAYER_DIV = (10, 10, 10, 10, 50, 50, 10, MAX_FORMS, 4) + (5,) * len(RES)
@@ -94,7 +95,8 @@ def card_vector(card: CardDef) -> np.ndarray:
             v[idx["static_health"]] += ab.health / 5
             v[idx["static_power"]] += ab.power / 5
             v[idx["static_soul"]] += ab.soul / 5
-            v[idx["static_sets"]] += int(ab.set_health is not None or ab.set_power is not None or ab.set_soul is not None)
+            v[idx["static_sets"]] += int(ab.set_health is not None or ab.set_power is not None
+                                         or ab.set_soul is not None)
         v[idx["once_per_turn"]] += int(ab.once_per_turn)
         v[idx["optional"]] += int(ab.optional)
         v[idx["activation_cost"]] += len(ab.cost) / 5
@@ -119,7 +121,8 @@ def obs_sections(config: RuleConfig) -> list[tuple[str, int, int, str]]:
         ("opp_back", b, 2 + F, "the opponent's backrow (a face-down card shows only its flag)"),
         ("my_forms", MAX_FORMS, 1 + F, "my form zone"),
         ("opp_forms", MAX_FORMS, 1 + F, "the opponent's form zone"),
-        ("stack", MAX_STACK, 3 + len(ITEM_KINDS) + 1 + F, "stack items bottom first: present, mine, targets, kind, hidden, source card"),
+        ("stack", MAX_STACK, 3 + len(ITEM_KINDS) + 1 + F,
+         "stack items bottom first: present, mine, targets, kind, hidden, source card"),
         ("pending", OBS_PENDING, 1 + F, "my first pending triggers, in the order `trigger i` names them"),
         ("choice", MAX_LIST, 1 + F, "the cards of a search or look decision, as `card` list items"),
         ("drops", 2, len(CARD_TYPES), "card types in my and the opponent's drop zone (counts / 10)"),

@@ -24,4 +24,5 @@ def __getattr__(name: str) -> Any:
 
 __all__ = ["CARD_NAMES", "NAME", "N_CARD_IDS", "Encoder", "Legal", "Memory", "ObsLayout", "ParallelEnv",
            "Slate", "card_id", "card_name", "card_table", "env", "obs_layout", "observation_space",
-           "parallel_env", "raw_env", "RandomBatchPolicy", "SingleEnv", "VectorEnv", "batch_policy", "single_env", "vector_env"]
+           "parallel_env", "raw_env", "RandomBatchPolicy", "SingleEnv", "VectorEnv", "batch_policy",
+           "single_env", "vector_env"]

@@ -5,8 +5,9 @@ Every card row, history entry and action of a v1 observation names its card by a
 reserved ids below. What a card *is* (its type, resource, cost, stats, keywords, abilities and
 effect tags: v0's 85 card features, then ``V1_CARD_EXTRA``, the card vocabulary added since v0's
 layout was fixed) is the same whatever the state, so it is not repeated in every observation:
-``card_table()`` gives it once, one row per id, for a policy to look up (``card_table()[card_id]``). Card rows carry the card's type, cost and printed stats beside
-its state, so a card outside the index (``OTHER``) is still described there.
+``card_table()`` gives it once, one row per id, for a policy to look up (``card_table()[card_id]``).
+Card rows carry the card's type, cost and printed stats beside its state, so a card outside the
+index (``OTHER``) is still described there.
 """
 
 from __future__ import annotations
@@ -122,5 +123,6 @@ def card_table(registry: tuple[tuple[str, CardDef], ...] | None = None) -> np.nd
     return table
 
 
-__all__ = ["CARD_FEATURES", "CARD_NAMES", "V1_CARD_EXTRA", "V1_CARD_EXTRA_DOC", "V1_CARD_FEATURES", "v1_card_vector", "FACE_DOWN", "FIRST_CARD", "NONE", "N_CARD_IDS", "OTHER",
-           "RESERVED", "UNKNOWN", "card_id", "card_name", "card_table"]
+__all__ = ["CARD_FEATURES", "CARD_NAMES", "V1_CARD_EXTRA", "V1_CARD_EXTRA_DOC", "V1_CARD_FEATURES",
+           "v1_card_vector", "FACE_DOWN", "FIRST_CARD", "NONE", "N_CARD_IDS", "OTHER", "RESERVED", "UNKNOWN",
+           "card_id", "card_name", "card_table"]

@@ -41,7 +41,8 @@ ZONE_SPECS: tuple[tuple[str, int | None, str], ...] = (
     ("opp_drop", 8, "the opponent's drop zone, most recent first"),
     ("my_banished", 3, "my banished zone, most recent first"),
     ("opp_banished", 3, "the opponent's banished zone, most recent first"),
-    ("opp_known_hand", 5, "cards known to be in the opponent's hand (revealed, searched and shown), while that stays certain"),
+    ("opp_known_hand", 5,
+     "cards known to be in the opponent's hand (revealed, searched and shown), while that stays certain"),
     ("my_deck_top", 3, "the known top of my deck, top first (after a look, until a draw or shuffle changes it)"),
 )
 ZONE_NAMES = tuple(z[0] for z in ZONE_SPECS)
@@ -71,7 +72,8 @@ ROW_FEATURES: tuple[tuple[str, str], ...] = (
     ("first_strike", "has First Strike now"),
     ("cannot_block", "cannot block now"),
     ("slot", "slot index / 8 (rows of slots; a marker: its carrier's slot)"),
-    ("order", "position in its zone / 10 (hand index, stack from the top, damage zone from the top, drop from the most recent, list item, trigger index)"),
+    ("order", "position in its zone / 10 (hand index, stack from the top, damage zone from the top, "
+              "drop from the most recent, list item, trigger index)"),
     *((f"item:{k}", f"a stack item or pending trigger of kind {k}") for k in ITEM_KINDS),
     ("targets", "targets chosen by this stack item / 3"),
     ("targeted_by_me", "stack items of mine that target it / 3"),
@@ -176,10 +178,14 @@ ACTION_KIND_ID = {k: i for i, k in enumerate(ACTION_KINDS)}
 ACTION_ARRAYS: tuple[tuple[str, str], ...] = (
     ("action_mask", "1 where the index is legal now (all zeros when the viewer does not decide)"),
     ("action_kind", "the kind of each index (the table below; the same in every state)"),
-    ("action_arg", "the index within its kind: resource (ap_any, pay: 0 & 1 £ 2 ! 3 % 4 $ 5 auto), slot, ability, hand or list index (the same in every state)"),
+    ("action_arg", "the index within its kind: resource (ap_any, pay: 0 & 1 £ 2 ! 3 % 4 $ 5 auto), slot, "
+                   "ability, hand or list index (the same in every state)"),
     ("action_card", "card_id of the card the action plays, uses, chooses or targets (0 none); legal indices only"),
-    ("action_source_row", "row of `cards` the action acts with: the card played, activated, attacking, chosen from hand or list, the trigger; for a target, slot, payment or yes: the `decision` row; -1 none"),
-    ("action_target_row", "row of `cards` the action points at: the target (a card or a slot's row), the slot chosen; -1 none"),
+    ("action_source_row", "row of `cards` the action acts with: the card played, activated, attacking, "
+                          "chosen from hand or list, the trigger; for a target, slot, payment or yes: the "
+                          "`decision` row; -1 none"),
+    ("action_target_row",
+     "row of `cards` the action points at: the target (a card or a slot's row), the slot chosen; -1 none"),
 )
 
 
