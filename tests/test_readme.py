@@ -108,7 +108,9 @@ def test_the_ladder_is_what_hostwcg_ladder_says_of_the_kept_games() -> None:
 
 # what a command that waits for the user reads from stdin: play concedes, replay --step goes to the end
 STDIN = {"play": "concede\n", "replay": "c\n"}
-SMALL = {"--games": "2"}
+SMALL = {"--games": "2", "--minutes": "0.3"}
+# what a command with a time budget plays besides it, cut to a few games (exploit's curve points)
+EXTRA = {"exploit": ["--curve-games", "2", "--points", "1", "--games", "2", "--envs", "4"]}
 
 
 def _readme_commands() -> list[str]:
@@ -124,12 +126,14 @@ def _readme_commands() -> list[str]:
 
 def _small_budget(cmd: str) -> list[str]:
     words = shlex.split(cmd)
-    return [SMALL.get(words[i - 1], w) if i else w for i, w in enumerate(words)]
+    small = [SMALL.get(words[i - 1], w) if i else w for i, w in enumerate(words)]
+    return small + (EXTRA.get(words[1], []) if len(words) > 1 else [])
 
 
 @pytest.mark.slow
 def test_every_readme_command_runs_with_a_small_budget(tmp_path: Path) -> None:
-    """Each `hostwcg` command of the README runs as written, with two games where it names more,
+    """Each `hostwcg` command of the README runs as written, with two games where it names more
+    (and 0.3 minutes where it names a time budget),
     from a folder that sees the checkout's agents/ and docs/ (what `runs/...` writes stays
     there); the two scripts/run.sh commands are what CI runs (above) and tests/test_extras.py
     runs the demo's commands on the core install."""
