@@ -163,7 +163,7 @@ class StageContext:
             spent = time.time() - self._pause_start
             self._paused += spent
             self._pause_start = None
-            self.st["measure_s"] = round(float(self.st.get("measure_s", 0.0)) + spent, 1)
+            self.st["measure_s"] = round(float(self.st.get("measure_s", 0.0)) + spent, 3)
 
     def left(self, until: float = 1.0) -> float:
         """Seconds left before ``until`` (a share of the budget) is spent."""
