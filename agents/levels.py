@@ -25,8 +25,9 @@ level  name        what it is
                    the end of the turn (``ppo_v1:look:turns=1``)
 =====  ==========  ===================================================================
 
-Their ratings on the ladder, and how they were measured: ``docs/levels.md``. Levels 1 to 4
-take well under 3 ms a choice; level 5 takes about 2.5 ms on the 2-core development machine.
+Their ratings on the ladder, and how they were measured: ``docs/levels.md``. Levels 1 to 3
+take about 0.1 ms a choice; levels 4 and 5 run searches, 1.6 to 6.3 and 3.8 to 7.3 ms a choice
+on the 2-core development machine depending on its load.
 """
 
 from __future__ import annotations
