@@ -57,7 +57,8 @@ case "$cmd" in
       echo "=== the scenario and rules suites again on the Python build (HOSTWCG_PURE=1) ==="
       HOSTWCG_PURE=1 HOSTWCG_EXPECT_BUILD=pure exec "$PY" -m pytest -n auto -p no:cacheprovider \
         tests/rules tests/test_scenarios.py tests/test_scenarios_s001_s110.py \
-        tests/test_scenarios_s193_s281.py tests/test_build.py
+        tests/test_scenarios_s193_s281.py tests/test_build.py \
+        tests/test_travel.py::test_frozen_dataclasses_take_their_fields_in_order
     fi ;;
   bench) exec "$PY" scripts/bench.py "$@" ;;
 esac
