@@ -74,6 +74,15 @@ def test_export_and_serve_name_their_extra(args: list[str], extra: str, tmp_path
     assert f"hostwcg[{extra}]" in _one_line(run)
 
 
+@pytest.mark.parametrize("args", [["train", "smoke", "--run-dir", "run", "--quiet"],
+                                  ["exploit", "random", "--minutes", "0.1", "--run-dir", "run", "--quiet"]])
+def test_train_and_exploit_name_the_train_extra(args: list[str], tmp_path: Path) -> None:
+    run = _hostwcg(args, tmp_path)
+    assert run.returncode == 2
+    assert _one_line(run) == (f"hostwcg {args[0]}: this needs the 'train' extra (torch is not installed): "
+                              "pip install -e '.[train]'")
+
+
 def test_a_trained_zip_names_the_train_extra(tmp_path: Path) -> None:
     model = tmp_path / "model.zip"
     model.write_bytes(b"PK\x05\x06" + b"\0" * 18)  # an empty zip: torch is asked for first
