@@ -664,7 +664,7 @@ def _stage_summary(kind: str, facts: dict[str, Any]) -> str:
     if kind == "league":
         return (f"{facts['steps']:,} PPO steps against {', '.join(facts['opponents'])}"
                 + (" and snapshots of itself" if facts["self_play"] else " alone")
-                + (f"; {len(facts['exploiters'])} exploiters" if "exploiters" in facts else ""))
+                + (f"; {_n(len(facts['exploiters']), 'exploiter')}" if "exploiters" in facts else ""))
     if kind == "expert-iteration":
         return f"{facts['mode']}, " + "; ".join(
             f"round {r['round'] + 1}: {_n(r['labelling'].get('games', 0), 'game')}, "
