@@ -332,7 +332,7 @@ def parse_recipe(raw: dict[str, Any], path: Path, text: str = "") -> Recipe:
                                                   bool(before & set(MODEL_KINDS)) or init is not None)
         if kind in ("dagger", "expert-iteration") and not before & set(MODEL_KINDS) and init is None:
             raise _err(path, table, "kind", f"a {kind} stage needs a network from an earlier stage "
-                                            "(clone, dagger, league or expert-iteration)")
+                                            "(clone, dagger, league or expert-iteration) or [recipe] init")
         stages.append(Stage(i, kind, stage_name, float(opts.pop("minutes")), opts))
     if not any(s.kind in MODEL_KINDS for s in stages):
         raise _err(path, "stages", None, "no stage makes a network: add a clone or league stage")
