@@ -2,8 +2,10 @@
 
 The league is the learner's opponents and what is known about them:
 
-* **members**: fixed agents (``random``, ``heuristic``, ``lookahead``...) and frozen snapshots of
-  the learner (numpy weights of ``agents.set_policy.NumpySetPolicy``, one ``.npz`` each);
+* **members**: fixed agents (``random``, ``heuristic``, ``lookahead``...), frozen snapshots of
+  the learner (numpy weights of ``agents.set_policy.NumpySetPolicy``, one ``.npz`` each) and
+  exploiters (networks trained against a frozen learner, ``agents/training/exploiters.py``:
+  played as snapshots are, the ``keep`` latest active, each with a PFSP ``priority``);
 * **recent results**: the learner's last ``window`` training games against each member
   (1 a win, 0.5 a draw, 0 a loss);
 * **prioritised fictitious self-play** (PFSP): each game draws its opponent with probability
@@ -11,7 +13,8 @@ The league is the learner's opponents and what is known about them:
   / (games + 2)``: a member not yet played counts as even): ``weighting="hard"``,
   ``f(p) = (1 - p) ** power``, plays the opponents the learner beats less more often;
   ``weighting="variance"``, ``f(p) = p * (1 - p)``, those it beats about half the time (a
-  curriculum for a learner that cannot yet win against the strong ones); ``floor`` keeps every
+  curriculum for a learner that cannot yet win against the strong ones); a member's
+  ``priority`` (1 but for exploiters given another) multiplies its weight; ``floor`` keeps every
   active member at least that share of the largest weight, so none is forgotten;
 * **ratings**: Elo ratings (400 points: 10 to 1 odds) of the learner and of every member from
   evaluation games (not the training games). ``record_eval`` keeps each game (the learner as
@@ -44,7 +47,8 @@ WEIGHTINGS = ("hard", "variance")
 @dataclass
 class Member:
     """One opponent of the league: ``kind`` is ``agent`` (``name`` is an agent spec for
-    ``agents.make_agent``, or ``random``) or ``snapshot`` (``path`` holds its numpy weights)."""
+    ``agents.make_agent``, or ``random``), ``snapshot`` or ``exploiter`` (``path`` holds its
+    numpy weights)."""
 
     name: str
     kind: str
@@ -56,11 +60,13 @@ class Member:
     results: deque[float] = field(default_factory=deque)
     games: int = 0  # every training game recorded against it (the window keeps the last ones)
     eval_games: int = 0
+    priority: float = 1.0  # multiplies its PFSP weight
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "kind": self.kind, "path": self.path, "steps": self.steps,
                 "rating": self.rating, "anchor": self.anchor, "active": self.active,
-                "results": list(self.results), "games": self.games, "eval_games": self.eval_games}
+                "results": list(self.results), "games": self.games, "eval_games": self.eval_games,
+                "priority": self.priority}
 
 
 class League:
@@ -108,6 +114,19 @@ class League:
             m.active = False
         return i
 
+    def add_exploiter(self, name: str, path: str, steps: int, keep: int = 3, priority: float = 1.0) -> int:
+        """An exploiter (numpy weights at ``path``, trained against the learner as it was after
+        ``steps`` steps), drawn with ``priority`` times its PFSP weight; the oldest active
+        exploiters beyond ``keep`` are retired. Returns its index."""
+        if keep < 1 or priority <= 0:
+            raise ValueError(f"keep must be >= 1 and priority > 0 (got keep={keep}, priority={priority})")
+        i = self._add(Member(name=name, kind="exploiter", path=path, steps=steps, rating=self.learner_rating,
+                             priority=float(priority)))
+        mine = [m for m in self.members if m.kind == "exploiter" and m.active]
+        for m in mine[: max(0, len(mine) - keep)]:
+            m.active = False
+        return i
+
     def index(self, name: str) -> int:
         for i, m in enumerate(self.members):
             if m.name == name:
@@ -122,7 +141,8 @@ class League:
 
     def weights(self) -> np.ndarray:
         """The probability of drawing each member (0 for a retired one)."""
-        w = np.array([self._f(self.win_rate(i)) if m.active else 0.0 for i, m in enumerate(self.members)])
+        w = np.array([m.priority * self._f(self.win_rate(i)) if m.active else 0.0
+                      for i, m in enumerate(self.members)])
         active = np.array([m.active for m in self.members])
         if not active.any():
             raise RuntimeError("the league has no active member")

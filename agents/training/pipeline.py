@@ -416,8 +416,16 @@ def stage_league(ctx: StageContext) -> dict[str, Any]:
     if o["curve_games"] and not curve and ctx.model is not None:
         ctx.note("evaluating the start")
         point(ctx.model["npz"], 0)
+    from agents.training import exploiters
+
     while ctx.left() > 1.0:
+        if o["exploiters"]:  # exploiters of the main policy join the league (agents/training/exploiters.py)
+            exploiters.cycle(ctx, out, npz)
+            if ctx.left() <= 1.0:
+                break
         seg = ctx.left() / 60 if not o["curve_every"] else min(o["curve_every"], ctx.left() / 60)
+        if o["exploiters"]:
+            seg = max(0.02, min(seg, exploiters.minutes_to_next(ctx)))
         argv = ["--out", str(out), "--steps", str(huge), "--max-minutes", f"{seg:.4f}", "--seed", str(ctx.seed),
                 "--opponents", ",".join(opponents), "--lr", str(o["lr"]), "--clip", str(o["clip"]),
                 "--ent-coef", str(o["ent_coef"]), "--pfsp", o["pfsp"], "--envs", str(o["envs"]),
@@ -446,6 +454,8 @@ def stage_league(ctx: StageContext) -> dict[str, Any]:
     saved = _json(out / "league.json")
     facts = {"steps": int(saved.get("steps", 0)), "opponents": opponents, "self_play": o["self_play"],
              "last_evaluation": (saved.get("evaluations") or [None])[-1], "curve": curve}
+    if o["exploiters"]:
+        facts["exploiters"] = exploiters.made(ctx)
     return ctx.finish({"zip": str(ctx.dir / "model.zip"), "npz": npz}, facts)
 
 
@@ -653,7 +663,8 @@ def _stage_summary(kind: str, facts: dict[str, Any]) -> str:
         return "; ".join(parts)
     if kind == "league":
         return (f"{facts['steps']:,} PPO steps against {', '.join(facts['opponents'])}"
-                + (" and snapshots of itself" if facts["self_play"] else " alone"))
+                + (" and snapshots of itself" if facts["self_play"] else " alone")
+                + (f"; {_n(len(facts['exploiters']), 'exploiter')}" if "exploiters" in facts else ""))
     if kind == "expert-iteration":
         return f"{facts['mode']}, " + "; ".join(
             f"round {r['round'] + 1}: {_n(r['labelling'].get('games', 0), 'game')}, "
@@ -681,6 +692,7 @@ def model_card(run: RunDir, recipe: Recipe, evaluation: list[dict[str, Any]]) ->
     m = cfg.get("machine", {})
     lines += ["| fact | value |", "|---|---|",
               f"| decks | {decks} |", f"| teacher | `{recipe.teacher}` |", f"| seed | {recipe.seed} |",
+              *([f"| starts from | `{recipe.init}` (`[recipe] init`, copied to `init/`) |"] if recipe.init else []),
               f"| code | hostwcg {v.get('hostwcg')}, git {cfg.get('git_commit') or 'unknown'} |",
               f"| software | Python {v.get('python')}, torch {v.get('torch')}, sb3-contrib {v.get('sb3_contrib')}, "
               f"numpy {v.get('numpy')} |",
@@ -695,7 +707,8 @@ def model_card(run: RunDir, recipe: Recipe, evaluation: list[dict[str, Any]]) ->
         st = run.state["stages"].get(s.name, {})
         total += float(d.get("elapsed_s", 0.0))
         lost = f" (+{_fmt_min(st['lost_s'])} lost to a restart)" if st.get("lost_s") else ""
-        lost += f" (+{_fmt_min(st['measure_s'])} of learning-curve games)" if st.get("measure_s") else ""
+        games = "learning-curve and exploiters' games" if s.options.get("exploiters") else "learning-curve games"
+        lost += f" (+{_fmt_min(st['measure_s'])} of {games})" if st.get("measure_s") else ""
         lines.append(f"| {s.name} | {s.minutes:g} min | {_fmt_min(float(d.get('elapsed_s', 0.0)))}{lost} | "
                      f"{st.get('sessions', 0)} | {_stage_summary(s.kind, d.get('facts', {})) if d else 'not run'} |")
     lines += ["", f"Wall time of the stages: {_fmt_min(total)}. Each stage's options: `config.json`.", ""]
@@ -703,6 +716,9 @@ def model_card(run: RunDir, recipe: Recipe, evaluation: list[dict[str, Any]]) ->
     for s, curve in curves:
         if curve:
             lines += [f"## Learning curve ({s.name}, `stages/{s.name}/curve.csv`)", "", curve_table(curve), ""]
+    from agents.training.exploiters import card_lines
+
+    lines += card_lines(run, recipe)
     ev = recipe.evaluation
     lines += ["## Evaluation", "",
               f"The network (greedy, with the `ppo_v1` guard) in {ev['games']} seat-swapped games against each "
@@ -768,6 +784,10 @@ def run_recipe(recipe: Recipe, run_dir: Path | None = None, resume: bool = False
     run.state["sessions"].append({"started": _now(), "load_1min": _load(), "pid": os.getpid()})
     run.save()
     model: dict[str, str] | None = None
+    if recipe.init:  # the network the first stage continues from (agents/training/init_net.py)
+        from agents.training.init_net import init_model
+
+        model = init_model(root, recipe.init, recipe.seed)
     for stage in recipe.stages:
         done = run.done(stage)
         if done is None:

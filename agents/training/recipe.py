@@ -84,7 +84,7 @@ POSITIVE = {"minutes", "games", "chunk_games", "workers", "epochs", "rounds", "e
             "snapshot_every", "eval_every", "worlds", "top", "lr", "threads"}
 FRACTIONS = {"label_share", "holdout"}  # in [0, 1)
 
-TOP_KEYS = {"recipe": {"name", "description", "seed"}, "decks": {"decks"}, "teacher": {"agent"},
+TOP_KEYS = {"recipe": {"name", "description", "seed", "init"}, "decks": {"decks"}, "teacher": {"agent"},
             "evaluation": {"opponents", "games", "seed", "workers"}, "stages": set()}
 
 
@@ -116,6 +116,7 @@ class Recipe:
     teacher: str
     stages: list[Stage]
     evaluation: dict[str, Any] = field(default_factory=dict)
+    init: str | None = None  # a network the first stage continues from (agents/training/init_net.py)
 
     @property
     def sha256(self) -> str:
@@ -147,7 +148,7 @@ class Recipe:
         return {"name": self.name, "description": self.description, "seed": self.seed, "decks": self.decks,
                 "teacher": self.teacher, "file": str(self.path), "sha256": self.sha256,
                 "stages": [{"name": s.name, "kind": s.kind, "minutes": s.minutes, **s.options} for s in self.stages],
-                "evaluation": self.evaluation}
+                "evaluation": self.evaluation, "init": self.init}
 
 
 def recipe_path(name: str | Path) -> Path:
@@ -272,6 +273,11 @@ def parse_recipe(raw: dict[str, Any], path: Path, text: str = "") -> Recipe:
     if "agent" not in raw.get("teacher", {}):
         raise _err(path, "teacher", "agent", "missing: the agent whose choices are cloned (e.g. \"lookahead\")")
     teacher = _check_agent(path, "teacher", "agent", raw["teacher"]["agent"])
+    init = None
+    if "init" in head:
+        from agents.training.init_net import resolve_init
+
+        init = resolve_init(path, head["init"])
 
     items = raw.get("stages")
     if not isinstance(items, list) or not items:
@@ -287,7 +293,8 @@ def parse_recipe(raw: dict[str, Any], path: Path, text: str = "") -> Recipe:
             raise _err(path, table, "kind", f"one of {', '.join(STAGE_KINDS)}, got {kind!r}")
         table = f"stages {i}: {kind}"
         spec = STAGE_OPTIONS[kind]
-        _unknown(path, table, set(item) - {"kind", "name"}, set(spec))
+        sub = {"exploiters"} if kind == "league" else set()  # a [stages.exploiters] table
+        _unknown(path, table, set(item) - {"kind", "name"}, set(spec) | sub)
         opts: dict[str, Any] = {}
         for key, (typ, default) in spec.items():
             if key in item:
@@ -318,9 +325,14 @@ def parse_recipe(raw: dict[str, Any], path: Path, text: str = "") -> Recipe:
         before = {s.kind for s in stages}
         if kind == "clone" and "demos" not in before:
             raise _err(path, table, "kind", "a clone stage needs a demos stage before it")
-        if kind in ("dagger", "expert-iteration") and not before & set(MODEL_KINDS):
+        if kind == "league":
+            from agents.training.exploiters import parse_exploiters
+
+            opts["exploiters"] = parse_exploiters(path, table, item.get("exploiters"),
+                                                  bool(before & set(MODEL_KINDS)) or init is not None)
+        if kind in ("dagger", "expert-iteration") and not before & set(MODEL_KINDS) and init is None:
             raise _err(path, table, "kind", f"a {kind} stage needs a network from an earlier stage "
-                                            "(clone, dagger, league or expert-iteration)")
+                                            "(clone, dagger, league or expert-iteration) or [recipe] init")
         stages.append(Stage(i, kind, stage_name, float(opts.pop("minutes")), opts))
     if not any(s.kind in MODEL_KINDS for s in stages):
         raise _err(path, "stages", None, "no stage makes a network: add a clone or league stage")
@@ -338,4 +350,4 @@ def parse_recipe(raw: dict[str, Any], path: Path, text: str = "") -> Recipe:
     if evaluation["games"] < 1 or evaluation["workers"] < 1:
         raise _err(path, "evaluation", "games" if evaluation["games"] < 1 else "workers", "must be > 0")
     return Recipe(path=path, text=text, name=name, description=description, seed=seed, decks=decks,
-                  teacher=teacher, stages=stages, evaluation=evaluation)
+                  teacher=teacher, stages=stages, evaluation=evaluation, init=init)

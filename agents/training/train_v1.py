@@ -13,7 +13,8 @@ opponent by prioritised fictitious self-play: ``(1 - p) ** --pfsp-power`` of the
 rate ``p`` over its last ``--window`` training games against that member, so harder opponents
 come more often (``--pfsp variance``: ``p (1 - p)``, those it beats about half the time). Every
 ``--eval-every`` steps the learner (sampling, or ``--eval-greedy``) plays ``--eval-games``
-evaluation games against each fixed agent and the ``--eval-snapshots`` latest snapshots; the
+evaluation games against each fixed agent, the ``--eval-snapshots`` latest snapshots and the
+active exploiters (members added between runs by ``agents/training/exploiters.py``); the
 ratings are fitted to all the evaluation games so far (Elo scale, ``random`` the anchor at 1000).
 TensorBoard (OUT/tb) gets the PPO losses, ``league/elo_learner``, ``league/elo/<member>``, ``league/p/<member>`` (PFSP
 probability), ``league/win_rate/<member>`` (recent training games) and
@@ -50,11 +51,11 @@ ROOT = Path(__file__).resolve().parents[2]  # the checkout: runs/ and agents/che
 
 def opponent_of(member: Member, seed: int) -> Any:
     """What the vector env plays for a league member: ``"random"``, an engine-level agent, or
-    a snapshot's numpy policy (sampling, as the learner trains)."""
+    a snapshot's or an exploiter's numpy policy (sampling, as the learner trains)."""
     from agents import make_agent
     from agents.set_policy import NumpySetPolicy, load_weights
 
-    if member.kind == "snapshot":
+    if member.kind in ("snapshot", "exploiter"):
         assert member.path is not None
         return NumpySetPolicy(load_weights(member.path), deterministic=False, seed=seed)
     if member.name == "random":
@@ -220,7 +221,9 @@ class Run:
     def evaluate(self, steps: int) -> dict[str, Any]:
         lg = self.league
         snaps = [i for i, m in enumerate(lg.members) if m.kind == "snapshot" and m.active]
-        who = [i for i, m in enumerate(lg.members) if m.kind == "agent"] + snaps[-self.args.eval_snapshots:]
+        exploiters = [i for i, m in enumerate(lg.members) if m.kind == "exploiter" and m.active]
+        agents = [i for i, m in enumerate(lg.members) if m.kind == "agent"]
+        who = agents + snaps[-self.args.eval_snapshots:] + exploiters
         w = weights_of(self.model)
         row: dict[str, Any] = {"steps": steps, "games_per_opponent": self.args.eval_games}
         for k, i in enumerate(who):
