@@ -40,7 +40,8 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
-from hostwcg_env.env.v1.cards import N_CARD_IDS
+from agents.set_policy import EXTRA_CARDS
+from hostwcg_env.env.v1.cards import N_CARD_IDS, extra_card_names
 from hostwcg_env.env.v1.layout import ACTION_KINDS, HISTORY_KINDS, ZONE_SPECS, C, G
 
 
@@ -55,7 +56,8 @@ class SetEncoder(BaseFeaturesExtractor):
         self.n_actions, self.dim, self.emb = n_actions, dim, emb
         self.n_zones = len(ZONE_SPECS)
         max_arg = int(arg_space.high.max())
-        self.card_emb = nn.Embedding(N_CARD_IDS, emb)
+        # one row per card id: the shipped index's and the user's cards' (hostwcg_env/env/v1/cards.py)
+        self.card_emb = nn.Embedding(int(observation_space["card_id"].high.max()) + 1, emb)
         self.zone_emb = nn.Embedding(self.n_zones + 1, emb)
         self.row1 = nn.Linear(C + emb, dim)
         self.row2 = nn.Linear(dim, dim)
@@ -205,6 +207,14 @@ def export_weights(model: Any) -> dict[str, np.ndarray]:
            for k, v in policy.features_extractor.state_dict().items()}
     out["value.weight"] = policy.value_net.weight.detach().cpu().numpy().astype(np.float32)
     out["value.bias"] = policy.value_net.bias.detach().cpu().numpy().astype(np.float32)
+    rows = out["enc.card_emb.weight"].shape[0]
+    if rows > N_CARD_IDS:  # trained with the user's cards: name them, so the index can be rebuilt
+        extra = extra_card_names()
+        if rows != N_CARD_IDS + len(extra):
+            raise ValueError(f"the network has {rows - N_CARD_IDS} card ids beyond the shipped index but the "
+                             f"card pool now adds {len(extra)} cards: export it with the card files it was "
+                             "trained with (HOSTWCG_CARDS)")
+        out[EXTRA_CARDS] = np.array(extra)
     return out
 
 
@@ -218,7 +228,7 @@ def import_weights(model: Any, weights: dict[str, np.ndarray]) -> None:
     enc = {k[4:]: th.as_tensor(v) for k, v in weights.items() if k.startswith("enc.")}
     missing, unexpected = fe.load_state_dict(enc, strict=False)
     missing = [k for k in missing if not k.startswith("head")]
-    others = sorted(k for k in weights if not k.startswith(("enc.", "value.", "check.")))
+    others = sorted(k for k in weights if not k.startswith(("enc.", "value.", "check.")) and k != EXTRA_CARDS)
     if missing or unexpected or others:
         raise ValueError(f"weights do not fit this SetPolicy (dim {fe.dim}, emb {fe.emb}, head {fe.head}): "
                          f"missing {missing}, unexpected {sorted(unexpected) + others}")
