@@ -104,7 +104,7 @@ def test_a_recipes_card_files_join_the_pool_for_its_decks_and_only_within_the_ru
 
     _files(tmp_path)
     r = load_recipe(_write(tmp_path, RECIPE))
-    assert r.card_files == [str((tmp_path / "my_cards.toml").resolve()), str((tmp_path / "more" / "volley.toml").resolve())]
+    assert r.card_files == [str((tmp_path / f).resolve()) for f in ("my_cards.toml", "more/volley.toml")]
     [deck] = r.deck_refs()
     assert deck.id == "ashen_tide" and {"Ashen Raider", "Cinder Hound", "Ash Volley"} <= set(deck.main)
     cards = r.resolved()["cards"]
