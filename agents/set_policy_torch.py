@@ -50,14 +50,16 @@ class SetEncoder(BaseFeaturesExtractor):
 
     def __init__(self, observation_space: spaces.Dict, dim: int = 64, emb: int = 32, head: int = 0) -> None:
         mask_space, arg_space = observation_space["action_mask"], observation_space["action_arg"]
+        id_space = observation_space["card_id"]
         assert isinstance(mask_space, spaces.Box) and isinstance(arg_space, spaces.Box)
+        assert isinstance(id_space, spaces.Box)
         n_actions = int(mask_space.shape[0])
         super().__init__(observation_space, features_dim=n_actions + dim)
         self.n_actions, self.dim, self.emb = n_actions, dim, emb
         self.n_zones = len(ZONE_SPECS)
         max_arg = int(arg_space.high.max())
         # one row per card id: the shipped index's and the user's cards' (hostwcg_env/env/v1/cards.py)
-        self.card_emb = nn.Embedding(int(observation_space["card_id"].high.max()) + 1, emb)
+        self.card_emb = nn.Embedding(int(id_space.high.max()) + 1, emb)
         self.zone_emb = nn.Embedding(self.n_zones + 1, emb)
         self.row1 = nn.Linear(C + emb, dim)
         self.row2 = nn.Linear(dim, dim)
