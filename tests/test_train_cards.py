@@ -119,6 +119,25 @@ def test_a_recipes_card_files_join_the_pool_for_its_decks_and_only_within_the_ru
         load_recipe(_write(tmp_path, RECIPE.replace('files = ["my_cards.toml", "more/*.toml"]', "")))
 
 
+def test_a_recipes_pool_is_its_own_whatever_hostwcg_cards_says(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """``HOSTWCG_CARDS`` adds cards for other commands; a recipe's run plays its ``[cards]`` alone."""
+    from hostwcg_env.cards import default_pool
+
+    _files(tmp_path)
+    monkeypatch.setenv("HOSTWCG_CARDS", str(tmp_path / "more" / "volley.toml"))
+    assert "Ash Volley" in default_pool()
+    plain = load_recipe(_write(tmp_path, RECIPE.replace('files = ["my_cards.toml", "more/*.toml"]', "")
+                               .replace('["ashen_tide.toml"]', '"preconstructed"'), "plain.toml"))
+    with plain.pool():
+        assert "Ash Volley" not in default_pool() and "Headhunter" in default_pool()
+    mine = load_recipe(_write(tmp_path, RECIPE.replace(', "more/*.toml"', "")
+                              .replace('["ashen_tide.toml"]', '"preconstructed"')))
+    with mine.pool():
+        assert "Ashen Raider" in default_pool() and "Ash Volley" not in default_pool()
+    assert "Ash Volley" in default_pool()  # as it was outside
+
+
 @pytest.mark.parametrize(("cards", "files", "needle"), [
     (CARDS.replace("power = 2\n[[card.abilities]]", "power = -2\n[[card.abilities]]"), None,
      "[cards] files: {d}/my_cards.toml: card 'Ashen Raider': field 'power': must be at least 0, got -2"),
@@ -218,6 +237,10 @@ def test_the_smoke_recipe_plays_a_users_cards_in_every_stage(tmp_path: Path,
     assert 'decks = "preconstructed"' in text
     text = text.replace('[decks]\ndecks = "preconstructed"',
                         '[cards]\nfiles = ["my_cards.toml", "more/*.toml"]\n\n[decks]\ndecks = ["ashen_tide.toml"]')
+    # worker processes: the teacher's games, their rows and the evaluation's games, two at a time
+    text = text.replace("games = 4\nchunk_games = 2", "games = 4\nchunk_games = 2\nworkers = 2")
+    text = text.replace("games = 4\nseed = 123", "games = 4\nseed = 123\nworkers = 2")
+    assert text.count("workers = 2") == 2
     recipe = _write(tmp_path, text, "mine.toml")
     run = tmp_path / "run"
     assert main(["train", str(recipe), "--run-dir", str(run), "--quiet"]) == 0

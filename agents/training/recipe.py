@@ -143,10 +143,8 @@ class Recipe:
     @contextlib.contextmanager
     def pool(self) -> Iterator[None]:
         """Within the block every game (and every worker process started in it) plays the shipped
-        cards plus the recipe's card files (``hostwcg_env.cards.loader.card_files``)."""
-        if not self.card_files:
-            yield
-            return
+        cards plus the recipe's card files (``hostwcg_env.cards.loader.card_files``), and those
+        alone: a ``HOSTWCG_CARDS`` set outside does not reach a recipe's run."""
         from hostwcg_env.cards.loader import card_files
 
         with card_files(self.card_files):
@@ -324,12 +322,9 @@ def parse_recipe(raw: dict[str, Any], path: Path, text: str = "") -> Recipe:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**40:
         raise _err(path, "recipe", "seed", f"a whole number from 0 to 2**40, got {seed!r}")
     files = _card_files(path, raw["cards"]["files"]) if "files" in raw.get("cards", {}) else []
-    if files:  # the user's decks may hold the user's cards
-        from hostwcg_env.cards.loader import card_files
+    from hostwcg_env.cards.loader import card_files
 
-        with card_files(files):
-            decks = _decks(path, raw.get("decks", {}).get("decks", "preconstructed"))
-    else:
+    with card_files(files):  # the decks are checked against the recipe's pool: they may hold its cards
         decks = _decks(path, raw.get("decks", {}).get("decks", "preconstructed"))
     if "agent" not in raw.get("teacher", {}):
         raise _err(path, "teacher", "agent", "missing: the agent whose choices are cloned (e.g. \"lookahead\")")
