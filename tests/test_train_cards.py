@@ -278,3 +278,29 @@ def test_the_smoke_recipe_plays_a_users_cards_in_every_stage(tmp_path: Path,
     assert main(["train", str(recipe), "--run-dir", str(run), "--resume", "--quiet"]) == 2
     err = capsys.readouterr().err
     assert "my_cards.toml: the card file changed since the run" in err and "\n" not in err.strip()
+
+
+def test_hostwcg_cards_adds_cards_to_any_command_and_its_games_replay_with_the_same_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/cards.md, "Your own cards": ``hostwcg deck check`` and ``hostwcg evaluate`` (two worker
+    processes) with ``HOSTWCG_CARDS``; the games name the card data, and replay only with it."""
+    from hostwcg_env.analysis.records import pool_hash
+    from hostwcg_env.analysis.replay import verify
+    from hostwcg_env.cli import main
+
+    _files(tmp_path)
+    deck, games = str(tmp_path / "ashen_tide.toml"), tmp_path / "games.jsonl"
+    shipped = pool_hash()
+    assert main(["deck", "check", deck]) == 1  # UNKNOWN_CARD without the files
+    files = [str(tmp_path / f) for f in ("my_cards.toml", "more/volley.toml")]
+    monkeypatch.setenv("HOSTWCG_CARDS", os.pathsep.join(files))
+    assert main(["deck", "check", deck]) == 0
+    assert main(["evaluate", "--agents", "heuristic,random", "--games", "2", "--workers", "2", "--decks", deck,
+                 "--results", str(games), "--quiet"]) == 0
+    recs = _records(games)
+    assert len(recs) == 2 and {r["pool"] for r in recs} == {pool_hash()} != {shipped}
+    assert all(verify(r) is None for r in recs)  # they replay with the same card files
+    monkeypatch.delenv("HOSTWCG_CARDS")
+    note = verify(recs[0]) or ""
+    assert "card data has changed" in note and "HOSTWCG_CARDS" in note
+    capsys.readouterr()
