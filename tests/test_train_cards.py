@@ -210,6 +210,8 @@ def test_a_network_records_its_cards_and_finds_their_rows_in_another_pool(tmp_pa
         assert (rows[0] == 7.0).all()  # Ashen Raider's own row, though its id here is another
         assert np.array_equal(rows[1], emb[v1.OTHER])  # a card the network never saw
         assert np.array_equal(rows[2], emb[v1.card_id("Squire")])  # shipped ids are the same everywhere
+        # the shipped network (no rows for new cards) reads each new card as OTHER
+        assert np.array_equal(NumpySetPolicy(w)._emb("card_emb", ids), emb[[v1.OTHER, v1.OTHER, ids[2]]])
     v1.sync_index()
     assert np.array_equal(net._emb("card_emb", np.array([v1.card_id("Squire")]))[0], emb[v1.card_id("Squire")])
     shipped = NumpySetPolicy(w)
