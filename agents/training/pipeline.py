@@ -680,7 +680,7 @@ def model_card(run: RunDir, recipe: Recipe, evaluation: list[dict[str, Any]]) ->
     v = cfg.get("versions", {})
     m = cfg.get("machine", {})
     lines += ["| fact | value |", "|---|---|",
-              f"| cards | {_cards_cell(recipe)} |",
+              f"| cards | {_cards_cell(cfg.get('recipe', {}).get('cards', []))} |",
               f"| decks | {decks} |", f"| teacher | `{recipe.teacher}` |", f"| seed | {recipe.seed} |",
               f"| code | hostwcg {v.get('hostwcg')}, git {cfg.get('git_commit') or 'unknown'} |",
               f"| software | Python {v.get('python')}, torch {v.get('torch')}, sb3-contrib {v.get('sb3_contrib')}, "
@@ -716,9 +716,10 @@ def model_card(run: RunDir, recipe: Recipe, evaluation: list[dict[str, Any]]) ->
     return "\n".join(lines)
 
 
-def _cards_cell(recipe: Recipe) -> str:
-    """The card pool: the shipped cards, and each of the recipe's card files with its sha256."""
-    files = [f"`{Path(c['file']).name}` (sha256 {c['sha256'][:16]})" for c in recipe.cards()]
+def _cards_cell(cards: list[dict[str, str]]) -> str:
+    """The card pool: the shipped cards, and each of the recipe's card files with the sha256 it
+    had when the run started (config.json)."""
+    files = [f"`{Path(c['file']).name}` (sha256 {c['sha256'][:16]})" for c in cards]
     return "the shipped pool" + (" and " + ", ".join(files) if files else "")
 
 

@@ -287,9 +287,9 @@ def _card_files(path: Path, value: Any) -> list[str]:
         if glob.has_magic(v):
             found = sorted(q for q in map(Path, glob.glob(str(p), recursive=True)) if q.is_file())
             if not found:
-                raise _err(path, "cards", "files", f"{v!r} matches no file (read from {path.parent or '.'})")
+                raise _err(path, "cards", "files", f"{v!r} matches no file (read from {path.parent})")
         elif not p.is_file():
-            raise _err(path, "cards", "files", f"{v!r}: no such card file (read from {path.parent or '.'})")
+            raise _err(path, "cards", "files", f"{v!r}: no such card file (read from {path.parent})")
         else:
             found = [p]
         out += [str(q.resolve()) for q in found if str(q.resolve()) not in out]
