@@ -66,10 +66,10 @@ class NumpySetPolicy:
         A card the network never saw is ``OTHER`` (its row still carries its type, cost and stats)."""
         from hostwcg_env.env.v1.cards import N_CARD_IDS, OTHER, extra_card_names, index_files
 
+        now = extra_card_names()
         key = index_files()
         if key is self._map_for:
             return self._map
-        now = extra_card_names()
         if now == self.extra_cards and self.n_card_rows == N_CARD_IDS + len(now):
             m = None
         else:

@@ -170,10 +170,18 @@ class _Split(nn.Module):
 class SetPolicy(MaskableActorCriticPolicy):
     """MaskablePPO policy over hostwcg_v1 observations: ``SetEncoder`` + pointer head.
     ``policy_kwargs``: ``dim`` (state and card vectors, 64), ``emb`` (embeddings, 32), ``head``
-    (units of the action MLP, 0: none)."""
+    (units of the action MLP, 0: none). A saved model records ``extra_cards``, the user's cards
+    its card ids name beyond the shipped index (docs/cards.md, "Your own cards"); loaded where the
+    card pool adds other cards, it is refused."""
 
     def __init__(self, observation_space: spaces.Dict, action_space: spaces.Space, lr_schedule: Any,
-                 dim: int = 64, emb: int = 32, head: int = 0, **kwargs: Any) -> None:
+                 dim: int = 64, emb: int = 32, head: int = 0, extra_cards: tuple[str, ...] | list[str] | None = None,
+                 **kwargs: Any) -> None:
+        now = extra_card_names()
+        if extra_cards is not None and tuple(extra_cards) != now:
+            raise ValueError(f"this model was trained with the cards {list(extra_cards)} beyond the shipped pool, "
+                             f"but the pool now adds {list(now)}: give the same card files (HOSTWCG_CARDS)")
+        self._extra_cards = now
         kwargs.setdefault("features_extractor_class", SetEncoder)
         kwargs["features_extractor_kwargs"] = {"dim": dim, "emb": emb, "head": head,
                                                **kwargs.get("features_extractor_kwargs", {})}
@@ -199,7 +207,15 @@ class SetPolicy(MaskableActorCriticPolicy):
     def _get_constructor_parameters(self) -> dict[str, Any]:
         data = super()._get_constructor_parameters()
         data.update(dim=self._dim, emb=self._emb, head=self._head)
+        if self._extra_cards:
+            data.update(extra_cards=list(self._extra_cards))
         return data
+
+
+def card_kwargs() -> dict[str, Any]:
+    """``SetPolicy``'s ``extra_cards`` for a new model (none in the shipped pool): the saved model records them."""
+    extra = extra_card_names()
+    return {"extra_cards": list(extra)} if extra else {}
 
 
 def export_weights(model: Any) -> dict[str, np.ndarray]:
@@ -238,4 +254,4 @@ def import_weights(model: Any, weights: dict[str, np.ndarray]) -> None:
                                       "bias": th.as_tensor(weights["value.bias"])})
 
 
-__all__ = ["SetEncoder", "SetPolicy", "export_weights", "import_weights"]
+__all__ = ["SetEncoder", "SetPolicy", "card_kwargs", "export_weights", "import_weights"]

@@ -269,6 +269,14 @@ def test_the_smoke_recipe_plays_a_users_cards_in_every_stage(tmp_path: Path,
     w = load_weights(run / "policy.npz")
     assert tuple(w[EXTRA_CARDS]) == NEW
     make_agent(f"ppo_v1:{run / 'policy.npz'}")
+    # the saved MaskablePPO models record them too, and are refused where the pool adds other cards
+    from sb3_contrib import MaskablePPO
+
+    league_zip = run / "stages" / "04_league" / "model.zip"
+    with load_recipe(recipe).pool():
+        assert MaskablePPO.load(league_zip, device="cpu").policy_kwargs["extra_cards"] == list(NEW)
+    with pytest.raises(ValueError, match="trained with the cards .*Ashen Raider.* but the pool now adds"):
+        MaskablePPO.load(league_zip, device="cpu")
     cfg = json.loads((run / "config.json").read_text())
     assert [Path(c["file"]).name for c in cfg["recipe"]["cards"]] == ["my_cards.toml", "volley.toml"]
     card = (run / "MODEL_CARD.md").read_text()

@@ -70,8 +70,10 @@ def index_files() -> tuple[str, ...]:
 
 
 def extra_card_names() -> tuple[str, ...]:
-    """The user's cards in the index, in id order (ids ``N_CARD_IDS`` on): what a trained
-    network records to find its card embeddings again (``agents.set_policy``)."""
+    """The user's cards in the index (brought up to date: ``sync_index``), in id order (ids
+    ``N_CARD_IDS`` on): what a trained network records to find its card embeddings again
+    (``agents.set_policy``)."""
+    sync_index()
     return tuple(_EXTRA)
 
 
