@@ -296,6 +296,7 @@ def test_hostwcg_cards_adds_cards_to_any_command_and_its_games_replay_with_the_s
     processes) with ``HOSTWCG_CARDS``; the games name the card data, and replay only with it."""
     from hostwcg_env.analysis.records import pool_hash
     from hostwcg_env.analysis.replay import verify
+    from hostwcg_env.cards import default_pool
     from hostwcg_env.cli import main
 
     _files(tmp_path)
@@ -310,6 +311,8 @@ def test_hostwcg_cards_adds_cards_to_any_command_and_its_games_replay_with_the_s
     recs = _records(games)
     assert len(recs) == 2 and {r["pool"] for r in recs} == {pool_hash()} != {shipped}
     assert all(verify(r) is None for r in recs)  # they replay with the same card files
+    monkeypatch.setenv("HOSTWCG_CARDS", str(tmp_path / "more"))  # a folder: its *.toml files
+    assert "Ash Volley" in default_pool() and "Ashen Raider" not in default_pool() and pool_hash() != shipped
     monkeypatch.delenv("HOSTWCG_CARDS")
     note = verify(recs[0]) or ""
     assert "card data has changed" in note and "HOSTWCG_CARDS" in note

@@ -245,7 +245,9 @@ def _pool_hash(extra: tuple[str, ...]) -> str:
         h.update(p.name.encode())
         h.update(p.read_bytes())
     for name in extra:  # a user's card files (their content: the same cards hash the same from any folder)
-        h.update(Path(name).read_bytes())
+        path = Path(name)
+        for f in sorted(path.glob("*.toml")) if path.is_dir() else [path]:
+            h.update(f.read_bytes())
     return h.hexdigest()[:12]
 
 
