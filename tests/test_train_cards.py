@@ -162,7 +162,7 @@ def test_a_bad_card_file_in_a_recipe_is_the_loaders_one_line_error_under_the_car
 
 
 def test_the_v1_index_gives_new_cards_ids_after_the_shipped_ones_and_moves_none(tmp_path: Path) -> None:
-    from hostwcg_env.cards.loader import card_files
+    from hostwcg_env.cards import card_files
     from hostwcg_env.env.v1 import cards as v1
     from hostwcg_env.env.v1.layout import obs_layout
     from hostwcg_env.env.v1.spaces import observation_space
