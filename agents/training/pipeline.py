@@ -21,6 +21,10 @@ budget. A stage's budget is wall time: a clock saved every few seconds in state.
 time spent before a kill, so a resumed stage gets what is left of it. The learning curve's games
 (a league stage's ``curve_games``) measure the network and are not charged to the budget; their
 time is recorded beside it (``measure_s``).
+
+The whole run plays the recipe's card pool: the shipped cards plus its ``[cards]`` files
+(``Recipe.pool``, which sets ``HOSTWCG_CARDS`` so that worker processes play it too); config.json
+and the model card record each file's sha256, and a resumed run refuses changed card files.
 """
 
 from __future__ import annotations
