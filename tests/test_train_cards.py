@@ -93,6 +93,12 @@ minutes = 0.05
 """
 
 
+@pytest.fixture(autouse=True)
+def _shipped_pool(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test starts from the shipped pool, whatever the shell's HOSTWCG_CARDS."""
+    monkeypatch.delenv("HOSTWCG_CARDS", raising=False)
+
+
 def _write(tmp_path: Path, text: str, name: str = "r.toml") -> Path:
     p = tmp_path / name
     p.write_text(text, encoding="utf-8")
