@@ -31,8 +31,14 @@ class NumpySetPolicy:
         from hostwcg_env.threads import limit_blas_threads
 
         limit_blas_threads()  # one BLAS thread unless HOSTWCG_BLAS_THREADS says otherwise (hostwcg_env/threads.py)
-        w = {k: np.asarray(v, dtype=np.float32) for k, v in weights.items()}
+        w = {k: np.asarray(v, dtype=np.float32) for k, v in weights.items() if k != EXTRA_CARDS}
         self.w = w
+        # the user's cards the network was trained with (its card ids from the shipped index's end
+        # on, docs/cards.md "Your own cards"): the current index's ids are mapped onto its own
+        self.extra_cards = tuple(str(n) for n in np.asarray(weights.get(EXTRA_CARDS, ())).reshape(-1))
+        self.n_card_rows = w["enc.card_emb.weight"].shape[0]
+        self._map_for: tuple[str, ...] | None = None
+        self._map: np.ndarray | None = None
         # each layer's weight transposed once, contiguous: x @ W.T on a strided view is twice as slow
         self.wt = {k[: -len(".weight")]: np.ascontiguousarray(v.T) for k, v in w.items()
                    if k.endswith(".weight") and f"{k[: -len('.weight')]}.bias" in w}
@@ -41,13 +47,38 @@ class NumpySetPolicy:
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
         sub = {k[len("check."):]: v for k, v in w.items() if k.startswith("check.") and k.count(".") > 1}
+        if sub and self.extra_cards:
+            sub[EXTRA_CARDS] = np.asarray(self.extra_cards)
         self._check = NumpySetPolicy(sub) if sub else None  # the learned check's network (check_choice)
 
     def _lin(self, name: str, x: np.ndarray) -> np.ndarray:
         return x @ self.wt[f"enc.{name}"] + self.w[f"enc.{name}.bias"]
 
     def _emb(self, name: str, idx: np.ndarray) -> np.ndarray:
+        if name == "card_emb":
+            m = self._card_map()
+            if m is not None:
+                idx = m[idx]
         return self.w[f"enc.{name}.weight"][idx]
+
+    def _card_map(self) -> np.ndarray | None:
+        """This process's card ids -> the network's (None: the same), rebuilt when the index is.
+        A card the network never saw is ``OTHER`` (its row still carries its type, cost and stats)."""
+        from hostwcg_env.env.v1.cards import N_CARD_IDS, OTHER, extra_card_names, index_files
+
+        now = extra_card_names()
+        key = index_files()
+        if key is self._map_for:
+            return self._map
+        if now == self.extra_cards and self.n_card_rows == N_CARD_IDS + len(now):
+            m = None
+        else:
+            base = self.n_card_rows - len(self.extra_cards)  # the shipped ids the network has rows for
+            mine = {name: base + i for i, name in enumerate(self.extra_cards)}
+            m = np.array([i if i < base else OTHER for i in range(N_CARD_IDS)]
+                         + [mine.get(name, OTHER) for name in now], dtype=np.int64)
+        self._map_for, self._map = key, m
+        return m
 
     def forward(self, obs: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """(logits (B, N), values (B,)) of a batch of observations (or one, without the batch axis).
@@ -170,6 +201,9 @@ class NumpySetPolicy:
         return actions, None
 
 
+EXTRA_CARDS = "index.extra_cards"  # the weights' entry naming the user's cards (set_policy_torch.export_weights)
+
+
 def sizes(weights: dict[str, np.ndarray]) -> tuple[int, int, int]:
     """The ``dim``, ``emb`` and ``head`` (units of the action MLP, 0: none) of a set policy's
     weights: the sizes a torch ``SetEncoder`` needs to take them."""
@@ -189,4 +223,4 @@ def _gather_rows(h_all: np.ndarray, where: np.ndarray, games: np.ndarray, rows: 
     return h_all[where[games, np.maximum(rows, 0)]] * (rows >= 0).astype(np.float32)[:, None]
 
 
-__all__ = ["NumpySetPolicy", "load_weights", "sizes"]
+__all__ = ["EXTRA_CARDS", "NumpySetPolicy", "load_weights", "sizes"]

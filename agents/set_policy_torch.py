@@ -40,7 +40,8 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
-from hostwcg_env.env.v1.cards import N_CARD_IDS
+from agents.set_policy import EXTRA_CARDS
+from hostwcg_env.env.v1.cards import N_CARD_IDS, extra_card_names
 from hostwcg_env.env.v1.layout import ACTION_KINDS, HISTORY_KINDS, ZONE_SPECS, C, G
 
 
@@ -49,13 +50,16 @@ class SetEncoder(BaseFeaturesExtractor):
 
     def __init__(self, observation_space: spaces.Dict, dim: int = 64, emb: int = 32, head: int = 0) -> None:
         mask_space, arg_space = observation_space["action_mask"], observation_space["action_arg"]
+        id_space = observation_space["card_id"]
         assert isinstance(mask_space, spaces.Box) and isinstance(arg_space, spaces.Box)
+        assert isinstance(id_space, spaces.Box)
         n_actions = int(mask_space.shape[0])
         super().__init__(observation_space, features_dim=n_actions + dim)
         self.n_actions, self.dim, self.emb = n_actions, dim, emb
         self.n_zones = len(ZONE_SPECS)
         max_arg = int(arg_space.high.max())
-        self.card_emb = nn.Embedding(N_CARD_IDS, emb)
+        # one row per card id: the shipped index's and the user's cards' (hostwcg_env/env/v1/cards.py)
+        self.card_emb = nn.Embedding(int(id_space.high.max()) + 1, emb)
         self.zone_emb = nn.Embedding(self.n_zones + 1, emb)
         self.row1 = nn.Linear(C + emb, dim)
         self.row2 = nn.Linear(dim, dim)
@@ -166,10 +170,18 @@ class _Split(nn.Module):
 class SetPolicy(MaskableActorCriticPolicy):
     """MaskablePPO policy over hostwcg_v1 observations: ``SetEncoder`` + pointer head.
     ``policy_kwargs``: ``dim`` (state and card vectors, 64), ``emb`` (embeddings, 32), ``head``
-    (units of the action MLP, 0: none)."""
+    (units of the action MLP, 0: none). A saved model records ``extra_cards``, the user's cards
+    its card ids name beyond the shipped index (docs/cards.md, "Your own cards"); loaded where the
+    card pool adds other cards, it is refused."""
 
     def __init__(self, observation_space: spaces.Dict, action_space: spaces.Space, lr_schedule: Any,
-                 dim: int = 64, emb: int = 32, head: int = 0, **kwargs: Any) -> None:
+                 dim: int = 64, emb: int = 32, head: int = 0, extra_cards: tuple[str, ...] | list[str] | None = None,
+                 **kwargs: Any) -> None:
+        now = extra_card_names()
+        if extra_cards is not None and tuple(extra_cards) != now:
+            raise ValueError(f"this model was trained with the cards {list(extra_cards)} beyond the shipped pool, "
+                             f"but the pool now adds {list(now)}: give the same card files (HOSTWCG_CARDS)")
+        self._extra_cards = now
         kwargs.setdefault("features_extractor_class", SetEncoder)
         kwargs["features_extractor_kwargs"] = {"dim": dim, "emb": emb, "head": head,
                                                **kwargs.get("features_extractor_kwargs", {})}
@@ -195,7 +207,15 @@ class SetPolicy(MaskableActorCriticPolicy):
     def _get_constructor_parameters(self) -> dict[str, Any]:
         data = super()._get_constructor_parameters()
         data.update(dim=self._dim, emb=self._emb, head=self._head)
+        if self._extra_cards:
+            data.update(extra_cards=list(self._extra_cards))
         return data
+
+
+def card_kwargs() -> dict[str, Any]:
+    """``SetPolicy``'s ``extra_cards`` for a new model (none in the shipped pool): the saved model records them."""
+    extra = extra_card_names()
+    return {"extra_cards": list(extra)} if extra else {}
 
 
 def export_weights(model: Any) -> dict[str, np.ndarray]:
@@ -205,6 +225,14 @@ def export_weights(model: Any) -> dict[str, np.ndarray]:
            for k, v in policy.features_extractor.state_dict().items()}
     out["value.weight"] = policy.value_net.weight.detach().cpu().numpy().astype(np.float32)
     out["value.bias"] = policy.value_net.bias.detach().cpu().numpy().astype(np.float32)
+    rows = out["enc.card_emb.weight"].shape[0]
+    if rows > N_CARD_IDS:  # trained with the user's cards: name them, so the index can be rebuilt
+        extra = extra_card_names()
+        if rows != N_CARD_IDS + len(extra):
+            raise ValueError(f"the network has {rows - N_CARD_IDS} card ids beyond the shipped index but the "
+                             f"card pool now adds {len(extra)} cards: export it with the card files it was "
+                             "trained with (HOSTWCG_CARDS)")
+        out[EXTRA_CARDS] = np.array(extra)
     return out
 
 
@@ -218,7 +246,7 @@ def import_weights(model: Any, weights: dict[str, np.ndarray]) -> None:
     enc = {k[4:]: th.as_tensor(v) for k, v in weights.items() if k.startswith("enc.")}
     missing, unexpected = fe.load_state_dict(enc, strict=False)
     missing = [k for k in missing if not k.startswith("head")]
-    others = sorted(k for k in weights if not k.startswith(("enc.", "value.", "check.")))
+    others = sorted(k for k in weights if not k.startswith(("enc.", "value.", "check.")) and k != EXTRA_CARDS)
     if missing or unexpected or others:
         raise ValueError(f"weights do not fit this SetPolicy (dim {fe.dim}, emb {fe.emb}, head {fe.head}): "
                          f"missing {missing}, unexpected {sorted(unexpected) + others}")
@@ -226,4 +254,4 @@ def import_weights(model: Any, weights: dict[str, np.ndarray]) -> None:
                                       "bias": th.as_tensor(weights["value.bias"])})
 
 
-__all__ = ["SetEncoder", "SetPolicy", "export_weights", "import_weights"]
+__all__ = ["SetEncoder", "SetPolicy", "card_kwargs", "export_weights", "import_weights"]

@@ -354,7 +354,8 @@ def test_the_rulings_and_the_card_format_agree_on_conditions() -> None:
 # an earlier one wrote), with what it needs installed; docs/env.md's training snippet is run by
 # tests/test_training_ux.py and tests/test_readme.py; docs/cards.md's is the template of a class
 # in engine/primitives.py ("Adding a primitive"), not a program
-SNIPPETS = {"engine.md": (), "balance.md": ("pandas",), "env_v1.md": ("sb3_contrib", "torch")}
+SNIPPETS = {"engine.md": (), "balance.md": ("pandas",), "env_v1.md": ("sb3_contrib", "torch"),
+            "training.md": ("sb3_contrib", "torch", "tensorboard")}
 
 
 def _snippets(doc: str) -> list[str]:

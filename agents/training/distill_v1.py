@@ -125,7 +125,7 @@ def build_model(dim: int, emb: int, seed: int, init: str | None = None, head: in
     from sb3_contrib import MaskablePPO
 
     from agents.set_policy import load_weights, sizes
-    from agents.set_policy_torch import SetPolicy, import_weights
+    from agents.set_policy_torch import SetPolicy, card_kwargs, import_weights
     from hostwcg_env.env.v1.vector import VectorEnv
 
     torch.set_num_threads(1)
@@ -137,7 +137,7 @@ def build_model(dim: int, emb: int, seed: int, init: str | None = None, head: in
         dim, emb, own_head = sizes(weights)
         head = own_head or head
     model = MaskablePPO(SetPolicy, vec, n_steps=32, batch_size=1024, seed=seed, device="cpu",
-                        policy_kwargs={"dim": dim, "emb": emb, "head": head})
+                        policy_kwargs={"dim": dim, "emb": emb, "head": head, **card_kwargs()})
     if weights is not None:
         import_weights(model, weights)
     return model

@@ -21,6 +21,10 @@ budget. A stage's budget is wall time: a clock saved every few seconds in state.
 time spent before a kill, so a resumed stage gets what is left of it. The learning curve's games
 (a league stage's ``curve_games``) measure the network and are not charged to the budget; their
 time is recorded beside it (``measure_s``).
+
+The whole run plays the recipe's card pool: the shipped cards plus its ``[cards]`` files
+(``Recipe.pool``, which sets ``HOSTWCG_CARDS`` so that worker processes play it too); config.json
+and the model card record each file's sha256, and a resumed run refuses changed card files.
 """
 
 from __future__ import annotations
@@ -691,6 +695,7 @@ def model_card(run: RunDir, recipe: Recipe, evaluation: list[dict[str, Any]]) ->
     v = cfg.get("versions", {})
     m = cfg.get("machine", {})
     lines += ["| fact | value |", "|---|---|",
+              f"| cards | {_cards_cell(cfg.get('recipe', {}).get('cards', []))} |",
               f"| decks | {decks} |", f"| teacher | `{recipe.teacher}` |", f"| seed | {recipe.seed} |",
               *([f"| starts from | `{recipe.init}` (`[recipe] init`, copied to `init/`) |"] if recipe.init else []),
               f"| code | hostwcg {v.get('hostwcg')}, git {cfg.get('git_commit') or 'unknown'} |",
@@ -731,6 +736,13 @@ def model_card(run: RunDir, recipe: Recipe, evaluation: list[dict[str, Any]]) ->
     return "\n".join(lines)
 
 
+def _cards_cell(cards: list[dict[str, str]]) -> str:
+    """The card pool: the shipped cards, and each of the recipe's card files with the sha256 it
+    had when the run started (config.json)."""
+    files = [f"`{Path(c['file']).name}` (sha256 {c['sha256'][:16]})" for c in cards]
+    return "the shipped pool" + (" and " + ", ".join(files) if files else "")
+
+
 def curve_table(curve: list[dict[str, Any]]) -> str:
     """A learning curve as a markdown table: minutes, steps, and each opponent's win rate with its interval."""
     opps = [k for k in curve[0] if k not in ("point", "minutes", "steps")]
@@ -748,18 +760,31 @@ def default_run_dir(recipe: Recipe) -> Path:
     return Path("runs") / "train" / recipe.name
 
 
-def prepare(recipe: Recipe, run_dir: Path, resume: bool, argv: list[str] | None = None) -> RunDir:
-    """Make (or, with ``resume``, reopen) the run directory: refuses a directory holding another
-    run, and a resumed run whose recipe changed."""
+def check_run_dir(recipe: Recipe, run_dir: Path, resume: bool, changed: str | None = None) -> None:
+    """Refuse a run directory holding a run unless ``resume``, one holding a run of another recipe
+    (``changed``: the error's wording, default ``hostwcg train``'s), one holding something else,
+    and a resumed run whose card files changed since it started."""
     copy = run_dir / "recipe.toml"
     if copy.is_file():
         if not resume:
             raise RecipeError(f"{run_dir} already holds a run: give --resume to continue it, or another --run-dir")
         if copy.read_text(encoding="utf-8") != recipe.text:
-            raise RecipeError(f"{run_dir}/recipe.toml differs from {recipe.path}: a run continues with the recipe "
-                              "it started with (give another --run-dir for the new recipe)")
+            raise RecipeError(changed or f"{run_dir}/recipe.toml differs from {recipe.path}: a run continues with the "
+                              "recipe it started with (give another --run-dir for the new recipe)")
+        then = {c["file"]: c["sha256"] for c in _json(run_dir / "config.json").get("recipe", {}).get("cards", [])}
+        for c in recipe.cards():
+            if then.get(c["file"], c["sha256"]) != c["sha256"]:
+                raise RecipeError(f"{c['file']}: the card file changed since the run in {run_dir} started: a run "
+                                  "continues with the cards it started with (give another --run-dir)")
     elif run_dir.exists() and any(run_dir.iterdir()):
         raise RecipeError(f"{run_dir} is not empty and holds no run: give another --run-dir")
+
+
+def prepare(recipe: Recipe, run_dir: Path, resume: bool, argv: list[str] | None = None,
+            changed: str | None = None) -> RunDir:
+    """Make (or, with ``resume``, reopen) the run directory (``check_run_dir`` first)."""
+    check_run_dir(recipe, run_dir, resume, changed)
+    copy = run_dir / "recipe.toml"
     run_dir.mkdir(parents=True, exist_ok=True)
     run = RunDir(run_dir)
     if not copy.is_file():
@@ -774,13 +799,20 @@ _ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_recipe(recipe: Recipe, run_dir: Path | None = None, resume: bool = False, quiet: bool = False,
-               argv: list[str] | None = None) -> dict[str, Any]:
-    """Run (or continue) ``recipe`` in ``run_dir``; the evaluation rows and the paths made."""
+               argv: list[str] | None = None, changed: str | None = None) -> dict[str, Any]:
+    """Run (or continue) ``recipe`` in ``run_dir``; the evaluation rows and the paths made.
+    ``changed`` words the error for a run directory holding another recipe's run (``check_run_dir``).
+    Every stage, its worker processes and the evaluation play the recipe's card pool."""
     import torch
 
     torch.set_num_threads(1)
     root = Path(run_dir) if run_dir is not None else default_run_dir(recipe)
-    run = prepare(recipe, root, resume, argv)
+    run = prepare(recipe, root, resume, argv, changed)
+    with recipe.pool():
+        return _run(recipe, run, root, quiet)
+
+
+def _run(recipe: Recipe, run: RunDir, root: Path, quiet: bool) -> dict[str, Any]:
     run.state["sessions"].append({"started": _now(), "load_1min": _load(), "pid": os.getpid()})
     run.save()
     model: dict[str, str] | None = None

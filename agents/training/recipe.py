@@ -7,6 +7,9 @@ in order, each with its time budget in minutes and its options, and the final ev
     name = "smoke"
     seed = 7
 
+    [cards]
+    files = ["my_cards.toml"]    # optional: card files added to the shipped pool
+
     [decks]
     decks = "preconstructed"     # or "ladder", or a list of deck names and deck files
 
@@ -29,9 +32,12 @@ Shipped recipes live in ``agents/recipes/`` and load by name (``load_recipe("smo
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import glob
 import hashlib
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -84,7 +90,8 @@ POSITIVE = {"minutes", "games", "chunk_games", "workers", "epochs", "rounds", "e
             "snapshot_every", "eval_every", "worlds", "top", "lr", "threads"}
 FRACTIONS = {"label_share", "holdout"}  # in [0, 1)
 
-TOP_KEYS = {"recipe": {"name", "description", "seed", "init"}, "decks": {"decks"}, "teacher": {"agent"},
+TOP_KEYS = {"recipe": {"name", "description", "seed", "init"}, "cards": {"files"}, "decks": {"decks"},
+            "teacher": {"agent"},
             "evaluation": {"opponents", "games", "seed", "workers"}, "stages": set()}
 
 
@@ -117,6 +124,7 @@ class Recipe:
     stages: list[Stage]
     evaluation: dict[str, Any] = field(default_factory=dict)
     init: str | None = None  # a network the first stage continues from (agents/training/init_net.py)
+    card_files: list[str] = field(default_factory=list)  # the user's card files (resolved), added to the pool
 
     @property
     def sha256(self) -> str:
@@ -134,6 +142,20 @@ class Recipe:
             return "ladder"
         return ",".join(self.decks)
 
+    @contextlib.contextmanager
+    def pool(self) -> Iterator[None]:
+        """Within the block every game (and every worker process started in it) plays the shipped
+        cards plus the recipe's card files (``hostwcg_env.cards.loader.card_files``), and those
+        alone: a ``HOSTWCG_CARDS`` set outside does not reach a recipe's run."""
+        from hostwcg_env.cards.loader import card_files
+
+        with card_files(self.card_files):
+            yield
+
+    def cards(self) -> list[dict[str, str]]:
+        """The card files with the sha256 of their contents (the run's provenance)."""
+        return [{"file": f, "sha256": hashlib.sha256(Path(f).read_bytes()).hexdigest()} for f in self.card_files]
+
     def deck_refs(self) -> list[Any]:
         """The decks as the ladder's runner deals them (``DeckRef``s)."""
         from hostwcg_env.analysis.ladder import default_decks
@@ -141,12 +163,13 @@ class Recipe:
 
         if self.decks in ("preconstructed", "ladder"):
             return list(default_decks(include_test=self.decks == "ladder"))
-        return resolve_decks(list(self.decks))
+        with self.pool():
+            return resolve_decks(list(self.decks))
 
     def resolved(self) -> dict[str, Any]:
         """Everything the run uses, for config.json and the model card."""
-        return {"name": self.name, "description": self.description, "seed": self.seed, "decks": self.decks,
-                "teacher": self.teacher, "file": str(self.path), "sha256": self.sha256,
+        return {"name": self.name, "description": self.description, "seed": self.seed, "cards": self.cards(),
+                "decks": self.decks, "teacher": self.teacher, "file": str(self.path), "sha256": self.sha256,
                 "stages": [{"name": s.name, "kind": s.kind, "minutes": s.minutes, **s.options} for s in self.stages],
                 "evaluation": self.evaluation, "init": self.init}
 
@@ -250,11 +273,42 @@ def _decks(path: Path, value: Any) -> str | list[str]:
     return out
 
 
+def _card_files(path: Path, value: Any) -> list[str]:
+    """``[cards] files``: card files and glob patterns (``more/*.toml``), relative ones read from
+    the recipe's folder; each checked by the card loader together with the shipped pool."""
+    from hostwcg_env.cards.loader import CardError, card_files
+
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise _err(path, "cards", "files", f"a list of card files (paths or patterns like \"cards/*.toml\"), "
+                                           f"got {value!r}")
+    out: list[str] = []
+    for v in value:
+        p = Path(v) if Path(v).is_absolute() else path.parent / v
+        if glob.has_magic(v):
+            found = sorted(q for q in map(Path, glob.glob(str(p), recursive=True)) if q.is_file())
+            if not found:
+                raise _err(path, "cards", "files", f"{v!r} matches no file (read from {path.parent})")
+        elif not p.is_file():
+            raise _err(path, "cards", "files", f"{v!r}: no such card file (read from {path.parent})")
+        else:
+            found = [p]
+        out += [str(q.resolve()) for q in found if str(q.resolve()) not in out]
+    try:
+        with card_files(out):
+            pass
+    except CardError as e:
+        more = f" (and {len(e.problems) - 1} more: hostwcg cards validate lists them)" if len(e.problems) > 1 else ""
+        raise _err(path, "cards", "files", e.problems[0] + more) from None
+    return out
+
+
 def parse_recipe(raw: dict[str, Any], path: Path, text: str = "") -> Recipe:
     """Check a recipe's parsed TOML (``raw``) and fill in its defaults."""
     path = Path(path)
     _unknown(path, "top level", set(raw), set(TOP_KEYS))
-    for table in ("recipe", "decks", "teacher", "evaluation"):
+    for table in ("recipe", "cards", "decks", "teacher", "evaluation"):
         t = raw.get(table, {})
         if not isinstance(t, dict):
             raise _err(path, table, None, "must be a table")
@@ -269,7 +323,11 @@ def parse_recipe(raw: dict[str, Any], path: Path, text: str = "") -> Recipe:
     seed = head.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**40:
         raise _err(path, "recipe", "seed", f"a whole number from 0 to 2**40, got {seed!r}")
-    decks = _decks(path, raw.get("decks", {}).get("decks", "preconstructed"))
+    files = _card_files(path, raw["cards"]["files"]) if "files" in raw.get("cards", {}) else []
+    from hostwcg_env.cards.loader import card_files
+
+    with card_files(files):  # the decks are checked against the recipe's pool: they may hold its cards
+        decks = _decks(path, raw.get("decks", {}).get("decks", "preconstructed"))
     if "agent" not in raw.get("teacher", {}):
         raise _err(path, "teacher", "agent", "missing: the agent whose choices are cloned (e.g. \"lookahead\")")
     teacher = _check_agent(path, "teacher", "agent", raw["teacher"]["agent"])
@@ -350,4 +408,4 @@ def parse_recipe(raw: dict[str, Any], path: Path, text: str = "") -> Recipe:
     if evaluation["games"] < 1 or evaluation["workers"] < 1:
         raise _err(path, "evaluation", "games" if evaluation["games"] < 1 else "workers", "must be > 0")
     return Recipe(path=path, text=text, name=name, description=description, seed=seed, decks=decks,
-                  teacher=teacher, stages=stages, evaluation=evaluation, init=init)
+                  teacher=teacher, stages=stages, evaluation=evaluation, init=init, card_files=files)

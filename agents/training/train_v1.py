@@ -182,7 +182,7 @@ class Run:
         import torch
         from sb3_contrib import MaskablePPO
 
-        from agents.set_policy_torch import SetPolicy
+        from agents.set_policy_torch import SetPolicy, card_kwargs
         from hostwcg_env import hostwcg_v1
 
         torch.set_num_threads(self.args.threads)
@@ -201,7 +201,7 @@ class Run:
                                 learning_rate=3e-4 if a.lr is None else a.lr, gamma=a.gamma, gae_lambda=0.95,
                                 ent_coef=a.ent_coef,
                                 clip_range=a.clip, seed=a.seed, device="cpu", tensorboard_log=str(self.out / "tb"),
-                                policy_kwargs={"dim": a.dim, "emb": a.emb})
+                                policy_kwargs={"dim": a.dim, "emb": a.emb, **card_kwargs()})
             if a.init:  # start from a cloned policy's weights (scripts/distill_v1.py train)
                 init = MaskablePPO.load(a.init, device="cpu")
                 model.policy.load_state_dict(init.policy.state_dict())

@@ -228,15 +228,26 @@ def timeless(rec: Record) -> dict[str, object]:
 # ============================================================================ provenance
 
 
-@cache
 def pool_hash() -> str:
-    """A short hash of the shipped card data: replays name it when a game no longer replays."""
+    """A short hash of the card data (the shipped files, and the user's card files when
+    ``HOSTWCG_CARDS`` adds them): replays name it when a game no longer replays."""
+    from hostwcg_env.cards.loader import extra_card_files
+
+    return _pool_hash(extra_card_files())
+
+
+@cache
+def _pool_hash(extra: tuple[str, ...]) -> str:
     from hostwcg_env.cards.loader import DATA_DIR
 
     h = hashlib.sha1()
     for p in sorted(Path(DATA_DIR).glob("*.toml")):
         h.update(p.name.encode())
         h.update(p.read_bytes())
+    for name in extra:  # a user's card files (their content: the same cards hash the same from any folder)
+        path = Path(name)
+        for f in sorted(path.glob("*.toml")) if path.is_dir() else [path]:
+            h.update(f.read_bytes())
     return h.hexdigest()[:12]
 
 

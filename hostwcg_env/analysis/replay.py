@@ -107,7 +107,8 @@ def _result(winner: int | None, reason: str | None) -> str:
 def _pool_note(rec: Record) -> str:
     p = rec.get("pool")
     if p and p != pool_hash():
-        return f" (the card data has changed since this game was recorded: pool {p}, now {pool_hash()})"
+        return (f" (the card data has changed since this game was recorded: pool {p}, now {pool_hash()}; "
+                "a game played with card files of your own replays with the same HOSTWCG_CARDS, docs/cards.md)")
     return ""
 
 

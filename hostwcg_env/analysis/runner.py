@@ -114,10 +114,16 @@ class Played(NamedTuple):
     record: Record  # its record (records.py)
 
 
-@cache
 def _ruleset(rules: Rules, patches: tuple[str, ...] = ()) -> Ruleset:
-    """The shipped cards (with the spec's card patches) under its rule flags (one Ruleset per
-    set of overrides)."""
+    """The default card pool (with the spec's card patches) under its rule flags (one Ruleset per
+    set of overrides and of the user's card files, ``HOSTWCG_CARDS``)."""
+    from hostwcg_env.cards.loader import extra_card_files
+
+    return _ruleset_of(rules, patches, extra_card_files())
+
+
+@cache
+def _ruleset_of(rules: Rules, patches: tuple[str, ...], _cards: tuple[str, ...]) -> Ruleset:
     from hostwcg_env.cards import default_ruleset
     from hostwcg_env.engine import RuleConfig, Ruleset
 

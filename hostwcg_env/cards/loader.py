@@ -8,10 +8,12 @@ every problem of it, each naming the file, the card and the field, e.g.::
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
+import os
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -129,8 +131,39 @@ def load_card_tables(
 
 
 def default_pool() -> dict[str, CardDef]:
-    """Every card of ``hostwcg_env/cards/data/*.toml`` (loaded once; a fresh dict each call)."""
-    return dict(_default_pool())
+    """Every card of ``hostwcg_env/cards/data/*.toml``, plus the cards of the files
+    ``HOSTWCG_CARDS`` names (:func:`extra_card_files`), loaded once per set of files; a fresh
+    dict each call."""
+    return dict(_pool_of(extra_card_files()))
+
+
+CARDS_ENV = "HOSTWCG_CARDS"  # card files added to the shipped pool (docs/cards.md, "Your own cards")
+
+
+def extra_card_files() -> tuple[str, ...]:
+    """The card files the default pool adds to the shipped cards: ``HOSTWCG_CARDS``, paths joined
+    by ``os.pathsep``. An environment variable, so that worker processes play the same pool."""
+    raw = os.environ.get(CARDS_ENV, "")
+    return tuple(p for p in raw.split(os.pathsep) if p)
+
+
+@contextlib.contextmanager
+def card_files(files: Iterable[str | Path]) -> Iterator[dict[str, CardDef]]:
+    """Within the block the default pool is the shipped cards plus those of ``files`` (for this
+    process and the worker processes it starts); yields that pool. The files are checked first:
+    a bad one raises the loader's :class:`CardError` (file, card and field), and a card named as
+    a shipped one is refused as a duplicate name."""
+    paths = tuple(str(Path(f).resolve()) for f in files)
+    before = os.environ.get(CARDS_ENV)
+    pool = _pool_of(paths)  # checks them before anything changes
+    os.environ[CARDS_ENV] = os.pathsep.join(paths)
+    try:
+        yield dict(pool)
+    finally:
+        if before is None:
+            os.environ.pop(CARDS_ENV, None)
+        else:
+            os.environ[CARDS_ENV] = before
 
 
 def default_ruleset(config: RuleConfig | None = None) -> Ruleset:
@@ -142,6 +175,15 @@ def default_ruleset(config: RuleConfig | None = None) -> Ruleset:
 @functools.cache
 def _default_pool() -> dict[str, CardDef]:
     return load_cards(sorted(DATA_DIR.glob("*.toml")))
+
+
+@functools.cache
+def _pool_of(extra: tuple[str, ...]) -> dict[str, CardDef]:
+    """The shipped cards and those of ``extra``, loaded together: a token or a card name may be
+    shared across them, and a duplicate name is refused with the file that defined it first."""
+    if not extra:
+        return _default_pool()
+    return load_cards([*sorted(DATA_DIR.glob("*.toml")), *(Path(p) for p in extra)])
 
 
 # --------------------------------------------------------------------------- files

@@ -155,7 +155,12 @@ def observation_v1_md() -> str:
         lines.append(f"| {i} | `{name}` |")
     lines += ["", f"## Card ids ({v1cards.N_CARD_IDS})", "",
               f"Ids 0-{v1cards.FIRST_CARD - 1} are reserved ({', '.join(v1cards.RESERVED)}); the cards of the"
-              f" index (`hostwcg_env/env/v1/card_index.py`, append-only) follow from id {v1cards.FIRST_CARD}.", ""]
+              f" index (`hostwcg_env/env/v1/card_index.py`, append-only) follow from id {v1cards.FIRST_CARD}.",
+              "Card files of your own added to the pool (docs/cards.md, \"Your own cards\") extend the index:",
+              f"their cards get ids from {v1cards.N_CARD_IDS} on, in name order, and no shipped card's id moves;",
+              "a network trained with them names them in its weights (`index.extra_cards`) and finds their rows",
+              "again in any pool.",
+              ""]
     n0 = len(CARD_FEATURES)
     lines += [f"## Card table ({v1cards.N_CARD_IDS} x {len(v1cards.V1_CARD_FEATURES)}; `hostwcg_v1.card_table()`)", "",
               f"Row `card_id` holds the card's static features: columns 0-{n0 - 1} are v0's card features",

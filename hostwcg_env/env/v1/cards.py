@@ -6,6 +6,7 @@ reserved ids below. What a card *is* (its type, resource, cost, stats, keywords,
 effect tags: v0's 85 card features, then ``V1_CARD_EXTRA``, the card vocabulary added since v0's
 layout was fixed) is the same whatever the state, so it is not repeated in every observation:
 ``card_table()`` gives it once, one row per id, for a policy to look up (``card_table()[card_id]``).
+The user's own cards (card files added to the pool, ``sync_index``) get ids after the shipped ones.
 Card rows carry the card's type, cost and printed stats beside its state, so a card outside the
 index (``OTHER``) is still described there.
 """
@@ -30,7 +31,50 @@ RESERVED = ("none", "unknown", "face-down", "other")
 FIRST_CARD = len(RESERVED)  # the id of CARD_NAMES[0]
 
 _IDS: dict[str, int] = {name: FIRST_CARD + i for i, name in enumerate(CARD_NAMES)}
-N_CARD_IDS = FIRST_CARD + len(CARD_NAMES)  # ids are 0 .. N_CARD_IDS - 1
+N_CARD_IDS = FIRST_CARD + len(CARD_NAMES)  # the shipped index's ids: 0 .. N_CARD_IDS - 1
+
+# The index extended with the user's cards (the card files HOSTWCG_CARDS adds to the pool,
+# docs/cards.md "Your own cards"): the names outside CARD_NAMES get ids from N_CARD_IDS on, in
+# name order, so no shipped card's id moves. ``sync_index`` rebuilds it when the files change.
+_EXTRA: list[str] = []
+_SYNCED: list[tuple[str, ...]] = [()]  # the HOSTWCG_CARDS files _EXTRA was built for
+
+
+def sync_index() -> int:
+    """Extend the index with the cards the default pool adds to the shipped ones (none unless
+    ``HOSTWCG_CARDS`` names card files), and return the number of ids (:func:`n_card_ids`). The
+    env's encoder and observation space call it when they are made."""
+    from hostwcg_env.cards.loader import extra_card_files
+
+    files = extra_card_files()
+    if files != _SYNCED[0]:
+        from hostwcg_env.cards import default_pool
+
+        for name in _EXTRA:
+            del _IDS[name]
+        _EXTRA[:] = sorted(n for n in default_pool() if n not in _IDS) if files else []
+        for i, name in enumerate(_EXTRA):
+            _IDS[name] = N_CARD_IDS + i
+        _SYNCED[0] = files
+    return N_CARD_IDS + len(_EXTRA)
+
+
+def n_card_ids() -> int:
+    """How many ids the index has now: ``N_CARD_IDS`` and one for each of the user's cards."""
+    return N_CARD_IDS + len(_EXTRA)
+
+
+def index_files() -> tuple[str, ...]:
+    """The card files the index was last extended for (``sync_index``): it changes when the index does."""
+    return _SYNCED[0]
+
+
+def extra_card_names() -> tuple[str, ...]:
+    """The user's cards in the index (brought up to date: ``sync_index``), in id order (ids
+    ``N_CARD_IDS`` on): what a trained network records to find its card embeddings again
+    (``agents.set_policy``)."""
+    sync_index()
+    return tuple(_EXTRA)
 
 
 def card_id(name: str) -> int:
@@ -46,6 +90,8 @@ def card_name(cid: int) -> str:
     """The name of an id (the reserved ids by their meaning in angle brackets)."""
     if 0 <= cid < FIRST_CARD:
         return f"<{RESERVED[cid]}>"
+    if cid >= N_CARD_IDS:
+        return _EXTRA[cid - N_CARD_IDS]
     return CARD_NAMES[cid - FIRST_CARD]
 
 
@@ -102,19 +148,26 @@ def v1_card_vector(card: CardDef) -> np.ndarray:
     return np.concatenate([card_vector(card), extra])
 
 
-@cache
 def card_table(registry: tuple[tuple[str, CardDef], ...] | None = None) -> np.ndarray:
-    """``(N_CARD_IDS, len(V1_CARD_FEATURES))`` float32: row ``card_id`` is the card's static
+    """``(n_card_ids(), len(V1_CARD_FEATURES))`` float32: row ``card_id`` is the card's static
     features (v0's card features, docs/observation.md, then ``V1_CARD_EXTRA``); the reserved
-    rows are zeros. Built
-    from the default card pool unless ``registry`` (name, card) pairs are given."""
+    rows are zeros. Built from the default card pool (the user's cards too, ``sync_index``)
+    unless ``registry`` (name, card) pairs are given."""
+    from hostwcg_env.cards.loader import extra_card_files
+
+    sync_index()
+    return _card_table(registry, extra_card_files())
+
+
+@cache
+def _card_table(registry: tuple[tuple[str, CardDef], ...] | None, _files: tuple[str, ...]) -> np.ndarray:
     if registry is None:
         from hostwcg_env.cards import default_pool
 
         reg = default_pool()
     else:
         reg = dict(registry)
-    table = np.zeros((N_CARD_IDS, len(V1_CARD_FEATURES)), dtype=np.float32)
+    table = np.zeros((n_card_ids(), len(V1_CARD_FEATURES)), dtype=np.float32)
     for name, i in _IDS.items():
         card = reg.get(name)
         if card is not None:
@@ -125,4 +178,4 @@ def card_table(registry: tuple[tuple[str, CardDef], ...] | None = None) -> np.nd
 
 __all__ = ["CARD_FEATURES", "CARD_NAMES", "V1_CARD_EXTRA", "V1_CARD_EXTRA_DOC", "V1_CARD_FEATURES",
            "v1_card_vector", "FACE_DOWN", "FIRST_CARD", "NONE", "N_CARD_IDS", "OTHER", "RESERVED", "UNKNOWN",
-           "card_id", "card_name", "card_table"]
+           "card_id", "card_name", "card_table", "extra_card_names", "index_files", "n_card_ids", "sync_index"]

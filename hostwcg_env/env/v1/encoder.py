@@ -21,7 +21,7 @@ from hostwcg_env.engine.state import Obj
 from hostwcg_env.engine.view import PlayerView
 
 from ..layout import MAX_ABILITIES, MAX_FORMS, PAY_SYMBOLS, TYPES
-from .cards import FACE_DOWN, NONE, UNKNOWN, card_id
+from .cards import FACE_DOWN, NONE, UNKNOWN, card_id, sync_index
 from .layout import (
     ACTION_KIND_ID,
     CARD_TYPES,
@@ -179,6 +179,7 @@ class Encoder:
     """Writes v1 observations into ``Slate`` arrays (see the module docstring)."""
 
     def __init__(self, config: Any = None, layout: ObsLayout | None = None) -> None:
+        sync_index()  # the user's cards get their ids (cards.py)
         self.lay = layout or obs_layout(config)
         lay = self.lay
         self.z = {z.name: z for z in lay.zones}

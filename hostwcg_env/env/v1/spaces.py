@@ -8,7 +8,7 @@ from gymnasium import spaces
 from hostwcg_env.engine import Action, Game
 
 from ..codec import LayoutError, encode, offered
-from .cards import N_CARD_IDS
+from .cards import sync_index
 from .layout import (
     ACTION_KINDS,
     HISTORY_KINDS,
@@ -22,23 +22,24 @@ from .layout import (
 def observation_space(lay: ObsLayout) -> spaces.Dict:
     """The Dict space of one observation (every array has a fixed shape; bounds hold always)."""
     R, N = lay.rows, lay.n_actions
+    n_ids = sync_index()  # the shipped cards' ids and the user's (docs/cards.md, "Your own cards")
     sizes = lay.sizes()
     hist_shape = sizes["history"][0]
     hist_high = np.broadcast_to(
-        np.array([len(HISTORY_KINDS), 2, N_CARD_IDS - 1, N_CARD_IDS - 1, 2, 15, 15, len(PHASES)], dtype=np.int32),
+        np.array([len(HISTORY_KINDS), 2, n_ids - 1, n_ids - 1, 2, 15, 15, len(PHASES)], dtype=np.int32),
         hist_shape).copy()
     max_arg = max(b.size for b in lay.actions.blocks)
     i32 = np.int32
     return spaces.Dict({
         "cards": spaces.Box(-LIMIT, LIMIT, sizes["cards"][0], np.float32),
-        "card_id": spaces.Box(0, N_CARD_IDS - 1, (R,), i32),
+        "card_id": spaces.Box(0, n_ids - 1, (R,), i32),
         "card_zone": spaces.Box(0, len(ZONE_SPECS), (R,), i32),
         "globals": spaces.Box(-LIMIT, LIMIT, sizes["globals"][0], np.float32),
         "history": spaces.Box(np.zeros(hist_shape, dtype=i32), hist_high, hist_shape, i32),
         "action_mask": spaces.Box(0, 1, (N,), np.int8),
         "action_kind": spaces.Box(0, len(ACTION_KINDS) - 1, (N,), i32),
         "action_arg": spaces.Box(0, max_arg, (N,), i32),
-        "action_card": spaces.Box(0, N_CARD_IDS - 1, (N,), i32),
+        "action_card": spaces.Box(0, n_ids - 1, (N,), i32),
         "action_source_row": spaces.Box(-1, R - 1, (N,), i32),
         "action_target_row": spaces.Box(-1, R - 1, (N,), i32),
     })
