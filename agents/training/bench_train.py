@@ -174,8 +174,7 @@ def run(seconds: float, eval_games: int, v0_envs: int, v1_envs: int, seed: int, 
         phases = Phases()
         phases.wrap(v, "step_wait", "env_step")
         phases.wrap(v, "_play_opponent", "opponent", count=lambda group: len(group))
-        for e in v.games:
-            phases.wrap(e, "observe_into", "encode")
+        phases.wrap(v, "_write_row", "encode")  # every observation row written (learner's and opponent's)
         row = _train(f"v1: vector_env({v1_envs}) + set policy, rollout {v1_envs}x{n_steps}, batch {v1_batch}, "
                      f"{v1_epochs} epochs", model, seconds, phases)
         row["env_steps"] = row["learner_steps"] + phases.calls["opponent"]

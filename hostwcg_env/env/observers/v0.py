@@ -11,11 +11,15 @@ from hostwcg_env.engine import Action, Game, RuleConfig
 from ..codec import Codec
 from ..layout import action_layout
 from ..observation import LIMIT, ObservationEncoder
+from .base import Skip
 
 
 class V0Observer:
     """The flat observation of ``hostwcg_env.env.observation.ObservationEncoder`` (incremental,
-    one buffer per player) and the flat action codec (``hostwcg_env.env.codec.Codec``)."""
+    one buffer per player) and the flat action codec (``hostwcg_env.env.codec.Codec``).
+    ``SingleAgentEnv`` takes every one-action decision, of either seat, without asking."""
+
+    skip: Skip = "forced"
 
     def __init__(self, config: RuleConfig) -> None:
         self.layout = action_layout(config)
