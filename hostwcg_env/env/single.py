@@ -77,8 +77,8 @@ class _PerGame:
     def __init__(self, policy: Policy) -> None:
         self.policy = policy
 
-    def __call__(self, obs: dict[str, np.ndarray], masks: np.ndarray) -> np.ndarray:
-        return np.array([int(self.policy(obs["observation"][j], masks[j])) for j in range(masks.shape[0])])
+    def __call__(self, obs: dict[str, np.ndarray], masks: np.ndarray) -> list[int]:
+        return [int(self.policy(obs["observation"][j], masks[j])) for j in range(masks.shape[0])]
 
 
 class _MasksOnly:
@@ -90,8 +90,8 @@ class _MasksOnly:
     def __init__(self, policy: RandomPolicy) -> None:
         self.policy = policy
 
-    def __call__(self, obs: None, masks: np.ndarray) -> np.ndarray:
-        return np.array([self.policy.act(None, m) for m in masks])
+    def __call__(self, obs: None, masks: np.ndarray) -> list[int]:
+        return [self.policy.act(None, masks[j]) for j in range(masks.shape[0])]
 
 
 def _batched(opponent: Any) -> Any:

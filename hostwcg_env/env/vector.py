@@ -160,7 +160,11 @@ class GameBatch:
         self.done = np.zeros(n, dtype=bool)
         self._forfeit = np.zeros(n, dtype=bool)  # the learner's illegal action ended the game
         self._opp_of: list[Any] = [None] * n
-        self._in_place = isinstance(first.observer, WritesRows)
+        # the observers that write in place (None where the rows are copied from observe())
+        self._writes: list[WritesRows] | None = None
+        if isinstance(first.observer, WritesRows):
+            self._writes = [cast(WritesRows, e.observer) for e in self.games]
+        self._learner = [AGENTS[0]] * n  # the learner's agent name in each game
         self._writers: list[tuple[Row, Row]] | None = None
         self._bind_rows()
 
@@ -169,12 +173,12 @@ class GameBatch:
         observer that writes in place gets a writer for each (or, in a copy, rebinds them)."""
         n = len(self.games)
         self._rows = [(_rows_of(self.buffers, i), _rows_of(self.opponent_buffers, i)) for i in range(n)]
-        if not self._in_place:
+        if self._writes is None:
             return
         writers = self._writers
         if writers is None:
-            self._writers = [(cast(WritesRows, e.observer).row(mine), cast(WritesRows, e.observer).row(theirs))
-                             for e, (mine, theirs) in zip(self.games, self._rows, strict=True)]
+            self._writers = [(w.row(mine), w.row(theirs)) for w, (mine, theirs) in zip(self._writes, self._rows,
+                                                                                          strict=True)]
         else:
             for (w_mine, w_theirs), (mine, theirs) in zip(writers, self._rows, strict=True):
                 w_mine.rebind(mine)
@@ -191,13 +195,13 @@ class GameBatch:
         """Reset game ``i`` (``seed`` for its dealing) with the learner at ``seat`` against
         the batched policy ``opponent``; ``advance`` plays it to the learner's first decision."""
         self.seats[i] = seat
+        self._learner[i] = AGENTS[seat]
         self._opp_of[i] = opponent
         e = self.games[i]
-        if self._writers is not None:
+        if self._writes is not None and self._writers is not None:
             mine, theirs = self._writers[i]
-            obs = cast(WritesRows, e.observer)
-            obs.bind(seat, mine)
-            obs.bind(1 - seat, theirs)
+            self._writes[i].bind(seat, mine)
+            self._writes[i].bind(1 - seat, theirs)
         e.reset(seed=seed)
         self.done[i] = False
         self._forfeit[i] = False
@@ -225,8 +229,10 @@ class GameBatch:
         e = self.games[i]
         g = e.game
         assert g is not None
+        if self._forfeit[i]:
+            return
         applied = False
-        while not g.is_over and not self._forfeit[i]:
+        while not g.is_over:
             d = g.decision
             assert d is not None
             if len(d.actions) != 1:
@@ -247,6 +253,7 @@ class GameBatch:
         round) until each waits on its learner or is over; then write each learner's row."""
         active = list(active)
         forced = self.skip == "forced"
+        games, learner = self.games, self._learner
         todo = active
         while todo:
             waiting: list[int] = []
@@ -260,7 +267,7 @@ class GameBatch:
                         self._take_forced(i)
                     if self.game_over(i):  # cannot happen in these rules; be safe
                         continue
-                if self.games[i].agent_selection != AGENTS[self.seats[i]]:
+                if games[i].agent_selection != learner[i]:
                     waiting.append(i)
             if not waiting:
                 break
@@ -279,8 +286,8 @@ class GameBatch:
         e = self.games[i]
         g = e.game
         assert g is not None
-        if self._in_place:
-            cast(WritesRows, e.observer).observe_into(g, player, e._deciding(g, player))
+        if self._writes is not None:
+            self._writes[i].observe_into(g, player, e._deciding(g, player))
             return
         obs = e.observer.observe(g, player, e._deciding(g, player))
         for k, a in row.items():
@@ -302,7 +309,8 @@ class GameBatch:
                     raise ValueError(f"the opponent agent chose an illegal action in game {i}: {err}") from err
             return
         if not getattr(opp, "reads_observation", True):  # the masks alone: no observation is written
-            masks = np.stack([self.games[i].action_mask(AGENTS[1 - int(self.seats[i])]) for i in group])
+            rows = [self.games[i].action_mask(AGENTS[1 - int(self.seats[i])]) for i in group]
+            masks = rows[0][None] if len(rows) == 1 else np.stack(rows)
             actions = np.asarray(opp(None, masks)).reshape(-1)
         else:
             for i in group:
@@ -312,10 +320,11 @@ class GameBatch:
             actions = np.asarray(opp(obs, obs["action_mask"])).reshape(-1)
         if actions.shape[0] != len(group):
             raise ValueError(f"the opponent policy gave {actions.shape[0]} actions for {len(group)} games")
+        chosen = actions.tolist() if actions.dtype.kind in "iu" else list(actions)  # Python ints: one check each
         for j, i in enumerate(group):
             e = self.games[i]
             try:
-                e.step(action_index(actions[j], e.layout.n))
+                e.step(action_index(chosen[j], e.layout.n))
             except IllegalActionError as err:
                 raise ValueError(f"the opponent policy chose an illegal action in game {i}: {err}") from err
 
