@@ -1,37 +1,15 @@
-"""n hostwcg_v1 games stepped in one process, as a Stable-Baselines3 ``VecEnv`` (docs/env_v1.md),
-and one game as a gymnasium ``Env``: the one vector stack (``hostwcg_env.env.vector``) bound
-to v1's ``raw_env``.
+"""n hostwcg_v1 games stepped in one process, as a Stable-Baselines3 ``VecEnv``, and one game
+as a gymnasium ``Env`` (docs/env_v1.md): the one single-agent and vector stack
+(``hostwcg_env.env.vector``, where the opponents, pools, seats, rewards and automatic resets
+are described) bound to v1's ``raw_env``.
 
-``VectorEnv(n, opponent=...)`` holds n games. The learner plays one seat of each (alternating
-every episode, game ``i`` starting at seat ``i % 2``, unless ``seat`` is fixed); the opponent
-is one *batched* policy, asked once for all the games that wait on it:
-
-* ``"random"``: uniform over each game's legal actions (numpy, seeded by ``seed``);
-* a callable ``policy(obs, masks) -> actions``: ``obs`` the Dict observation arrays of the m
-  games waiting (first axis m), ``masks`` their ``(m, N)`` action masks, the m action indices
-  back;
-* an object with ``predict(obs, action_masks=..., deterministic=...)`` (an SB3 MaskablePPO
-  model, ``agents.set_policy.NumpySetPolicy``): called as SB3 models are;
-* an engine-level agent, an object with ``choose(view, actions)`` (``agents.make_agent("heuristic")``,
-  ``"lookahead"``): asked game by game from its own ``PlayerView``, as in ``SingleAgentEnv``;
-* a list of these, an *opponent pool*: each game draws its opponent when its episode starts
-  (uniformly, or by ``pick(game) -> pool index``, e.g. a league's prioritised sampling) and
-  keeps it to the end; ``infos[i]["opponent"]`` names the pool index the finished game was
-  played against, and ``set_opponents(pool)`` replaces the pool for the episodes that start
-  afterwards.
-
-The random and engine-level opponents read no v1 observation: only the learner's is written
-(half the encoding of an observation-reading opponent).
-
-The observations are written in place (incrementally) into preallocated arrays, one row per
-game (``buffers``: the learner's, ``opponent_buffers``: the opponent's); ``step_wait`` returns
-copies unless ``copy_obs=False``. A finished game is reset at once (SB3's convention: its last
-observation in ``infos[i]["terminal_observation"]``, ``TimeLimit.truncated`` at the turn
-limit); rewards are +1 / -1 at the end, 0 for a draw or the turn limit. An illegal learner
-action ends that game with -1 (``infos[i]["illegal_action"]``), as ``SingleAgentEnv`` does;
-an illegal opponent action raises. ``action_masks()`` gives the learner's masks (MaskablePPO).
-Each game is a ``raw_env``: the same game, memory and observation as the AEC env; a seat is
-asked wherever the AEC env asks it (v1's observer skips only publicly forced decisions).
+The opponent is one *batched* policy (``"random"``, a callable ``policy(obs, masks) ->
+actions``, an SB3 model with ``predict``, an engine-level agent with ``choose``, or a list of
+these: a pool), asked once for all the games that wait on it. The random and engine-level
+opponents read no v1 observation: only the learner's is written. Observations are written in
+place (incrementally) into one row per game (``buffers``, ``opponent_buffers``). Each game is
+a ``raw_env``, so a seat is asked wherever the AEC env asks it: v1's observer skips only
+publicly forced decisions (``skip = "public"``).
 """
 
 from __future__ import annotations
