@@ -194,3 +194,17 @@ def test_random_opponent_plays_the_same_without_an_observation() -> None:
                 done = term or trunc
         seen.append(trace)
     assert len(seen[0]) > 20 and seen[0] == seen[1]
+
+
+def test_an_illegal_opponent_action_says_the_opponent_chose_it() -> None:
+    """The opponent is asked through the one single-agent and vector core, which names the
+    opponent as the one that chose an illegal action (a ValueError, as IllegalActionError is)."""
+
+    def illegal(obs: np.ndarray, mask: np.ndarray) -> int:
+        return int(np.flatnonzero(mask == 0)[0])
+
+    env = SingleAgentEnv(opponent=illegal, seat=0, seed=0)
+    with pytest.raises(ValueError, match="the opponent policy chose an illegal action"):
+        env.reset()
+        for _ in range(200):
+            env.step(int(np.flatnonzero(env.action_masks())[0]))
