@@ -4,7 +4,7 @@ both versions, everything the learner is shown (observation, mask, reward, flags
 every action it takes is hashed, one SHA-256 digest per case, kept in
 ``tests/golden/episode_digests.json``. The digests were taken from the envs as they were
 before v0's ``SingleAgentEnv`` and v1's vector env came to share one core
-(``hostwcg_env.env.vector``); refactoring must leave every digest as it is.
+(``hostwcg_env.env.batch``); refactoring must leave every digest as it is.
 
 Regenerate only for a deliberate change of an env version (never for a refactor):
 ``python tests/test_episode_digests.py --write``.

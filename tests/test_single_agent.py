@@ -208,3 +208,16 @@ def test_an_illegal_opponent_action_says_the_opponent_chose_it() -> None:
         env.reset()
         for _ in range(200):
             env.step(int(np.flatnonzero(env.action_masks())[0]))
+
+
+def test_the_v0_env_and_the_core_import_neither_stable_baselines3_nor_torch() -> None:
+    """SingleAgentEnv runs on the one stack's core (``hostwcg_env.env.batch``), which leaves
+    Stable-Baselines3 (and so torch) to the VecEnv views: playing v0 stays a light import."""
+    import subprocess
+    import sys
+
+    code = ("import sys; import hostwcg_env.env.single, hostwcg_env.env.batch; "
+            "print(sorted(m for m in ('stable_baselines3', 'torch') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "[]"

@@ -16,7 +16,7 @@ No decision with one legal action is asked, of either seat: ``step`` returns at 
 next decision with a choice (or the end). Neither seat sees the other's stops inside this env,
 so whether the learner is asked depends only on its own legal action count. That is
 hostwcg_v0's observer's ``skip = "forced"``: this env is the one single-agent and vector stack
-(``hostwcg_env.env.vector.GameBatch``, one game) with v0's own seeding and opponent forms
+(``hostwcg_env.env.batch.GameBatch``, one game) with v0's own seeding and opponent forms
 (docs/env.md "One stack, per-version observers and skipping").
 """
 
@@ -30,8 +30,8 @@ import gymnasium as gym
 import numpy as np
 
 from .aec import AGENTS, RENDER_FPS, RENDER_MODES, action_index, raw_env
+from .batch import GameBatch, check_seat
 from .inputs import check_seed, step_after_end
-from .vector import GameBatch, check_seat
 
 Policy = Callable[[np.ndarray, np.ndarray], int]
 

@@ -2,7 +2,7 @@
 
 Every version of the env plays the same game through the same AEC class
 (``hostwcg_env.env.aec.HostAECEnv``), parallel wrapper and single-agent and vector stack
-(``hostwcg_env.env.vector``); a version is the observer it is given, in OpenSpiel's sense:
+(``hostwcg_env.env.batch``); a version is the observer it is given, in OpenSpiel's sense:
 the object that turns one player's ``PlayerView`` (and whatever that player may remember)
 into its observation and maps the action space's indices to the legal actions of a
 decision, and that declares which decisions the single-agent envs skip. ``v0`` and ``v1`` are one module

@@ -1,5 +1,5 @@
 """The ``Observer`` protocol: what the one AEC class (``hostwcg_env.env.aec.HostAECEnv``)
-and the one single-agent and vector stack (``hostwcg_env.env.vector``) ask of a version's
+and the one single-agent and vector stack (``hostwcg_env.env.batch``) ask of a version's
 observer (docs/env.md "Observers"); ``WritesRows``, what an observer may add to write a
 vector env's rows in place."""
 
