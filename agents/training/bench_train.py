@@ -20,7 +20,7 @@ where the time went:
 The phases (seconds of wall time, measured by timers around the methods, not a profiler):
 ``update`` (PPO's gradient steps), ``rollout`` (collecting the samples), within it ``env_step``
 (the vector env's step: the learner's action, the opponent's moves and the learner's next
-observation), ``encode`` (writing v1 observations: ``raw_env.observe_into``), ``opponent``
+observation), ``encode`` (writing v1 observation rows: the vector env's ``_write_row``), ``opponent``
 (the opponent's moves), ``policy_forward`` (the policy choosing the learner's actions) and
 ``sb3_other`` (the rest: tensors, rollout buffer, masks). v1 also reports ``env_steps``, the
 decisions of both seats (the learner's and the opponent's). The win rates are those of the

@@ -120,7 +120,8 @@ class GameBatch:
         self._writes: list[WritesRows] | None = None
         if isinstance(first.observer, WritesRows):
             self._writes = [cast(WritesRows, e.observer) for e in self.games]
-        self._learner = [AGENTS[0]] * n  # the learner's agent name in each game
+        self._learner = [AGENTS[0]] * n  # the learner's agent name in each game (a list: read every step)
+        self._opponent = [AGENTS[1]] * n  # the opponent's
         self._writers: list[tuple[Row, Row]] | None = None
         self._bind_rows()
 
@@ -152,6 +153,7 @@ class GameBatch:
         the batched policy ``opponent``; ``advance`` plays it to the learner's first decision."""
         self.seats[i] = seat
         self._learner[i] = AGENTS[seat]
+        self._opponent[i] = AGENTS[1 - seat]
         self._opp_of[i] = opponent
         e = self.games[i]
         if self._writes is not None and self._writers is not None:
@@ -228,11 +230,14 @@ class GameBatch:
                     waiting.append(i)
             if not waiting:
                 break
-            groups: dict[int, list[int]] = {}  # one batched call per opponent
-            for i in waiting:
-                groups.setdefault(id(self._opp_of[i]), []).append(i)
-            for group in groups.values():
-                self._play_opponent(group)
+            if len(waiting) == 1:
+                self._play_opponent(waiting)
+            else:
+                groups: dict[int, list[int]] = {}  # one batched call per opponent
+                for i in waiting:
+                    groups.setdefault(id(self._opp_of[i]), []).append(i)
+                for group in groups.values():
+                    self._play_opponent(group)
             todo = waiting
         for i in active:  # the learner's observation (of the finished game without a restart)
             self._write_row(i, int(self.seats[i]), self._rows[i][0])
@@ -266,7 +271,7 @@ class GameBatch:
                     raise ValueError(f"the opponent agent chose an illegal action in game {i}: {err}") from err
             return
         if not getattr(opp, "reads_observation", True):  # the masks alone: no observation is written
-            rows = [self.games[i].action_mask(AGENTS[1 - int(self.seats[i])]) for i in group]
+            rows = [self.games[i].action_mask(self._opponent[i]) for i in group]
             masks = rows[0][None] if len(rows) == 1 else np.stack(rows)
             out = opp(None, masks)
         else:
@@ -285,7 +290,7 @@ class GameBatch:
         for j, i in enumerate(group):
             e = self.games[i]
             try:
-                e.step(action_index(chosen[j], e.layout.n))
+                e.step(action_index(chosen[j], e._n))
             except IllegalActionError as err:
                 raise ValueError(f"the opponent policy chose an illegal action in game {i}: {err}") from err
 
