@@ -114,13 +114,14 @@ class GameBatch:
         self.opponent_buffers = {k: np.zeros(shape, dtype=dt) for k, (shape, dt) in sizes.items()}
         self.seats = np.zeros(n, dtype=np.int64)  # the learner's seat in each game
         self.done = np.zeros(n, dtype=bool)
-        self._forfeit = np.zeros(n, dtype=bool)  # the learner's illegal action ended the game
+        self._forfeit = [False] * n  # the learner's illegal action ended the game (a list: read every step)
         self._opp_of: list[Any] = [None] * n
         # the observers that write in place (None where the rows are copied from observe())
         self._writes: list[WritesRows] | None = None
         if isinstance(first.observer, WritesRows):
             self._writes = [cast(WritesRows, e.observer) for e in self.games]
-        self._learner = [AGENTS[0]] * n  # the learner's agent name in each game (a list: read every step)
+        self._seat = [0] * n  # seats as a list (read every step; ``seats`` is the public array)
+        self._learner = [AGENTS[0]] * n  # the learner's agent name in each game
         self._opponent = [AGENTS[1]] * n  # the opponent's
         self._writers: list[tuple[Row, Row]] | None = None
         self._bind_rows()
@@ -152,6 +153,7 @@ class GameBatch:
         """Reset game ``i`` (``seed`` for its dealing) with the learner at ``seat`` against
         the batched policy ``opponent``; ``advance`` plays it to the learner's first decision."""
         self.seats[i] = seat
+        self._seat[i] = seat
         self._learner[i] = AGENTS[seat]
         self._opponent[i] = AGENTS[1 - seat]
         self._opp_of[i] = opponent
@@ -166,7 +168,7 @@ class GameBatch:
 
     def game_over(self, i: int) -> bool:
         g = self.games[i].game
-        return bool(self._forfeit[i]) or g is None or g.is_over
+        return self._forfeit[i] or g is None or g.is_over
 
     def outcome(self, i: int) -> tuple[float, bool, str | None]:
         """The finished game ``i`` for its learner: (reward, truncated, winner)."""
@@ -187,9 +189,9 @@ class GameBatch:
         e = self.games[i]
         g = e.game
         assert g is not None
-        if self._forfeit[i]:
-            return
-        applied = False
+        d = g.decision
+        if d is None or len(d.actions) != 1 or self._forfeit[i] or g.is_over:
+            return  # a choice, or the end (no decision)
         apply = e._apply
         while not g.is_over:
             d = g.decision
@@ -197,9 +199,7 @@ class GameBatch:
             if len(d.actions) != 1:
                 break
             apply(d.player, d.actions[0])
-            applied = True
-        if applied:
-            e._settle()  # the env's view of the decision reached (mask, agent_selection), or the end
+        e._settle()  # the env's view of the decision reached (mask, agent_selection), or the end
 
     def _ended(self, i: int) -> bool:
         """Game ``i`` is over; whether it goes on (was started again). The vector env scores
@@ -212,14 +212,15 @@ class GameBatch:
         round) until each waits on its learner or is over; then write each learner's row."""
         active = list(active)
         forced = self.skip == "forced"
-        games, learner = self.games, self._learner
+        games, learner, forfeit = self.games, self._learner, self._forfeit
         todo = active
         while todo:
             waiting: list[int] = []
             for i in todo:
                 if forced:
                     self._take_forced(i)
-                if self.game_over(i):
+                g = games[i].game
+                if forfeit[i] or g is None or g.is_over:
                     if not self._ended(i):
                         continue
                     if forced:
@@ -240,7 +241,7 @@ class GameBatch:
                     self._play_opponent(group)
             todo = waiting
         for i in active:  # the learner's observation (of the finished game without a restart)
-            self._write_row(i, int(self.seats[i]), self._rows[i][0])
+            self._write_row(i, self._seat[i], self._rows[i][0])
 
     def _write_row(self, i: int, player: int, row: dict[str, np.ndarray]) -> None:
         """Bring ``player``'s observation of game ``i`` into its row (``row``: the learner's
@@ -276,7 +277,7 @@ class GameBatch:
             out = opp(None, masks)
         else:
             for i in group:
-                self._write_row(i, 1 - int(self.seats[i]), self._rows[i][1])
+                self._write_row(i, 1 - self._seat[i], self._rows[i][1])
             idx = np.asarray(group)
             obs = {k: b[idx] for k, b in self.opponent_buffers.items()}
             out = opp(obs, obs["action_mask"])
