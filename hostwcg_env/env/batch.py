@@ -87,6 +87,15 @@ def check_seat(seat: Any) -> None:
         raise ValueError(f"seat must be 'alternate', 0 or 1, got {seat!r}")
 
 
+_CHOOSES, _MASKS, _OBSERVES = 0, 1, 2  # an engine-level agent; a policy of the masks alone; of observations
+
+
+def _kind(opponent: Any) -> int:
+    if hasattr(opponent, "choose"):
+        return _CHOOSES
+    return _OBSERVES if getattr(opponent, "reads_observation", True) else _MASKS
+
+
 def _rows_of(buffers: dict[str, np.ndarray], i: int) -> dict[str, np.ndarray]:
     return {k: b[i] for k, b in buffers.items()}
 
@@ -116,6 +125,7 @@ class GameBatch:
         self.done = np.zeros(n, dtype=bool)
         self._forfeit = [False] * n  # the learner's illegal action ended the game (a list: read every step)
         self._opp_of: list[Any] = [None] * n
+        self._opp_kind = [_OBSERVES] * n  # how each game's opponent is asked (_CHOOSES, _MASKS, _OBSERVES)
         # the observers that write in place (None where the rows are copied from observe())
         self._writes: list[WritesRows] | None = None
         if isinstance(first.observer, WritesRows):
@@ -157,6 +167,7 @@ class GameBatch:
         self._learner[i] = AGENTS[seat]
         self._opponent[i] = AGENTS[1 - seat]
         self._opp_of[i] = opponent
+        self._opp_kind[i] = _kind(opponent)
         e = self.games[i]
         if self._writes is not None and self._writers is not None:
             mine, theirs = self._writers[i]
@@ -259,7 +270,8 @@ class GameBatch:
     def _play_opponent(self, group: list[int]) -> None:
         """One move of the opponent in each game of ``group`` (all against the same opponent)."""
         opp = self._opp_of[group[0]]
-        if hasattr(opp, "choose"):  # engine level: from its own view, game by game
+        kind = self._opp_kind[group[0]]
+        if kind == _CHOOSES:  # engine level: from its own view, game by game
             for i in group:
                 e = self.games[i]
                 g = e.game
@@ -271,7 +283,7 @@ class GameBatch:
                 except (IllegalActionError, LayoutError) as err:
                     raise ValueError(f"the opponent agent chose an illegal action in game {i}: {err}") from err
             return
-        if not getattr(opp, "reads_observation", True):  # the masks alone: no observation is written
+        if kind == _MASKS:  # the masks alone: no observation is written
             rows = [self.games[i].action_mask(self._opponent[i]) for i in group]
             masks = rows[0][None] if len(rows) == 1 else np.stack(rows)
             out = opp(None, masks)

@@ -174,7 +174,7 @@ class SingleAgentEnv(gym.Env):
         if self._done:  # terminated, truncated, or lost by an illegal action
             raise step_after_end()
         index = action_index(action, e.layout.n)  # TypeError / ValueError outside Discrete(n)
-        if not self.action_masks()[index]:
+        if not self.core.buffers["action_mask"][0, index]:
             # As PettingZoo's TerminateIllegalWrapper: an illegal action loses the episode.
             e.agents = []
             self._done = True

@@ -86,7 +86,6 @@ class HostVectorEnv(GameBatch, _Base):
         self._pick_rng = np.random.default_rng(seed)
         self.set_opponents(opponent, seed)
         self.opp_index = np.zeros(n, dtype=np.int64)  # the pool index each game plays this episode
-        self._opp_of = [self.pool[0]] * n
         self.seats[:] = [i % 2 if seat == "alternate" else int(seat) for i in range(n)]
         self.episodes = np.zeros(n, dtype=np.int64)
         self._rewards = np.zeros(n, dtype=np.float32)
