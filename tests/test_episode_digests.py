@@ -92,7 +92,7 @@ def _learner_action(rng: np.random.Generator, mask: np.ndarray, illegal: bool) -
     return int(rng.choice(np.flatnonzero(mask)))
 
 
-def play_single(make: Callable[[], Any], seed: int | None, episodes: int, illegal_at: int = -1,
+def play_single(make: Callable[[], Any], seed: int, episodes: int, illegal_at: int = -1,
                 reseed_each: bool = False) -> dict[str, Any]:
     """``episodes`` episodes of a gymnasium single-agent env with a seeded uniform learner;
     the first reset seeded (or every one, ``reseed_each``), the step ``illegal_at`` (counted

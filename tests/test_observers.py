@@ -182,7 +182,8 @@ def test_a_new_version_gets_single_agent_and_vector_envs_from_its_observer() -> 
                 fresh = e.observer.observe(g, int(v.seats[i]), True)
                 assert all(np.array_equal(obs[k][i], fresh[k]) for k in fresh)
             masks = v.action_masks()
-            obs, rewards, dones, infos = v.step(np.array([int(rng.choice(np.flatnonzero(m))) for m in masks]))
+            v.step_async(np.array([int(rng.choice(np.flatnonzero(m))) for m in masks]))
+            obs, rewards, dones, infos = v.step_wait()
             finished += int(dones.sum())
         assert finished >= 1
         assert (one_action_asks == 0) == (skip == "forced"), (skip, one_action_asks)
@@ -194,7 +195,7 @@ def test_an_observer_without_a_skip_is_refused_by_name() -> None:
 
     class no_skip_env(HostAECEnv):  # noqa: N801
         def make_observer(self, config: RuleConfig) -> Observer:
-            return NoSkip(config)
+            return NoSkip(config)  # type: ignore[return-value]
 
     class NoSkipVector(HostVectorEnv):
         aec_class = no_skip_env
