@@ -194,3 +194,30 @@ def test_random_opponent_plays_the_same_without_an_observation() -> None:
                 done = term or trunc
         seen.append(trace)
     assert len(seen[0]) > 20 and seen[0] == seen[1]
+
+
+def test_an_illegal_opponent_action_says_the_opponent_chose_it() -> None:
+    """The opponent is asked through the one single-agent and vector core, which names the
+    opponent as the one that chose an illegal action (a ValueError, as IllegalActionError is)."""
+
+    def illegal(obs: np.ndarray, mask: np.ndarray) -> int:
+        return int(np.flatnonzero(mask == 0)[0])
+
+    env = SingleAgentEnv(opponent=illegal, seat=0, seed=0)
+    with pytest.raises(ValueError, match="the opponent policy chose an illegal action"):
+        env.reset()
+        for _ in range(200):
+            env.step(int(np.flatnonzero(env.action_masks())[0]))
+
+
+def test_the_v0_env_and_the_core_import_neither_stable_baselines3_nor_torch() -> None:
+    """SingleAgentEnv runs on the one stack's core (``hostwcg_env.env.batch``), which leaves
+    Stable-Baselines3 (and so torch) to the VecEnv views: playing v0 stays a light import."""
+    import subprocess
+    import sys
+
+    code = ("import sys; import hostwcg_env.env.single, hostwcg_env.env.batch; "
+            "print(sorted(m for m in ('stable_baselines3', 'torch') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "[]"

@@ -20,7 +20,7 @@ where the time went:
 The phases (seconds of wall time, measured by timers around the methods, not a profiler):
 ``update`` (PPO's gradient steps), ``rollout`` (collecting the samples), within it ``env_step``
 (the vector env's step: the learner's action, the opponent's moves and the learner's next
-observation), ``encode`` (writing v1 observations: ``raw_env.observe_into``), ``opponent``
+observation), ``encode`` (writing v1 observation rows: the vector env's ``_write_row``), ``opponent``
 (the opponent's moves), ``policy_forward`` (the policy choosing the learner's actions) and
 ``sb3_other`` (the rest: tensors, rollout buffer, masks). v1 also reports ``env_steps``, the
 decisions of both seats (the learner's and the opponent's). The win rates are those of the
@@ -174,8 +174,7 @@ def run(seconds: float, eval_games: int, v0_envs: int, v1_envs: int, seed: int, 
         phases = Phases()
         phases.wrap(v, "step_wait", "env_step")
         phases.wrap(v, "_play_opponent", "opponent", count=lambda group: len(group))
-        for e in v.games:
-            phases.wrap(e, "observe_into", "encode")
+        phases.wrap(v, "_write_row", "encode")  # every observation row written (learner's and opponent's)
         row = _train(f"v1: vector_env({v1_envs}) + set policy, rollout {v1_envs}x{n_steps}, batch {v1_batch}, "
                      f"{v1_epochs} epochs", model, seconds, phases)
         row["env_steps"] = row["learner_steps"] + phases.calls["opponent"]

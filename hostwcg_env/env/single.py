@@ -14,7 +14,10 @@ action space raises, as does ``step`` after the episode ended or before ``reset`
 
 No decision with one legal action is asked, of either seat: ``step`` returns at the learner's
 next decision with a choice (or the end). Neither seat sees the other's stops inside this env,
-so whether the learner is asked depends only on its own legal action count.
+so whether the learner is asked depends only on its own legal action count. That is
+hostwcg_v0's observer's ``skip = "forced"``: this env is the one single-agent and vector stack
+(``hostwcg_env.env.batch.GameBatch``, one game) with v0's own seeding and opponent forms
+(docs/env.md "One stack, per-version observers and skipping").
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import gymnasium as gym
 import numpy as np
 
 from .aec import AGENTS, RENDER_FPS, RENDER_MODES, action_index, raw_env
-from .codec import encode, offered
+from .batch import GameBatch, check_seat
 from .inputs import check_seed, step_after_end
 
 Policy = Callable[[np.ndarray, np.ndarray], int]
@@ -68,6 +71,37 @@ def _as_policy(spec: Any, seed: int | None) -> Any:
     raise TypeError(f"opponent must be 'random', a callable, or an object with act() or choose(): got {spec!r}")
 
 
+class _PerGame:
+    """A per-game opponent ``(observation, action_mask) -> int`` asked as a batched policy."""
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+
+    def __call__(self, obs: dict[str, np.ndarray], masks: np.ndarray) -> list[int]:
+        return [int(self.policy(obs["observation"][j], masks[j])) for j in range(masks.shape[0])]
+
+
+class _MasksOnly:
+    """The built-in random opponent as a batched policy: it reads the masks alone, so no
+    observation is encoded for it."""
+
+    reads_observation = False
+
+    def __init__(self, policy: RandomPolicy) -> None:
+        self.policy = policy
+
+    def __call__(self, obs: None, masks: np.ndarray) -> list[int]:
+        return [self.policy.act(None, masks[j]) for j in range(masks.shape[0])]
+
+
+def _batched(opponent: Any) -> Any:
+    if hasattr(opponent, "choose"):
+        return opponent  # engine level: the core asks it from its own view
+    if type(opponent) is RandomPolicy:
+        return _MasksOnly(opponent)
+    return _PerGame(opponent)
+
+
 class SingleAgentEnv(gym.Env):
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}
 
@@ -86,12 +120,12 @@ class SingleAgentEnv(gym.Env):
         super().__init__()
         check_seed(seed)
         self._from_weights = from_weights
-        self.aec = raw_env(render_mode=render_mode, **env_kwargs)
+        self.core = GameBatch(1, raw_env, {"render_mode": render_mode, **env_kwargs})
+        self.aec = self.core.games[0]
         self.render_mode = render_mode
         self._follow_learner = "render_view" not in env_kwargs  # render from the learner's seat
         self._done: bool | None = None  # None before the first reset
-        if seat not in ("alternate", 0, 1) or type(seat) is bool:
-            raise ValueError(f"seat must be 'alternate', 0 or 1, got {seat!r}")
+        check_seat(seat)
         pool = list(opponent) if isinstance(opponent, Sequence) and not isinstance(opponent, str) else [opponent]
         if not pool:
             raise ValueError("opponent: the pool is empty; give at least one opponent (e.g. 'random')")
@@ -107,45 +141,8 @@ class SingleAgentEnv(gym.Env):
         self.learner = AGENTS[0]
         self._opponent: Policy = self._opponents[0]
 
-    def _play_opponent(self) -> None:
-        """Play on until the learner has a decision with more than one legal action, or the
-        game is over. A decision with one legal action, of either seat, is taken here without
-        asking anyone: inside this env neither seat observes the other's stops, so who is
-        asked tells no one anything, and the learner is asked only where it has a choice.
-        The game is the one the AEC env would play with the only action taken at each such
-        stop (``tests/test_single_agent.py``)."""
-        e = self.aec
-        g = e.game
-        assert g is not None
-        learner = AGENTS.index(self.learner)
-        settled = True  # whether e._settle() has seen the game since the last action
-        while not g.is_over:
-            d = g.decision
-            assert d is not None
-            if len(d.actions) == 1:
-                g.apply(d.actions[0])
-                settled = False
-                continue
-            if d.player == learner:
-                break
-            if not settled:
-                e._settle()  # the env's view of the decision (mask, agent_selection)
-            opp = self._opponent
-            if type(opp) is RandomPolicy:  # it reads the mask alone: no observation is encoded
-                e.step(opp.act(None, e.action_mask(AGENTS[d.player])))
-            elif hasattr(opp, "choose"):
-                a = opp.choose(g.view(d.player), offered(d.actions))
-                e.step(encode(e.layout, g.state, d.player, a))
-            else:
-                o = e.observe(AGENTS[d.player])
-                e.step(int(opp(o["observation"], o["action_mask"])))
-            settled = True
-        if not settled:
-            e._settle()
-
-    def _learner_done(self) -> bool:
-        e = self.aec
-        return self.learner not in e.agents or e.terminations[self.learner] or e.truncations[self.learner]
+    def _observation(self) -> np.ndarray:
+        return self.core.buffers["observation"][0].copy()
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
         check_seed(seed)  # the envs' one message (gymnasium's own check lets a bool through)
@@ -159,18 +156,16 @@ class SingleAgentEnv(gym.Env):
                     owner.reseed(seed + k)
                 elif hasattr(owner, "reset"):
                     owner.reset(seed + k)
-        if self.seat == "alternate":
-            self.learner = AGENTS[self._episodes % 2]
-        else:
-            self.learner = AGENTS[int(self.seat)]
+        seat = self._episodes % 2 if self.seat == "alternate" else int(self.seat)
+        self.learner = AGENTS[seat]
         self._episodes += 1
         self._opponent = self._rng.choice(self._opponents)
         if self._follow_learner:
-            self.aec.render_view = AGENTS.index(self.learner)
-        self.aec.reset(seed=self._rng.getrandbits(62))
-        self._play_opponent()
-        self._done = self._learner_done()
-        return self.aec.observe(self.learner)["observation"], {"seat": self.learner}
+            self.aec.render_view = seat
+        self.core.start_game(0, self._rng.getrandbits(62), seat, _batched(self._opponent))
+        self.core.advance([0])
+        self._done = self.core.game_over(0)
+        return self._observation(), {"seat": self.learner}
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         e = self.aec
@@ -179,30 +174,19 @@ class SingleAgentEnv(gym.Env):
         if self._done:  # terminated, truncated, or lost by an illegal action
             raise step_after_end()
         index = action_index(action, e.layout.n)  # TypeError / ValueError outside Discrete(n)
-        if not self.action_masks()[index]:
+        if not self.core.buffers["action_mask"][0, index]:
             # As PettingZoo's TerminateIllegalWrapper: an illegal action loses the episode.
-            obs = e.observe(self.learner)["observation"]
             e.agents = []
             self._done = True
-            return obs, -1.0, True, False, {"seat": self.learner, "illegal_action": True}
+            return self._observation(), -1.0, True, False, {"seat": self.learner, "illegal_action": True}
         e.step(index)
-        if not self._learner_done():
-            self._play_opponent()
-        done = self._learner_done()
-        g = e.game
-        assert g is not None
-        reward, terminated, truncated = 0.0, False, False
-        if done:
-            s = g.state
-            reward = 0.0 if s.winner is None else (1.0 if AGENTS[s.winner] == self.learner else -1.0)
-            terminated = not s.truncated
-            truncated = s.truncated
-        obs = e.observe(self.learner)["observation"]
+        self.core.advance([0])
+        done = self._done = self.core.game_over(0)
         info: dict[str, Any] = {"seat": self.learner}
-        self._done = done
-        if done:
-            info["winner"] = None if g.state.winner is None else AGENTS[g.state.winner]
-        return obs, reward, terminated, truncated, info
+        if not done:
+            return self._observation(), 0.0, False, False, info
+        reward, truncated, info["winner"] = self.core.outcome(0)
+        return self._observation(), reward, not truncated, truncated, info
 
     def add_opponent(self, spec: Any) -> int:
         """Add an opponent to the pool (e.g. a frozen snapshot during self-play); returns the pool size.
@@ -218,7 +202,7 @@ class SingleAgentEnv(gym.Env):
     def action_masks(self) -> np.ndarray:
         if self._done is None:
             raise RuntimeError("action_masks() before reset(): call env.reset() first")
-        return self.aec.action_mask(self.learner).astype(bool)
+        return self.core.buffers["action_mask"][0].astype(bool)
 
     def render(self) -> Any:
         """The board from the learner's seat (or the env's ``render_view``, where given): text

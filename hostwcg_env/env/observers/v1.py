@@ -14,12 +14,17 @@ from ..v1.encoder import Encoder, Slate
 from ..v1.layout import obs_layout
 from ..v1.memory import Memory
 from ..v1.spaces import Legal, observation_space
+from .base import Row, Skip
 
 
 class V1Observer:
     """The v1 encoder (``hostwcg_env.env.v1.encoder.Encoder``) writing each player's slate
     from its view and its ``Memory``; the legal actions by index (``Legal``). A player's
-    memory hears of its own choices before they are applied (41.2)."""
+    memory hears of its own choices before they are applied (41.2). The vector and single
+    envs ask a seat everywhere the AEC env does (only publicly forced decisions are taken),
+    and the observer writes their rows in place (``row``, ``bind``, ``observe_into``)."""
+
+    skip: Skip = "public"
 
     def __init__(self, config: RuleConfig) -> None:
         self.obs_layout = obs_layout(config)
@@ -49,6 +54,15 @@ class V1Observer:
     def mask(self, game: Game) -> np.ndarray:
         self.legal.refresh(game)
         return self.legal.mask
+
+    def row(self, arrays: dict[str, np.ndarray]) -> Slate:
+        """A slate writing into ``arrays`` (one row of a vector env's buffers)."""
+        return self.encoder.slate(arrays)
+
+    def bind(self, player: int, row: Row) -> None:
+        """``player``'s observations go to ``row`` (a slate of ``row()``) from now on."""
+        assert isinstance(row, Slate)
+        self.slates[AGENTS[player]] = row
 
     def observe_into(self, game: Game, player: int, deciding: bool) -> Slate:
         """Bring ``player``'s slate up to date (no copy)."""

@@ -69,14 +69,6 @@ class raw_env(HostAECEnv):  # noqa: N801  (PettingZoo naming)
     def memories(self) -> dict[str, Memory]:
         return self.observer.memories
 
-    @property
-    def _slates(self) -> dict[str, Slate]:
-        return self.observer.slates
-
-    @_slates.setter
-    def _slates(self, slates: dict[str, Slate]) -> None:
-        self.observer.slates = slates
-
 
 def env(**kwargs: Any) -> AECEnv:
     """The v1 AEC env with PettingZoo's standard wrappers (illegal action -> -1 and game over,
