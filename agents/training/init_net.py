@@ -3,6 +3,7 @@
 ``[recipe] init = "ppo_v1"`` starts a run from the shipped ``ppo_v1`` weights
 (``agents/checkpoints/ppo_hostwcg_v1.npz``); ``init = "my/policy.npz"`` from numpy weights of the
 set policy (another run's ``policy.npz``; a relative path is read from the recipe's folder first).
+The name or path is checked where the recipe is read (``agents.training.recipe.resolve_init``).
 The run copies the weights to ``RUN/init/model.npz`` and makes the MaskablePPO model a league,
 DAgger or expert-iteration stage continues from (``RUN/init/model.zip``), so the run directory
 holds what it started from.
@@ -14,33 +15,6 @@ import hashlib
 import os
 import shutil
 from pathlib import Path
-from typing import Any
-
-from agents.training.recipe import RecipeError
-
-SHIPPED = {"ppo_v1": "ppo_hostwcg_v1.npz"}  # the shipped set policies a recipe can name
-
-
-def resolve_init(recipe: Path, value: Any) -> str:
-    """The weights file ``value`` names (a shipped policy's name or an .npz path), checked."""
-    from agents.set_agent import DEFAULT_V1
-    from agents.set_policy import load_weights, sizes
-
-    where = f"{recipe}: [recipe] init"
-    if not isinstance(value, str) or not value:
-        raise RecipeError(f"{where}: a shipped policy's name ({', '.join(SHIPPED)}) or an .npz path, got {value!r}")
-    if value in SHIPPED:
-        path = DEFAULT_V1.parent / SHIPPED[value]
-    else:
-        near = recipe.parent / value
-        path = near if near.is_file() else Path(value)
-        if not path.is_file():
-            raise RecipeError(f"{where}: {value!r}: no such file, and not a shipped policy ({', '.join(SHIPPED)})")
-    try:
-        sizes(load_weights(path))
-    except Exception as e:  # not an npz, or not a set policy's weights
-        raise RecipeError(f"{where}: {value!r}: not a set policy's numpy weights ({str(e).splitlines()[0]})") from None
-    return str(path.resolve())
 
 
 def sha256_of(path: str | Path) -> str:

@@ -333,8 +333,6 @@ def parse_recipe(raw: dict[str, Any], path: Path, text: str = "") -> Recipe:
     teacher = _check_agent(path, "teacher", "agent", raw["teacher"]["agent"])
     init = None
     if "init" in head:
-        from agents.training.init_net import resolve_init
-
         init = resolve_init(path, head["init"])
 
     items = raw.get("stages")
@@ -384,8 +382,6 @@ def parse_recipe(raw: dict[str, Any], path: Path, text: str = "") -> Recipe:
         if kind == "clone" and "demos" not in before:
             raise _err(path, table, "kind", "a clone stage needs a demos stage before it")
         if kind == "league":
-            from agents.training.exploiters import parse_exploiters
-
             opts["exploiters"] = parse_exploiters(path, table, item.get("exploiters"),
                                                   bool(before & set(MODEL_KINDS)) or init is not None)
         if kind in ("dagger", "expert-iteration") and not before & set(MODEL_KINDS) and init is None:
@@ -409,3 +405,68 @@ def parse_recipe(raw: dict[str, Any], path: Path, text: str = "") -> Recipe:
         raise _err(path, "evaluation", "games" if evaluation["games"] < 1 else "workers", "must be > 0")
     return Recipe(path=path, text=text, name=name, description=description, seed=seed, decks=decks,
                   teacher=teacher, stages=stages, evaluation=evaluation, init=init, card_files=files)
+
+
+# ---------------------------------------------------------------------------- [recipe] init
+SHIPPED = {"ppo_v1": "ppo_hostwcg_v1.npz"}  # the shipped set policies a recipe can name
+
+
+def resolve_init(recipe: Path, value: Any) -> str:
+    """The weights file ``value`` names (a shipped policy's name or an .npz path), checked."""
+    from agents.set_agent import DEFAULT_V1
+    from agents.set_policy import load_weights, sizes
+
+    where = f"{recipe}: [recipe] init"
+    if not isinstance(value, str) or not value:
+        raise RecipeError(f"{where}: a shipped policy's name ({', '.join(SHIPPED)}) or an .npz path, got {value!r}")
+    if value in SHIPPED:
+        path = DEFAULT_V1.parent / SHIPPED[value]
+    else:
+        near = recipe.parent / value
+        path = near if near.is_file() else Path(value)
+        if not path.is_file():
+            raise RecipeError(f"{where}: {value!r}: no such file, and not a shipped policy ({', '.join(SHIPPED)})")
+    try:
+        sizes(load_weights(path))
+    except Exception as e:  # not an npz, or not a set policy's weights
+        raise RecipeError(f"{where}: {value!r}: not a set policy's numpy weights ({str(e).splitlines()[0]})") from None
+    return str(path.resolve())
+
+
+# ---------------------------------------------------------------------------- [stages.exploiters]
+# key -> (type, default) of a [stages.exploiters] table
+EXPLOITER_OPTIONS: dict[str, tuple[Any, Any]] = {
+    "every_minutes": (float, _REQ), "minutes": (float, _REQ), "keep": (int, 3), "weight": (float, 1.0),
+    "start": (str, "main"), "games": (int, 40),
+}
+EXPLOITER_STARTS = ("main", "init")
+
+
+def parse_exploiters(path: Path, table: str, raw: Any, has_network: bool) -> dict[str, Any] | None:
+    """A league stage's ``[stages.exploiters]`` table checked, its defaults filled (None: absent).
+    ``has_network``: an earlier stage or the recipe's ``init`` gives the stage a network to start from."""
+    if raw is None:
+        return None
+    where = f"{table}: exploiters"
+    if not isinstance(raw, dict):
+        raise _err(path, table, "exploiters", "must be a table ([stages.exploiters] after the stage's [[stages]])")
+    _unknown(path, where, set(raw), set(EXPLOITER_OPTIONS))
+    out: dict[str, Any] = {}
+    for key, (typ, default) in EXPLOITER_OPTIONS.items():
+        if key in raw:
+            value = _value(path, where, key, typ, raw[key])
+            if key in ("every_minutes", "weight", "keep", "games") and not value > 0:
+                raise _err(path, where, key, f"must be > 0, got {value!r}")
+            out[key] = value
+        elif default is _REQ:
+            what = {"every_minutes": "the main policy's minutes of training between exploiters",
+                    "minutes": "each exploiter's budget in minutes"}[key]
+            raise _err(path, where, key, f"missing: {what}")
+        else:
+            out[key] = default
+    if out["start"] not in EXPLOITER_STARTS:
+        raise _err(path, where, "start", f"one of {', '.join(EXPLOITER_STARTS)}, got {out['start']!r}")
+    if out["start"] == "init" and not has_network:
+        raise _err(path, where, "start", "\"init\" needs a network the stage starts from (an earlier stage "
+                                         "or [recipe] init)")
+    return out
