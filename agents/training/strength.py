@@ -4,8 +4,9 @@
 A run directory already holds what this needs: each stage's wall time charged to its budget
 (``state.json``; the learning curve's games are not charged), each league stage's learning curve
 (its ``DONE.json`` facts, or ``state.json`` while it runs) and the final evaluation
-(``eval/summary.json``). :func:`points` puts them on one clock, the minutes of training since the
-run started, so a curve point of the second league sits after the whole of the first stages.
+(``state.json``'s copy of ``eval/summary.json``). :func:`points` puts them on one clock, the
+minutes of training since the run started, so a curve point of the second league sits after the
+whole of the first stages.
 
 The targets (:data:`TARGETS`) are the issue's: at least 80% against the heuristic, and a lower 95%
 bound above 50% against the lookahead. A learning-curve point that meets one is *indicative*
@@ -18,16 +19,13 @@ starts: a target is met at the run's wall time when that evaluation meets it.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from agents.training.rundir import _json
+
 # opponent -> (statistic, threshold): "rate" is the win rate, "low" the lower 95% bound (Wilson)
 TARGETS: dict[str, tuple[str, float]] = {"heuristic": ("rate", 0.80), "lookahead": ("low", 0.50)}
-
-
-def _json(path: Path) -> Any:
-    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
 
 
 def meets(opponent: str, result: dict[str, Any]) -> bool | None:
@@ -44,7 +42,7 @@ def points(run_dir: str | Path) -> list[dict[str, Any]]:
     rows in time order, where ``minutes`` counts the wall time charged to the stages before it."""
     root = Path(run_dir)
     state = _json(root / "state.json")
-    if state is None:
+    if not state:
         raise FileNotFoundError(f"{root}: no state.json, so not a `hostwcg train` run directory")
     rows: list[dict[str, Any]] = []
     before = 0.0
@@ -56,8 +54,8 @@ def points(run_dir: str | Path) -> list[dict[str, Any]]:
                          "source": f"{name}, point {row['point']}", "final": False,
                          **{k: v for k, v in row.items() if isinstance(v, dict)}})
         before += float((done or st).get("elapsed_s", 0.0))
-    final = _json(root / "eval" / "summary.json")
-    if final and state.get("evaluation"):
+    final = state.get("evaluation")  # what eval/summary.json holds, saved when the run finished
+    if final:
         rows.append({"minutes": round(before / 60, 2), "source": "final evaluation", "final": True,
                      **{r["opponent"]: {k: r[k] for k in ("games", "won", "win_rate", "ci95")} for r in final}})
     return rows
