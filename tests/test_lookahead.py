@@ -3,6 +3,7 @@ view, its evaluation, no blunders on the audit's positions, time per choice in t
 
 from __future__ import annotations
 
+import math
 import random
 import tomllib
 from pathlib import Path
@@ -43,6 +44,41 @@ def test_plays_full_games_with_legal_actions() -> None:
 
 def test_deterministic_for_a_seed() -> None:
     assert play(5, ("lookahead", "random"), plies=150)[1] == play(5, ("lookahead", "random"), plies=150)[1]
+
+
+_SUM = sum
+
+
+def _sum_as_in_python_312(items, start=0):  # type: ignore[no-untyped-def]
+    """Python 3.12's built-in sum(): integers exactly, floats by Neumaier's compensated summation."""
+    xs = list(items)
+    if not any(isinstance(x, float) for x in xs) or not isinstance(start, int | float):
+        return _SUM(xs, start)
+    total, c = float(start), 0.0
+    for x in xs:
+        x = float(x)
+        t = total + x
+        c += (total - t) + x if abs(total) >= abs(x) else (x - t) + total
+        total = t
+    return total + c if c and math.isfinite(c) else total
+
+
+def test_the_same_seed_plays_the_same_game_on_every_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python 3.12's sum() of floats rounds differently from 3.11's; the evaluation once used it, and
+    this game (the first-turn study's, seed 50,000,008) went 710 decisions under 3.11 and 660 under
+    3.12. Under 3.12's summation it must be the same game."""
+    from hostwcg_env.analysis.runner import run_game
+    from hostwcg_env.analysis.simulate import Study
+
+    study = Study.make(decks=None, games=400, agents="lookahead", seed=50_000_000)
+    spec = study.spec(study.index_of("brae_deep_roots", "tamsin_wild_pack", 50_000_008) or 0)
+    here = run_game(spec)
+    monkeypatch.setattr("builtins.sum", _sum_as_in_python_312)
+    assert sum([0.1] * 10) == 1.0  # the emulation is in force (3.11's sum() gives 0.9999999999999999)
+    there = run_game(spec)
+    monkeypatch.undo()
+    assert (here["decisions"], here["turns"]) == (710, 15)
+    assert (there["actions"], there["winner"], there["decisions"]) == (here["actions"], here["winner"], 710)
 
 
 def test_choice_unchanged_when_the_opponents_hidden_cards_are_resampled() -> None:
