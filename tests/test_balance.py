@@ -18,7 +18,15 @@ from hostwcg_env.analysis.recordfile import ShardWriter
 from hostwcg_env.analysis.records import DeckRef, rle, timeless, unrle
 from hostwcg_env.analysis.report import write_tables
 from hostwcg_env.analysis.simulate import StudyMismatch, parse_rules
-from hostwcg_env.analysis.stats import mean_ci, newcombe, paired, sequential_bounds
+from hostwcg_env.analysis.stats import (
+    design_effect,
+    mean_ci,
+    newcombe,
+    paired,
+    sequential_bounds,
+    wilson,
+    wilson_clustered,
+)
 from hostwcg_env.cli import main
 
 DECKS2 = ["brae_deep_roots", "karsh_ember_tide"]
@@ -141,6 +149,57 @@ def test_intervals() -> None:
     assert m == 2.5 and sd == pytest.approx(1.2910, abs=1e-4) and hi - m == pytest.approx(3.182 * sd / 2, abs=1e-3)
     p = paired([0, 0, 1, 1], [1, 1, 1, 1])
     assert p["diff"] == 0.5 and p["n"] == 4
+
+
+def test_clustered_interval_is_wilson_at_the_effective_sample_size() -> None:
+    # 10 seeds of 10 games, each seed all wins or all losses: the 100 games are worth 10 / 1.11
+    clusters = [(10.0, 10)] * 5 + [(0.0, 10)] * 5
+    deff = design_effect(50, 100, clusters)
+    # between-cluster variance 10/9 * 10 * 25 / 100**2 against the binomial 0.25 / 100
+    assert deff == pytest.approx((10 / 9 * 10 * 25 / 100**2) / (0.25 / 100))
+    p, lo, hi, d = wilson_clustered(50, 100, clusters)
+    assert (p, d) == (0.5, deff)
+    assert (lo, hi) == pytest.approx(wilson(50 / deff, 100 / deff)[1:])
+    assert hi - lo > 2.5 * (wilson(50, 100)[2] - wilson(50, 100)[1])
+    # games independent of their seed (or that cancel within it): Wilson's interval, never narrower
+    mixed = [(1.0, 2)] * 50
+    assert design_effect(50, 100, mixed) == 1.0
+    assert wilson_clustered(50, 100, mixed)[1:3] == wilson(50, 100)[1:]
+    # nothing to estimate from: one cluster, no games, every game the same result
+    assert design_effect(5, 10, [(5.0, 10)]) == design_effect(0, 0, []) == 1.0
+    assert design_effect(10, 10, [(5, 5), (5, 5)]) == 1.0
+
+
+def test_first_players_rate_is_clustered_by_seed() -> None:
+    """Every deck pair plays the same seeds, so a seed that favours the first player favours it
+    in every pair: the pooled rate's interval widens by the design effect; a matchup's does not."""
+    da = {"id": "da", "name": "DA", "host": "HA", "main": [["X", 2]]}
+    db = {"id": "db", "name": "DB", "host": "HB", "main": [["X", 2]]}
+    dc = {"id": "dc", "name": "DC", "host": "HC", "main": [["X", 2]]}
+    none = {"opening": [], "drawn": [], "played": []}
+    recs = []
+    for seed in range(20):
+        first_wins = seed % 4 != 0  # 15 seeds where the first player wins every game, 5 where it loses
+        for a, b in ((da, db), (db, da), (da, dc), (dc, da), (db, dc), (dc, db)):
+            r = _rec(0 if first_wins else 1, 0, none, none, [a, b])
+            recs.append({**r, "seed": seed, "key": f"{a['id']}|{b['id']}|{seed}"})
+    t = compute_tables(recs, ["da", "db", "dc"])
+    fp = t["first_player"][0]
+    assert (fp["games"], fp["wins"], fp["seeds"]) == (120, 90, 20)
+    assert fp["design_effect"] == pytest.approx(6 * 20 / 19, abs=1e-3)  # clusters of 6 identical games
+    plain = wilson(90, 120)
+    assert fp["ci_high"] - fp["ci_low"] > 2 * (plain[2] - plain[1])
+    # each deck goes first and second at every seed: its rate against the field is not widened
+    deck = {r["deck"]: r for r in t["decks"]}
+    assert (deck["da"]["ci_low"], deck["da"]["ci_high"]) == pytest.approx(
+        wilson(deck["da"]["wins"], deck["da"]["games"])[1:], abs=1e-6)
+    # going first, the seed decides: widened (clusters of two games: its two opponents)
+    assert deck["da"]["first_ci_high"] - deck["da"]["first_ci_low"] > 1.3 * (
+        wilson(deck["da"]["first_wins"], deck["da"]["first_games"])[2]
+        - wilson(deck["da"]["first_wins"], deck["da"]["first_games"])[1])
+    m = {(r["deck"], r["opponent"]): r for r in t["matchups"]}
+    w = m[("da", "db")]
+    assert (w["ci_low"], w["ci_high"]) == pytest.approx(wilson(w["wins"], w["games"])[1:], abs=1e-6)
 
 
 def test_sequential_bounds_pocock_and_type_one_error() -> None:

@@ -91,7 +91,8 @@ class Written(TypedDict):
 TABLE_TEXT = {
     "matchups": "Each deck against each other deck: the row deck's win rate (draws count half), 95% Wilson interval.",
     "matrix": "The matchup matrix: the row deck's win rate against the column deck.",
-    "first_player": "How often the player who went first won: in all games, and in the games of each deck.",
+    "first_player": "How often the player who went first won: in all games, and in the games of each deck "
+                    "(interval clustered by seed; design_effect: how much the seeds widened it).",
     "seats": "Each seat's agent: its win rate (seats are swapped between decks on paired seeds).",
     "decks": "Each deck against the field; going first and going second.",
     "hosts": "Each Host over the decks it leads: win rate, going first/second, how its games ended.",
@@ -599,7 +600,8 @@ def html_report(tables: Tables, meta: StudyMeta, pngs: Sequence[Path], notes: Se
            if meta.get("expected_games") not in (None, meta.get("games")) else "")
         + (f"; {meta['new_games']} played in this run at {rate:.1f} games/s" if rate else "")
         + f"; generated {time.strftime('%Y-%m-%d %H:%M')}.<br>"
-        f"Intervals are 95% (Wilson for rates). Rows in <i style='color:#888'>grey italics</i> have an interval "
+        f"Intervals are 95% (Wilson for rates; a rate over several deck pairs is clustered by seed, "
+        "since every pair plays the same seeds). Rows in <i style='color:#888'>grey italics</i> have an interval "
         f"wider than {100 * meta.get('max_width', 0.2):.0f} points (means: {100 * meta.get('max_width', 0.2):.0f}% "
         "of the mean): too wide to call; play more games.</p>",
     ]

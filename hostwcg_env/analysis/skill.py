@@ -5,7 +5,7 @@ A balance conclusion drawn from random play may say more about random play than 
 decks. Here one study is played per skill level (each agent in both seats), and the
 conclusions are compared level by level:
 
-* decks: each deck's win rate against the field with its Wilson 95% interval under each agent,
+* decks: each deck's win rate against the field with its 95% interval (clustered by seed) under each agent,
   and its verdict there: ``above`` (the interval lies above 50%), ``below``, or ``unclear``;
 * cards: for each deck and card, the deck's win rate in games where the card was drawn minus
   in games where it was not (``iwd``, Newcombe's 95% interval), and its verdict (``helps``,

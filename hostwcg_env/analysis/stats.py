@@ -4,7 +4,12 @@ Pure Python (no pandas needed): every table is a list of row dicts, in a fixed o
 same records give the same tables to the last digit. Conventions (docs/balance.md):
 
 - a game's result for a side: 1 a win, 0.5 a draw (or a truncated game), 0 a loss;
-- proportions: Wilson score 95% intervals (``wilson``, which the ladder uses too);
+- proportions: Wilson score 95% intervals (``wilson``, which the ladder uses too). A rate that
+  pools the games of several deck pairs (the first player's, a deck's or a Host's against the
+  field, a seat's) is clustered by seed: a study plays every deck pair at the same seeds, so the
+  games of one seed are correlated, and its interval is Wilson's at the effective sample size
+  (``wilson_clustered``). A matchup's games each have their own seed (two, seats swapped), and
+  the card table's conditions stay plain Wilson;
 - a difference of two proportions from independent groups: Newcombe's hybrid score interval;
 - a mean: mean +- t * sd / sqrt(n);
 - ``too_wide``: a proportion whose 95% interval is wider than ``max_width`` (0.2 by default),
@@ -75,7 +80,7 @@ CONDITION_TEXT = {
 Z = 1.959963984540054
 
 
-def wilson(wins: float, n: int, z: float = Z) -> tuple[float, float, float]:
+def wilson(wins: float, n: float, z: float = Z) -> tuple[float, float, float]:
     """Point estimate and Wilson score interval of a proportion (draws count as half)."""
     if n == 0:
         return 0.5, 0.0, 1.0
@@ -84,6 +89,39 @@ def wilson(wins: float, n: int, z: float = Z) -> tuple[float, float, float]:
     centre = (p + z * z / (2 * n)) / den
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
     return p, max(0.0, centre - half), min(1.0, centre + half)
+
+
+def design_effect(wins: float, n: int, clusters: Sequence[tuple[float, int]]) -> float:
+    """How much larger the variance of a pooled rate is than ``n`` independent games would give.
+
+    ``clusters``: (wins, games) of each cluster (the games of one seed). The rate's variance is
+    estimated from the clusters' totals (the ratio estimator's, with the ``C / (C - 1)``
+    correction for ``C`` clusters) and divided by the binomial ``p (1 - p) / n``. Never below 1
+    (games that cancel out within a cluster do not narrow the interval below Wilson's), and 1
+    where it cannot be estimated (fewer than 2 clusters, or every game the same result).
+    """
+    c = len(clusters)
+    if n == 0 or c < 2:
+        return 1.0
+    p = wins / n
+    v_srs = p * (1 - p) / n
+    if v_srs <= 0:
+        return 1.0
+    v = c / (c - 1) * sum((w - p * m) ** 2 for w, m in clusters) / (n * n)
+    return max(1.0, v / v_srs)
+
+
+def wilson_clustered(wins: float, n: int, clusters: Sequence[tuple[float, int]],
+                     z: float = Z) -> tuple[float, float, float, float]:
+    """Point estimate, 95% interval and design effect of a rate over correlated clusters of games:
+    Wilson's interval at the effective sample size ``n / deff`` (Korn and Graubard's effective
+    sample size for a clustered proportion). With independent games it is Wilson's interval."""
+    deff = design_effect(wins, n, clusters)
+    if n == 0:
+        return (*wilson(wins, n, z), deff)
+    p = wins / n
+    _, lo, hi = wilson(p * n / deff, n / deff, z)
+    return p, lo, hi, deff
 
 
 def phi(x: float) -> float:
@@ -164,11 +202,28 @@ def _r(x: float, nd: int = 6) -> float:
     return round(x, nd) if isinstance(x, float) and math.isfinite(x) else x
 
 
-def prop_row(wins: float, n: int, max_width: float, prefix: str = "") -> Row:
-    p, lo, hi = wilson(wins, n)
+def prop_row(wins: float, n: int, max_width: float, prefix: str = "",
+             clusters: Sequence[tuple[float, int]] | None = None) -> Row:
+    """A rate's columns; with ``clusters`` its interval is clustered (``wilson_clustered``)."""
+    p, lo, hi = wilson(wins, n) if clusters is None else wilson_clustered(wins, n, clusters)[:3]
     return {f"{prefix}games": n, f"{prefix}wins": wins, f"{prefix}win_rate": _r(p) if n else None,
             f"{prefix}ci_low": _r(lo), f"{prefix}ci_high": _r(hi), f"{prefix}ci_width": _r(hi - lo),
             f"{prefix}too_wide": (hi - lo) > max_width}
+
+
+def pooled_row(results: Sequence[tuple[int, float]], max_width: float, prefix: str = "") -> Row:
+    """A rate's columns from (seed, result) of each game, its interval clustered by seed."""
+    return prop_row(sum(x for _, x in results), len(results), max_width, prefix, seed_clusters(results))
+
+
+def seed_clusters(results: Iterable[tuple[int, float]]) -> list[tuple[float, int]]:
+    """(wins, games) per seed, in the order the seeds first appear."""
+    by: dict[int, list[float]] = {}
+    for seed, x in results:
+        acc = by.setdefault(seed, [0.0, 0.0])
+        acc[0] += x
+        acc[1] += 1
+    return [(w, int(m)) for w, m in by.values()]
 
 
 # ============================================================================ game results
@@ -178,6 +233,11 @@ def result_for(rec: Record, seat: int) -> float:
     """1 win, 0.5 draw, 0 loss, for the side in ``seat``."""
     w = rec.get("winner")
     return 0.5 if w is None else float(w == seat)
+
+
+def game_seed(rec: Record) -> int:
+    """The seed a game was played at (the cluster its pooled rates count it in)."""
+    return int(known(rec["seed"], rec, "seed"))
 
 
 def deck_ids(rec: Record) -> tuple[str, str]:
@@ -250,10 +310,15 @@ def matrix(records: Sequence[Record], order: Sequence[str]) -> list[Row]:
 
 
 def first_player(records: Sequence[Record], order: Sequence[str], max_width: float) -> list[Row]:
-    """How often the player who went first won: over all games and in the games of each deck."""
+    """How often the player who went first won: over all games and in the games of each deck.
+    The interval is clustered by seed (every deck pair plays the same seeds); ``seeds`` and
+    ``design_effect`` say how many clusters there were and how much they widened it."""
     def row(scope: str, rs: list[Record]) -> Row:
-        w = sum(result_for(r, known(r["first_player"], r, "first_player")) for r in rs)
-        return {"scope": scope, **prop_row(w, len(rs), max_width)}
+        xs = [(game_seed(r), result_for(r, known(r["first_player"], r, "first_player"))) for r in rs]
+        clusters = seed_clusters(xs)
+        w = sum(x for _, x in xs)
+        return {"scope": scope, **prop_row(w, len(rs), max_width, clusters=clusters), "seeds": len(clusters),
+                "design_effect": _r(design_effect(w, len(rs), clusters), 3)}
 
     rows = [row("all", list(records))]
     for d in order:
@@ -266,11 +331,11 @@ def first_player(records: Sequence[Record], order: Sequence[str], max_width: flo
 def seats(records: Sequence[Record], max_width: float) -> list[Row]:
     rows = []
     for seat in (0, 1):
-        by_agent: dict[str, list[float]] = defaultdict(list)
+        by_agent: dict[str, list[tuple[int, float]]] = defaultdict(list)
         for r in records:
-            by_agent[r["agents"][seat]].append(result_for(r, seat))
+            by_agent[r["agents"][seat]].append((game_seed(r), result_for(r, seat)))
         for agent, xs in sorted(by_agent.items()):
-            rows.append({"seat": "AB"[seat], "agent": agent, **prop_row(sum(xs), len(xs), max_width)})
+            rows.append({"seat": "AB"[seat], "agent": agent, **pooled_row(xs, max_width)})
     return rows
 
 
@@ -283,12 +348,12 @@ def _sides(records: Sequence[Record]) -> Iterable[tuple[Record, int, str]]:
 def decks(records: Sequence[Record], order: Sequence[str], info: dict[str, DeckJSON],
           max_width: float) -> list[Row]:
     """Each deck against the field (all its games; a mirror game counts for both sides)."""
-    res: dict[str, list[float]] = defaultdict(list)
-    first: dict[str, list[float]] = defaultdict(list)
-    second: dict[str, list[float]] = defaultdict(list)
+    res: dict[str, list[tuple[int, float]]] = defaultdict(list)
+    first: dict[str, list[tuple[int, float]]] = defaultdict(list)
+    second: dict[str, list[tuple[int, float]]] = defaultdict(list)
     turns: dict[str, list[int]] = defaultdict(list)
     for r, seat, d in _sides(records):
-        x = result_for(r, seat)
+        x = (game_seed(r), result_for(r, seat))
         res[d].append(x)
         (first if r["first_player"] == seat else second)[d].append(x)
         turns[d].append(known(r["turns"], r, "turns"))
@@ -297,9 +362,9 @@ def decks(records: Sequence[Record], order: Sequence[str], info: dict[str, DeckJ
         if not res[d]:
             continue
         rows.append({"deck": d, "name": info[d].get("name", d), "host": info[d]["host"],
-                     **prop_row(sum(res[d]), len(res[d]), max_width),
-                     **prop_row(sum(first[d]), len(first[d]), max_width, "first_"),
-                     **prop_row(sum(second[d]), len(second[d]), max_width, "second_"),
+                     **pooled_row(res[d], max_width),
+                     **pooled_row(first[d], max_width, "first_"),
+                     **pooled_row(second[d], max_width, "second_"),
                      "mean_turns": _r(sum(turns[d]) / len(turns[d]))})
     return rows
 
@@ -311,9 +376,9 @@ def hosts(records: Sequence[Record], order: Sequence[str], info: dict[str, DeckJ
     for d in order:
         if info[d]["host"] not in host_order:
             host_order.append(info[d]["host"])
-    res: dict[str, list[float]] = defaultdict(list)
-    first: dict[str, list[float]] = defaultdict(list)
-    second: dict[str, list[float]] = defaultdict(list)
+    res: dict[str, list[tuple[int, float]]] = defaultdict(list)
+    first: dict[str, list[tuple[int, float]]] = defaultdict(list)
+    second: dict[str, list[tuple[int, float]]] = defaultdict(list)
     turns: dict[str, list[int]] = defaultdict(list)
     won_by: dict[str, Counter[str]] = defaultdict(Counter)
     lost_by: dict[str, Counter[str]] = defaultdict(Counter)
@@ -322,7 +387,7 @@ def hosts(records: Sequence[Record], order: Sequence[str], info: dict[str, DeckJ
         deck_names[info[d]["host"]].append(d)
     for r, seat, d in _sides(records):
         h = info[d]["host"]
-        x = result_for(r, seat)
+        x = (game_seed(r), result_for(r, seat))
         res[h].append(x)
         (first if r["first_player"] == seat else second)[h].append(x)
         turns[h].append(known(r["turns"], r, "turns"))
@@ -335,9 +400,9 @@ def hosts(records: Sequence[Record], order: Sequence[str], info: dict[str, DeckJ
         if not res[h]:
             continue
         rows.append({"host": h, "decks": ", ".join(deck_names[h]),
-                     **prop_row(sum(res[h]), len(res[h]), max_width),
-                     **prop_row(sum(first[h]), len(first[h]), max_width, "first_"),
-                     **prop_row(sum(second[h]), len(second[h]), max_width, "second_"),
+                     **pooled_row(res[h], max_width),
+                     **pooled_row(first[h], max_width, "first_"),
+                     **pooled_row(second[h], max_width, "second_"),
                      "mean_turns": _r(sum(turns[h]) / len(turns[h])),
                      "wins_by": "; ".join(f"{k} {v}" for k, v in won_by[h].most_common()),
                      "losses_by": "; ".join(f"{k} {v}" for k, v in lost_by[h].most_common())})
