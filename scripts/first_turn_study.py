@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from hostwcg_env.analysis.firstturn import GAMES, SEED, run_first_turn_study
+from hostwcg_env.analysis.firstturn import GAMES, SEED, run_first_turn_study, tables_from_reports
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -22,11 +22,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=GAMES, help=f"games per deck pair (the study: {GAMES})")
     ap.add_argument("--decks", nargs="+", help="decks (the study: every shipped preconstructed deck)")
     ap.add_argument("--quiet", action="store_true", help="no progress bars")
+    ap.add_argument("--from-reports", action="store_true",
+                    help="play nothing: the table from the studies whose report/games.csv is complete "
+                         "(parts played on another machine)")
     args = ap.parse_args(argv)
     if args.games != GAMES or args.decks:
         print(f"note: not the pre-registered study ({GAMES} games a pair, every shipped deck, seed {SEED})",
               file=sys.stderr)
-    run_first_turn_study(args.out, workers=args.workers, games=args.games, decks=args.decks, quiet=args.quiet)
+    if args.from_reports:
+        if not tables_from_reports(args.out, games=args.games, decks=args.decks):
+            print(f"no complete study report under {args.out}", file=sys.stderr)
+            return 1
+    else:
+        run_first_turn_study(args.out, workers=args.workers, games=args.games, decks=args.decks, quiet=args.quiet)
     print(open(f"{args.out}/first_turn.md").read())
     return 0
 

@@ -5,13 +5,14 @@ are tiny: the machine is small."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
 import hostwcg_env  # noqa: F401
 from hostwcg_env.analysis import Study, read_records, run_study
-from hostwcg_env.analysis.firstturn import COMPENSATIONS, meets, recommend, run_first_turn_study
+from hostwcg_env.analysis.firstturn import COMPENSATIONS, SEED, meets, recommend, run_first_turn_study
 from hostwcg_env.analysis.patches import (
     PatchError,
     parse_patch,
@@ -26,6 +27,7 @@ from hostwcg_env.cards import default_pool
 from hostwcg_env.cli import main
 
 DECKS2 = ["brae_deep_roots", "karsh_ember_tide"]
+DECKS3 = ["brae", "karsh", "lior"]
 
 
 # ============================================================================ the first player
@@ -67,11 +69,33 @@ def test_the_first_turn_study_runs_on_a_tiny_budget(tmp_path: Path) -> None:
     rows = run_first_turn_study(tmp_path, workers=1, games=2, agents=("random",), decks=DECKS2,
                                 compensations=COMPENSATIONS[:2], quiet=True)
     assert [r["compensation"] for r in rows] == ["none", "draw1"] and all(r["games"] == 2 for r in rows)
+    assert all(r["seeds"] == 1 and r["design_effect"] == 1.0 for r in rows)  # one seed: nothing to cluster
     recs = read_records(tmp_path / "random" / "draw1")
     assert recs and all(r["rules"] == {"second_turn_draw": 1} for r in recs)
     assert (tmp_path / "first_turn.csv").exists()
     assert "second_turn_draw=1" in (tmp_path / "first_turn.md").read_text()
     assert main(["replay", str(tmp_path / "random" / "draw1"), "--all"]) == 0  # the record's rules replay
+    assert "none yet (2 of 7 studies complete" in (tmp_path / "first_turn.md").read_text()
+
+
+def test_the_first_turn_table_from_reports_played_elsewhere(tmp_path: Path) -> None:
+    """A part played on another machine brings back its reports, not its records: the table made
+    from each report's games.csv is the one the records give, and an incomplete study is left out."""
+    from hostwcg_env.analysis.firstturn import tables_from_reports
+
+    rows = run_first_turn_study(tmp_path, workers=1, games=4, agents=("random",), decks=DECKS3,
+                                compensations=COMPENSATIONS[:2], quiet=True)
+    for c in COMPENSATIONS[:2]:
+        folder = tmp_path / "random" / c.label
+        study = Study.make(decks=DECKS3, games=4, agents="random", rules=dict(c.rules), seed=SEED)
+        run_study(study, out=folder, workers=1, quiet=True).write_report(folder / "report", plots=False)
+        shutil.rmtree(folder / "shards")
+    (tmp_path / "first_turn.csv").unlink()
+    again = tables_from_reports(tmp_path, games=4, agents=("random",), decks=DECKS3)
+    assert again == rows and (tmp_path / "first_turn.csv").exists()
+    assert all(r["seeds"] == 2 for r in again)  # 4 games a pair: two seeds, seats swapped
+    # a study short of games is not a row
+    assert tables_from_reports(tmp_path, games=6, agents=("random",), decks=DECKS3) == []
 
 
 def test_the_env_makes_room_for_the_second_players_extra_cards() -> None:

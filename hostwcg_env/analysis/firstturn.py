@@ -8,7 +8,9 @@ and compensation (``OUT/<agent>/<label>/``) and writes the table (``OUT/first_tu
 ``OUT/first_turn.md``) with the decision rule applied.
 
 The decision rule: a compensation *meets* the goal under an agent when the first player's win
-rate over all its games lies within 47-53% and its Wilson 95% interval inside 45-55%. The
+rate over all its games lies within 47-53% and its 95% interval inside 45-55%: the balance
+report's interval, clustered by seed (``stats.wilson_clustered``; every deck pair plays the same
+seeds, so a study's games are not independent). The
 recommendation is the smallest compensation that meets it under every agent; size is the
 number of # it is worth (one card counts as one #: the 1-# action draws a card, 11.3.2), ties
 going to the earlier one in :data:`COMPENSATIONS`.
@@ -86,11 +88,55 @@ def run_first_turn_study(out: str | Path, workers: int | None = None, games: int
             res = run_study(study, out=folder / agent / c.label, workers=workers, quiet=quiet)
             fp = res.tables["first_player"][0]
             row: Row = {"agent": agent, "compensation": c.label, "rules": c.describe(), "size": c.size,
-                   "games": fp["games"], "win_rate": fp["win_rate"], "ci_low": fp["ci_low"],
-                   "ci_high": fp["ci_high"]}
+                   "games": fp["games"], "seeds": fp["seeds"], "win_rate": fp["win_rate"],
+                   "ci_low": fp["ci_low"], "ci_high": fp["ci_high"], "design_effect": fp["design_effect"]}
             row["meets"] = meets(row)
             rows.append(row)
     write_tables(rows, folder, agents, games, seed)
+    return rows
+
+
+def row_from_games_csv(path: str | Path, agent: str, c: Compensation) -> Row:
+    """A study's row from its report's ``games.csv`` (one line a game: seed, winner, first
+    player), for a study played elsewhere whose records did not travel: the same statistic as
+    the report's ``first_player.csv``, scope ``all``."""
+    from .stats import design_effect, seed_clusters, wilson_clustered
+
+    xs: list[tuple[int, float]] = []
+    with Path(path).open(newline="") as fh:
+        for r in csv.DictReader(fh):
+            won = r["winner"]
+            xs.append((int(r["seed"]), 0.5 if won not in ("A", "B") else float(won == r["first_player"])))
+    clusters = seed_clusters(xs)
+    wins = sum(x for _, x in xs)
+    p, lo, hi, _ = wilson_clustered(wins, len(xs), clusters)
+    row: Row = {"agent": agent, "compensation": c.label, "rules": c.describe(), "size": c.size,
+                "games": len(xs), "seeds": len(clusters), "win_rate": round(p, 6), "ci_low": round(lo, 6),
+                "ci_high": round(hi, 6), "design_effect": round(design_effect(wins, len(xs), clusters), 3)}
+    row["meets"] = meets(row)
+    return row
+
+
+def tables_from_reports(out: str | Path, games: int = GAMES, seed: int = SEED, agents: Sequence[str] = AGENTS,
+                        decks: Sequence[str] | None = None) -> list[Row]:
+    """The table from the studies under ``out`` whose ``report/games.csv`` holds every game of
+    the study, without playing: for parts of the study played on other machines, whose records
+    stayed there (``python scripts/first_turn_study.py --from-reports``)."""
+    from .simulate import Study
+
+    folder = Path(out)
+    rows = []
+    for agent in agents:
+        for c in COMPENSATIONS:
+            path = folder / agent / c.label / "report" / "games.csv"
+            if not path.is_file():
+                continue
+            row = row_from_games_csv(path, agent, c)
+            if row["games"] == Study.make(decks=decks, games=games, agents=agent, rules=dict(c.rules),
+                                          seed=seed).n_games:
+                rows.append(row)
+    if rows:
+        write_tables(rows, folder, agents, games, seed)
     return rows
 
 
@@ -105,7 +151,7 @@ def write_tables(rows: Sequence[Row], folder: Path, agents: Sequence[str], games
 
 def markdown(rows: Sequence[Row], agents: Sequence[str], games: int, seed: int) -> str:
     lines = [f"First player's win rate, {games} games a deck pair, seed {seed} "
-             "(docs/lab/first-turn-study.md)", "",
+             "(docs/lab/first-turn-study.md); 95% intervals clustered by seed", "",
              "| compensation | size (#) | " + " | ".join(agents) + " |",
              "|---|---:|" + "---|" * len(agents)]
     by = {(r["agent"], r["compensation"]): r for r in rows}
@@ -114,10 +160,15 @@ def markdown(rows: Sequence[Row], agents: Sequence[str], games: int, seed: int) 
         for a in agents:
             r = by.get((a, c.label))
             cells.append("" if r is None else f"{100 * num(r['win_rate']):.1f}% [{100 * num(r['ci_low']):.1f}, "
-                         f"{100 * num(r['ci_high']):.1f}]{' meets' if r['meets'] else ''} (n={r['games']})")
+                         f"{100 * num(r['ci_high']):.1f}]{' meets' if r['meets'] else ''} "
+                         f"(n={r['games']}, {r['seeds']} seeds, design effect {num(r['design_effect']):.2f})")
         if any(cells):
             lines.append(f"| {c.describe()} | {c.size} | " + " | ".join(cells) + " |")
     best = recommend(rows, agents)
+    if len(rows) < len(agents) * len(COMPENSATIONS):
+        lines += ["", f"Recommendation: none yet ({len(rows)} of {len(agents) * len(COMPENSATIONS)} studies "
+                      "complete; the decision rule is applied when every study is)"]
+        return "\n".join(lines) + "\n"
     lines += ["", "Recommendation: " + (f"{best.describe()} (the smallest compensation that meets the rule "
                                         f"under {', '.join(agents)})" if best else
                                         "none of the compensations meets the rule under every agent")]
