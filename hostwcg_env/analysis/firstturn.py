@@ -86,35 +86,32 @@ def run_first_turn_study(out: str | Path, workers: int | None = None, games: int
             if not quiet:
                 print(f"{agent} / {c.label}: {study.describe()}", flush=True)
             res = run_study(study, out=folder / agent / c.label, workers=workers, quiet=quiet)
-            fp = res.tables["first_player"][0]
-            row: Row = {"agent": agent, "compensation": c.label, "rules": c.describe(), "size": c.size,
-                   "games": fp["games"], "seeds": fp["seeds"], "win_rate": fp["win_rate"],
-                   "ci_low": fp["ci_low"], "ci_high": fp["ci_high"], "design_effect": fp["design_effect"]}
-            row["meets"] = meets(row)
-            rows.append(row)
+            rows.append(study_row(agent, c, res.tables["first_player"][0]))
     write_tables(rows, folder, agents, games, seed)
     return rows
+
+
+def study_row(agent: str, c: Compensation, fp: Row) -> Row:
+    """A study's row of the table from its ``first_player`` row of scope ``all``."""
+    row: Row = {"agent": agent, "compensation": c.label, "rules": c.describe(), "size": c.size,
+                "games": fp["games"], "seeds": fp["seeds"], "win_rate": fp["win_rate"],
+                "ci_low": fp["ci_low"], "ci_high": fp["ci_high"], "design_effect": fp["design_effect"]}
+    row["meets"] = meets(row)
+    return row
 
 
 def row_from_games_csv(path: str | Path, agent: str, c: Compensation) -> Row:
     """A study's row from its report's ``games.csv`` (one line a game: seed, winner, first
     player), for a study played elsewhere whose records did not travel: the same statistic as
     the report's ``first_player.csv``, scope ``all``."""
-    from .stats import design_effect, seed_clusters, wilson_clustered
+    from .stats import pooled_row
 
     xs: list[tuple[int, float]] = []
     with Path(path).open(newline="") as fh:
         for r in csv.DictReader(fh):
             won = r["winner"]
             xs.append((int(r["seed"]), 0.5 if won not in ("A", "B") else float(won == r["first_player"])))
-    clusters = seed_clusters(xs)
-    wins = sum(x for _, x in xs)
-    p, lo, hi, _ = wilson_clustered(wins, len(xs), clusters)
-    row: Row = {"agent": agent, "compensation": c.label, "rules": c.describe(), "size": c.size,
-                "games": len(xs), "seeds": len(clusters), "win_rate": round(p, 6), "ci_low": round(lo, 6),
-                "ci_high": round(hi, 6), "design_effect": round(design_effect(wins, len(xs), clusters), 3)}
-    row["meets"] = meets(row)
-    return row
+    return study_row(agent, c, pooled_row(xs, max_width=1.0, detail=True))
 
 
 def tables_from_reports(out: str | Path, games: int = GAMES, seed: int = SEED, agents: Sequence[str] = AGENTS,

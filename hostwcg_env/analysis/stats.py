@@ -202,18 +202,28 @@ def _r(x: float, nd: int = 6) -> float:
     return round(x, nd) if isinstance(x, float) and math.isfinite(x) else x
 
 
-def prop_row(wins: float, n: int, max_width: float, prefix: str = "",
-             clusters: Sequence[tuple[float, int]] | None = None) -> Row:
-    """A rate's columns; with ``clusters`` its interval is clustered (``wilson_clustered``)."""
-    p, lo, hi = wilson(wins, n) if clusters is None else wilson_clustered(wins, n, clusters)[:3]
+def prop_row(wins: float, n: int, max_width: float, prefix: str = "") -> Row:
+    """A rate's columns, with Wilson's interval."""
+    return _rate_columns(wins, n, *wilson(wins, n), max_width, prefix)
+
+
+def pooled_row(results: Sequence[tuple[int, float]], max_width: float, prefix: str = "",
+               detail: bool = False) -> Row:
+    """A rate's columns from (seed, result) of each game, its interval clustered by seed
+    (``wilson_clustered``); with ``detail`` also ``seeds`` and ``design_effect``."""
+    clusters = seed_clusters(results)
+    wins, n = sum(x for _, x in results), len(results)
+    p, lo, hi, deff = wilson_clustered(wins, n, clusters)
+    row = _rate_columns(wins, n, p, lo, hi, max_width, prefix)
+    if detail:
+        row.update({f"{prefix}seeds": len(clusters), f"{prefix}design_effect": _r(deff, 3)})
+    return row
+
+
+def _rate_columns(wins: float, n: int, p: float, lo: float, hi: float, max_width: float, prefix: str) -> Row:
     return {f"{prefix}games": n, f"{prefix}wins": wins, f"{prefix}win_rate": _r(p) if n else None,
             f"{prefix}ci_low": _r(lo), f"{prefix}ci_high": _r(hi), f"{prefix}ci_width": _r(hi - lo),
             f"{prefix}too_wide": (hi - lo) > max_width}
-
-
-def pooled_row(results: Sequence[tuple[int, float]], max_width: float, prefix: str = "") -> Row:
-    """A rate's columns from (seed, result) of each game, its interval clustered by seed."""
-    return prop_row(sum(x for _, x in results), len(results), max_width, prefix, seed_clusters(results))
 
 
 def seed_clusters(results: Iterable[tuple[int, float]]) -> list[tuple[float, int]]:
@@ -315,10 +325,7 @@ def first_player(records: Sequence[Record], order: Sequence[str], max_width: flo
     ``design_effect`` say how many clusters there were and how much they widened it."""
     def row(scope: str, rs: list[Record]) -> Row:
         xs = [(game_seed(r), result_for(r, known(r["first_player"], r, "first_player"))) for r in rs]
-        clusters = seed_clusters(xs)
-        w = sum(x for _, x in xs)
-        return {"scope": scope, **prop_row(w, len(rs), max_width, clusters=clusters), "seeds": len(clusters),
-                "design_effect": _r(design_effect(w, len(rs), clusters), 3)}
+        return {"scope": scope, **pooled_row(xs, max_width, detail=True)}
 
     rows = [row("all", list(records))]
     for d in order:
