@@ -170,6 +170,55 @@ def test_clustered_interval_is_wilson_at_the_effective_sample_size() -> None:
     assert design_effect(10, 10, [(5, 5), (5, 5)]) == 1.0
 
 
+def test_paired_difference_is_clustered_by_seed() -> None:
+    """Pairs of one seed that move together: the cluster-robust standard error, C - 1 degrees
+    of freedom; pairs independent of their seed keep the plain interval (never narrower)."""
+    xs = [0.0] * 40
+    ys = [1.0 if g % 2 else 0.0 for g in range(10) for _ in range(4)]  # 10 seeds of 4 identical pairs
+    seeds = [g for g in range(10) for _ in range(4)]
+    plain, clus = paired(xs, ys), paired(xs, ys, seeds)
+    assert clus["diff"] == plain["diff"] == 0.5 and (clus["clusters"], plain["clusters"]) == (10, 40)
+    sd = (sum((y - 0.5) ** 2 for y in ys) / 39) ** 0.5
+    assert plain["se"] == pytest.approx(sd / 40**0.5) and plain["design_effect"] == 1.0
+    # each seed's summed deviation is +-2: se = sqrt(10/9 * 10 * 4) / 40
+    assert clus["se"] == pytest.approx((10 / 9 * 10 * 4) ** 0.5 / 40, abs=1e-6)
+    assert clus["design_effect"] == pytest.approx((clus["se"] / plain["se"]) ** 2, abs=1e-3)
+    assert clus["ci_high"] - clus["diff"] == pytest.approx(2.262 * clus["se"], abs=1e-4)  # t(0.975, 9)
+    assert abs(clus["z"]) < abs(plain["z"]) / 1.8
+    # within each seed the pairs differ: no widening
+    mixed = [1.0 if i % 2 else 0.0 for i in range(40)]
+    assert paired(xs, mixed, seeds)["se"] == paired(xs, mixed)["se"]
+    with pytest.raises(ValueError, match="3 cluster labels for 40 pairs"):
+        paired(xs, ys, [0, 1, 2])
+
+
+def test_a_comparisons_paired_rows_are_clustered_by_seed() -> None:
+    """B changes deck da's result at some seeds in every one of its pairs (one seed deals every
+    pair alike): its row's pairs move together, so its interval is the cluster-robust one."""
+    from hostwcg_env.analysis.compare import diff_rows, metric
+
+    decks = [{"id": d, "name": d.upper(), "host": f"H{d}", "main": [["X", 2]]} for d in ("da", "db", "dc")]
+    none = {"opening": [], "drawn": [], "played": []}
+    ra, rb = [], []
+    for seed in range(20):
+        for x, y in ((0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)):
+            pair = [decks[x], decks[y]]
+            key = f"{pair[0]['id']}|{pair[1]['id']}|{seed}"
+            a = {**_rec(0, 0, none, none, pair), "seed": seed, "key": key}
+            da_wins_in_b = seed % 3 == 0 and 0 in (x, y)  # at a third of the seeds da wins all its games
+            b = {**a, "winner": (0 if x == 0 else 1) if da_wins_in_b else 0}
+            ra.append(a)
+            rb.append(b)
+    refs = [DeckRef(id=d["id"], name=d["name"], host=d["host"], main=("X", "X")) for d in decks]
+    row = next(r for r in diff_rows(ra, rb, refs) if r["table"] == "deck" and r["scope"] == "da")
+    assert (row["n"], row["seeds"]) == (80, 20) and row["design_effect"] > 1.5
+    _, value, _ = metric("deck:da")
+    pairs = [(value(a), value(b)) for a, b in zip(ra, rb, strict=True) if value(a) is not None]
+    plain = paired([x for x, _ in pairs], [y for _, y in pairs])
+    assert row["diff"] == plain["diff"]
+    assert row["ci_high"] - row["ci_low"] > 1.25 * (plain["ci_high"] - plain["ci_low"])
+
+
 def test_first_players_rate_is_clustered_by_seed() -> None:
     """Every deck pair plays the same seeds, so a seed that favours the first player favours it
     in every pair: the pooled rate's interval widens by the design effect; a matchup's does not."""

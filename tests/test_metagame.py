@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,8 @@ pytest.importorskip("nashpy")
 from hostwcg_env.analysis import Study, run_study  # noqa: E402
 from hostwcg_env.analysis.metagame import (  # noqa: E402
     equilibrium,
+    metagame,
+    pair_games,
     pair_results,
     pair_results_from_matchups,
     payoff,
@@ -30,8 +33,8 @@ def _results(rates: dict[tuple[int, int], float], n: int = 100) -> dict[tuple[in
     return {k: [1.0] * round(r * n) + [0.0] * (n - round(r * n)) for k, r in rates.items()}
 
 
-def _record(a: str, b: str, winner: int | None) -> dict:
-    return {"decks": [{"id": a}, {"id": b}], "winner": winner}
+def _record(a: str, b: str, winner: int | None, seed: int = 0) -> dict:
+    return {"decks": [{"id": a}, {"id": b}], "winner": winner, "seed": seed}
 
 
 def test_rock_paper_scissors_and_a_dominated_deck() -> None:
@@ -79,6 +82,34 @@ def test_pair_results_from_records_and_from_a_matchups_csv() -> None:
             {"deck": "b", "opponent": "a", "games": "3", "wins": "1.5", "draws": "1"}]
     assert sorted(pair_results_from_matchups(rows, ["a", "b"])[(0, 1)]) == [0.0, 0.5, 1.0]
     assert solve({(0, 1): [1.0]}, ["a", "b", "c"]) == []  # a pair that never met: no game to solve
+
+
+def test_resampling_draws_seeds_when_the_records_have_them() -> None:
+    """Deck a wins every game at even seeds and loses every game at odd ones, against both b and
+    c: its two pairs move together. Resampling seeds (metagame from records) keeps that, so a's
+    rating varies more than when each pair's games are resampled on their own."""
+    recs = []
+    for seed in range(40):
+        a_wins = seed % 2 == 0
+        recs += [_record("a", "b", 0 if a_wins else 1, seed), _record("b", "a", 1 if a_wins else 0, seed),
+                 _record("a", "c", 0 if a_wins else 1, seed), _record("c", "a", 1 if a_wins else 0, seed),
+                 _record("b", "c", seed % 4 // 2, seed), _record("c", "b", seed % 4 // 2, seed)]
+    order = ["a", "b", "c"]
+    assert pair_games(recs, order)[(0, 1)][:2] == [(0, 1.0), (0, 1.0)]
+    by_seed = {r["deck"]: r for r in metagame(recs, order, resamples=300, seed=7)}
+    by_game = {r["deck"]: r for r in solve(pair_results(recs, order), order, resamples=300, seed=7)}
+    assert by_seed["a"]["nash_avg_delta"] == by_game["a"]["nash_avg_delta"]  # the same observed game
+
+    def width(r: dict) -> float:
+        return r["nash_avg_delta_high"] - r["nash_avg_delta_low"]
+
+    assert width(by_seed["a"]) > 1.2 * width(by_game["a"])
+    # every resample keeps 40 seeds' worth of games in each pair
+    from hostwcg_env.analysis.metagame import _seed_resampler
+
+    draw = _seed_resampler(pair_results(recs, order), {k: [s for s, _ in g] for k, g in pair_games(recs, order).items()},
+                           random.Random(1))
+    assert all(len(xs) == 80 for xs in draw().values())
 
 
 def test_the_kept_lookahead_study_has_a_metagame() -> None:

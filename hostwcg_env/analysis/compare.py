@@ -3,8 +3,10 @@
 Both configurations play the same schedule (same decks, seats, seeds and agent seeds), so each
 game key gives a pair of results. Game-level statistics (first-player win rate, each matchup,
 each deck and Host against the field, game length, decisions, draws, how games end) are
-compared by the mean paired difference B - A with a t interval; per-card win rates, whose
-games differ between the configurations, by Newcombe's interval for independent proportions.
+compared by the mean paired difference B - A with a t interval, clustered by seed (the pairs of
+one seed share its deal across deck pairs, so the standard error is the cluster-robust one,
+``stats.paired``); per-card win rates, whose games differ between the configurations, by
+Newcombe's interval for independent proportions.
 
 With a :class:`SequentialPlan` the games are played in groups (``look_every`` paired games)
 and after each group a two-sided group-sequential test on one primary metric decides whether
@@ -30,7 +32,7 @@ from typing import TYPE_CHECKING
 from .recordfile import ShardWriter
 from .records import Record, known, record_key
 from .simulate import BalanceResult, Progress, Study, execute, load_done, prepare_out
-from .stats import CONDITIONS, Row, newcombe, num, paired, result_for, sequential_bounds, text
+from .stats import CONDITIONS, Row, game_seed, newcombe, num, paired, result_for, sequential_bounds, text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -93,14 +95,17 @@ def metric(name: str) -> tuple[Callable[[GameSpec], bool], Callable[[Record], fl
 
 
 def _pairs(ra: Sequence[Record], rb: Sequence[Record],
-           fn: Callable[[Record], float | None]) -> tuple[list[float], list[float]]:
-    xs, ys = [], []
+           fn: Callable[[Record], float | None]) -> tuple[list[float], list[float], list[int]]:
+    """A's and B's values of ``fn`` over the games both have, and each game's seed (its
+    cluster: one seed deals every deck pair alike, so pairs of one seed may be correlated)."""
+    xs, ys, seeds = [], [], []
     for a, b in zip(ra, rb, strict=True):
         x, y = fn(a), fn(b)
         if x is not None and y is not None:
             xs.append(x)
             ys.append(y)
-    return xs, ys
+            seeds.append(game_seed(a))
+    return xs, ys, seeds
 
 
 # ============================================================================ the table
@@ -113,10 +118,10 @@ def diff_rows(ra: Sequence[Record], rb: Sequence[Record], decks: Sequence[DeckRe
     rows: list[Row] = []
 
     def add(table: str, stat: str, scope: str, fn: Callable[[Record], float | None], rate: bool) -> None:
-        xs, ys = _pairs(ra, rb, fn)
+        xs, ys, seeds = _pairs(ra, rb, fn)
         if not xs:
             return
-        p = paired(xs, ys)
+        p = paired(xs, ys, seeds)
         lo, hi = p["ci_low"], p["ci_high"]
         assert lo is not None and hi is not None  # (some pairs)
         va, vb = sum(xs) / len(xs), sum(ys) / len(ys)
@@ -125,7 +130,7 @@ def diff_rows(ra: Sequence[Record], rb: Sequence[Record], decks: Sequence[DeckRe
         rows.append({"table": table, "stat": stat, "scope": scope, "n": p["n"], "value_a": round(va, 6),
                      "value_b": round(vb, 6), "diff": p["diff"], "ci_low": p["ci_low"], "ci_high": p["ci_high"],
                      "paired": True, "significant": bool(len(xs) > 1 and (lo > 0 or hi < 0)),
-                     "too_wide": bool(wide)})
+                     "too_wide": bool(wide), "seeds": p["clusters"], "design_effect": p["design_effect"]})
 
     for name, label in (("first_player", "first player's win rate"), ("seat_a", "seat A's win rate"),
                         ("draws", "draw rate"), ("turns", "mean turns"), ("decisions", "mean decisions")):
@@ -318,12 +323,13 @@ def run_compare(study_a: Study, study_b: Study, out: str | Path | None = None, b
                 continue
             ra = [done["A"][s.key] for s in specs_a[:upto]]
             rb = [done["B"][s.key] for s in specs_b[:upto]]
-            xs, ys = _pairs(ra, rb, value)
-            p = paired(xs, ys)
+            xs, ys, seeds = _pairs(ra, rb, value)
+            p = paired(xs, ys, seeds)
             z = p["z"] if p["z"] is not None else 0.0
             crossed = abs(z) >= bounds[li]
             looks.append({"look": li + 1, "games": upto, "n": p["n"], "value_a": _mean(xs), "value_b": _mean(ys),
-                          "diff": p["diff"], "se": p["se"], "z": z, "bound": round(bounds[li], 4), "crossed": crossed})
+                          "diff": p["diff"], "se": p["se"], "z": z, "bound": round(bounds[li], 4), "crossed": crossed,
+                          "seeds": p["clusters"], "design_effect": p["design_effect"]})
             if crossed or li == len(looks_at) - 1:
                 stop = upto
                 m = sequential.metric

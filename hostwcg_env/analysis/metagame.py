@@ -8,9 +8,13 @@ value is 0. From it:
 
 * **the Nash equilibrium**: the mix of decks no opponent can beat on average (the row
   player's maximin strategy), solved by nashpy's linear program (``nashpy.Game.linear_program``);
-* **the uncertainty**: the games of each deck pair are resampled with replacement
-  (``resamples`` times, seeded), the matrix rebuilt and the equilibrium solved again; each deck
-  gets its weight's 95% percentile interval and the share of resamples in which it is played;
+* **the uncertainty**: the games are resampled (``resamples`` times, seeded), the matrix
+  rebuilt and the equilibrium solved again; each deck gets its weight's 95% percentile interval
+  and the share of resamples in which it is played. Every deck pair plays the same seeds, and
+  one seed deals every pair alike (docs/balance.md, "Statistics"), so when the games' seeds are
+  known (records) the resample draws **seeds** with replacement and keeps all their games in
+  every pair (a cluster bootstrap), which keeps the pairs' correlation; from a kept
+  ``matchups.csv`` (no seeds) each pair's games are resampled on their own;
 * **decks never played**: weight 0 at the equilibrium of the observed matrix (``never``), and
   ``never_robust`` when it is played in fewer than 5% of the resamples too;
 * **a ranking that handles non-transitive matchups**: Nash averaging (Balduzzi, Tuyls, Perolat
@@ -31,7 +35,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from .records import Record
@@ -39,7 +43,7 @@ from .records import Record
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
-from .stats import Cell, Row, deck_ids, num, result_for, text
+from .stats import Cell, Row, deck_ids, game_seed, num, result_for, text
 
 EPS = 1e-6  # a weight below this is "not played"
 ROBUST = 0.05  # never_robust: played in fewer than this share of the resamples
@@ -57,17 +61,22 @@ def available() -> str | None:
 
 def pair_results(records: Sequence[Record], order: Sequence[str]) -> dict[tuple[int, int], list[float]]:
     """For each deck pair (i < j in ``order``), deck i's result in each of their games."""
+    return {k: [x for _, x in games] for k, games in pair_games(records, order).items()}
+
+
+def pair_games(records: Sequence[Record], order: Sequence[str]) -> dict[tuple[int, int], list[tuple[int, float]]]:
+    """For each deck pair (i < j in ``order``), (seed, deck i's result) of each of their games."""
     index = {d: k for k, d in enumerate(order)}
-    out: dict[tuple[int, int], list[float]] = defaultdict(list)
+    out: dict[tuple[int, int], list[tuple[int, float]]] = defaultdict(list)
     for r in records:
         a, b = deck_ids(r)
         if a == b or a not in index or b not in index:
             continue
         i, j = index[a], index[b]
         if i < j:
-            out[(i, j)].append(result_for(r, 0))
+            out[(i, j)].append((game_seed(r), result_for(r, 0)))
         else:
-            out[(j, i)].append(result_for(r, 1))
+            out[(j, i)].append((game_seed(r), result_for(r, 1)))
     return out
 
 
@@ -120,12 +129,16 @@ def metagame(records: Sequence[Record], order: Sequence[str], resamples: int = 2
     and ``never_robust``, ``nash_avg_delta`` (the Nash-averaging rating: its expected result
     against the equilibrium mix minus 1/2) with its interval, and ``rank``. [] when some
     pair of decks never met (the game is then not known)."""
-    return solve(pair_results(records, order), order, resamples, seed)
+    games = pair_games(records, order)
+    return solve({k: [x for _, x in g] for k, g in games.items()}, order, resamples, seed,
+                 seeds={k: [s for s, _ in g] for k, g in games.items()})
 
 
 def solve(results: dict[tuple[int, int], list[float]], order: Sequence[str], resamples: int = 200,
-          seed: int = 0) -> list[Row]:
-    """:func:`metagame` from each pair's results (``pair_results``)."""
+          seed: int = 0, seeds: Mapping[tuple[int, int], Sequence[int]] | None = None) -> list[Row]:
+    """:func:`metagame` from each pair's results (``pair_results``). With ``seeds`` (each
+    result's seed, in the same order) the resamples draw seeds (a cluster bootstrap), else each
+    pair's games on their own."""
     import numpy as np
 
     n = len(order)
@@ -135,9 +148,10 @@ def solve(results: dict[tuple[int, int], list[float]], order: Sequence[str], res
     p = equilibrium(a)
     rating = a @ p
     rng = random.Random(seed)
+    draw = _seed_resampler(results, seeds, rng) if seeds is not None else None
     weights, ratings = [], []
     for _ in range(resamples):
-        boot = {k: rng.choices(xs, k=len(xs)) for k, xs in results.items()}
+        boot = draw() if draw is not None else {k: rng.choices(xs, k=len(xs)) for k, xs in results.items()}
         ab = payoff(n, boot)
         pb = equilibrium(ab)
         weights.append(pb)
@@ -162,6 +176,33 @@ def solve(results: dict[tuple[int, int], list[float]], order: Sequence[str], res
         })
     rows.sort(key=lambda r: num(r["rank"]))
     return rows
+
+
+def _seed_resampler(results: dict[tuple[int, int], list[float]], seeds: Mapping[tuple[int, int], Sequence[int]],
+                    rng: random.Random) -> Callable[[], dict[tuple[int, int], list[float]]]:
+    """A cluster bootstrap: each call draws as many seeds as were played, with replacement, and
+    gives every pair all its games at each drawn seed (as often as it was drawn). A pair none of
+    whose seeds was drawn (possible only when pairs played different seeds) keeps its games."""
+    by: dict[tuple[int, int], dict[int, list[float]]] = {}
+    for k, xs in results.items():
+        ss = seeds[k]
+        if len(ss) != len(xs):
+            raise ValueError(f"metagame: pair {k} has {len(xs)} results and {len(ss)} seeds")
+        groups: dict[int, list[float]] = {}
+        for s, x in zip(ss, xs, strict=True):
+            groups.setdefault(s, []).append(x)
+        by[k] = groups
+    pool = sorted({s for groups in by.values() for s in groups})
+
+    def draw() -> dict[tuple[int, int], list[float]]:
+        picked = rng.choices(pool, k=len(pool))
+        out: dict[tuple[int, int], list[float]] = {}
+        for k, groups in by.items():
+            xs = [x for s in picked for x in groups.get(s, ())]
+            out[k] = xs if xs else results[k]
+        return out
+
+    return draw
 
 
 def _r(x: float | np.floating) -> float:

@@ -756,7 +756,8 @@ def write_compare(res: Comparison, folder: Path, plots: bool = True) -> Written:
     changed = ", ".join(f"{k}={v}" for k, v in m["changed"].items()) or "(nothing)"
     body = [f"<p class='note'>A: {html.escape(m['a'])}<br>B: the same with {html.escape(changed)}<br>"
             f"{m['pairs']} paired games (the same decks, seats, seeds and agent seeds in both); B - A is "
-            "the mean paired difference with a t interval; card rows compare independent proportions "
+            "the mean paired difference with a t interval clustered by seed (its seeds and design effect in "
+            "compare.csv); card rows compare independent proportions "
             "(Newcombe). <b>significant</b>: the 95% interval excludes 0 (not adjusted for the number "
             "of statistics or for stopping early). Grey italics: too wide to call.</p>"]
     body += [f"<p class='note'>{html.escape(n)}</p>" for n in notes if n]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from typing import TYPE_CHECKING, TypedDict
 
 from .records import DeckJSON, Record, known
@@ -40,6 +40,8 @@ class Paired(TypedDict):
     ci_high: float | None
     se: float | None
     z: float | None
+    clusters: int
+    design_effect: float
 
 
 def num(v: Cell) -> float:
@@ -602,18 +604,40 @@ def sequential_bounds(fractions: Sequence[float], alpha: float = 0.05, kind: str
     return bounds
 
 
-def paired(xs: Sequence[float], ys: Sequence[float]) -> Paired:
-    """Mean of y - x over pairs, its 95% interval (t), standard error and z."""
+def paired(xs: Sequence[float], ys: Sequence[float], clusters: Sequence[Hashable] | None = None) -> Paired:
+    """Mean of y - x over pairs, its 95% interval (t), standard error and z.
+
+    ``clusters``: each pair's cluster (the seed it was played at), where pairs of one cluster
+    may be correlated: the standard error is then the cluster-robust one (the clusters' summed
+    deviations, with the ``C / (C - 1)`` correction for ``C`` clusters), never below the
+    independent pairs' one, and the interval's t has ``C - 1`` degrees of freedom.
+    ``design_effect`` is the squared ratio of the two standard errors (1 without clusters)."""
     d = [y - x for x, y in zip(xs, ys, strict=True)]
     n = len(d)
     if n == 0:
-        return {"n": 0, "diff": None, "ci_low": None, "ci_high": None, "se": None, "z": None}
+        return {"n": 0, "diff": None, "ci_low": None, "ci_high": None, "se": None, "z": None,
+                "clusters": 0, "design_effect": 1.0}
     m = sum(d) / n
     sd = math.sqrt(sum((v - m) ** 2 for v in d) / (n - 1)) if n > 1 else math.inf
     se = sd / math.sqrt(n)
-    h = t975(n - 1) * se if n > 1 else math.inf
+    df, c, deff = n - 1, n, 1.0
+    if clusters is not None:
+        if len(clusters) != n:
+            raise ValueError(f"paired: {len(clusters)} cluster labels for {n} pairs")
+        sums: dict[Hashable, float] = {}
+        for v, g in zip(d, clusters, strict=True):
+            sums[g] = sums.get(g, 0.0) + (v - m)
+        c = len(sums)
+        if c > 1 and n > 1:
+            se_c = math.sqrt(c / (c - 1) * sum(t * t for t in sums.values())) / n
+            if se > 0 and se_c > se:
+                deff = (se_c / se) ** 2
+            se = max(se, se_c)
+            df = c - 1
+    h = t975(df) * se if n > 1 else math.inf
     if se == 0:
         z = 0.0 if m == 0 else math.copysign(math.inf, m)
     else:
         z = m / se
-    return {"n": n, "diff": _r(m), "ci_low": _r(m - h), "ci_high": _r(m + h), "se": _r(se), "z": _r(z)}
+    return {"n": n, "diff": _r(m), "ci_low": _r(m - h), "ci_high": _r(m + h), "se": _r(se), "z": _r(z),
+            "clusters": c, "design_effect": _r(deff, 3)}
