@@ -2,7 +2,8 @@
 
     python scripts/first_turn_study.py --workers 16 [--out runs/first-turn]
 
-Resumable: run the same command again to finish an interrupted study. ``--games`` and
+Resumable: run the same command again to finish an interrupted study; a study whose records
+stayed on another machine counts as played when its ``report/games.csv`` came back whole. ``--games`` and
 ``--decks`` exist only to check the script on a tiny budget; the study itself is the defaults
 (hostwcg_env/analysis/firstturn.py).
 """

@@ -22,7 +22,7 @@ from hostwcg_env.analysis.patches import (
 )
 from hostwcg_env.analysis.replay import new_game, spec_of
 from hostwcg_env.analysis.report import first_player_flag, text_summary
-from hostwcg_env.analysis.simulate import resolve_decks
+from hostwcg_env.analysis.simulate import StudyMismatch, resolve_decks
 from hostwcg_env.cards import default_pool
 from hostwcg_env.cli import main
 
@@ -96,6 +96,14 @@ def test_the_first_turn_table_from_reports_played_elsewhere(tmp_path: Path) -> N
     assert all(r["seeds"] == 2 for r in again)  # 4 games a pair: two seeds, seats swapped
     # a study short of games is not a row
     assert tables_from_reports(tmp_path, games=6, agents=("random",), decks=DECKS3) == []
+    # and the study's own command resumes from those reports: it plays nothing again
+    assert run_first_turn_study(tmp_path, workers=1, games=4, agents=("random",), decks=DECKS3,
+                                compensations=COMPENSATIONS[:2], quiet=True) == rows
+    assert not any(list((tmp_path / "random" / c.label / "shards").glob("*.jsonl")) for c in COMPENSATIONS[:2])
+    # a report of another study is refused, not counted
+    with pytest.raises(StudyMismatch, match="holds a different study"):
+        run_first_turn_study(tmp_path, workers=1, games=4, agents=("random",), decks=DECKS2,
+                             compensations=COMPENSATIONS[:1], quiet=True)
 
 
 def test_the_env_makes_room_for_the_second_players_extra_cards() -> None:

@@ -22,8 +22,12 @@ import csv
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .stats import Row, num
+
+if TYPE_CHECKING:
+    from .simulate import Study
 
 AGENTS = ("lookahead", "ppo_v1")
 GAMES = 400  # per deck pair, seats swapped on paired seeds
@@ -83,9 +87,16 @@ def run_first_turn_study(out: str | Path, workers: int | None = None, games: int
     for agent in agents:
         for c in compensations:
             study = Study.make(decks=decks, games=games, agents=agent, rules=dict(c.rules), seed=seed)
+            sub = folder / agent / c.label
+            kept = played_elsewhere(study, sub, agent, c)
+            if kept is not None:  # its report came back from another machine without its records
+                if not quiet:
+                    print(f"{agent} / {c.label}: complete in {sub / 'report' / 'games.csv'}", flush=True)
+                rows.append(kept)
+                continue
             if not quiet:
                 print(f"{agent} / {c.label}: {study.describe()}", flush=True)
-            res = run_study(study, out=folder / agent / c.label, workers=workers, quiet=quiet)
+            res = run_study(study, out=sub, workers=workers, quiet=quiet)
             rows.append(study_row(agent, c, res.tables["first_player"][0]))
     write_tables(rows, folder, agents, games, seed)
     return rows
@@ -98,6 +109,25 @@ def study_row(agent: str, c: Compensation, fp: Row) -> Row:
                 "ci_low": fp["ci_low"], "ci_high": fp["ci_high"], "design_effect": fp["design_effect"]}
     row["meets"] = meets(row)
     return row
+
+
+def played_elsewhere(study: Study, folder: Path, agent: str, c: Compensation) -> Row | None:
+    """The row of a study under ``folder`` that holds no records but a ``report/games.csv`` with
+    every game of this study (a part played on another machine), else None (play it: a folder
+    with records resumes from them). A folder of another study raises ``StudyMismatch``."""
+    from .recordfile import shard_files
+    from .simulate import prepare_out
+
+    path = folder / "report" / "games.csv"
+    shards = folder / "shards"
+    if not path.is_file() or (shards.is_dir() and shard_files(shards)):
+        return None
+    prepare_out(study, folder)  # the study.json there must be this study's
+    with path.open(newline="") as fh:
+        keys = [r["key"] for r in csv.DictReader(fh)]
+    if sorted(keys) != sorted(s.key for s in study.specs()):
+        return None
+    return row_from_games_csv(path, agent, c)
 
 
 def row_from_games_csv(path: str | Path, agent: str, c: Compensation) -> Row:
