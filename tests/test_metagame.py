@@ -107,8 +107,8 @@ def test_resampling_draws_seeds_when_the_records_have_them() -> None:
     # every resample keeps 40 seeds' worth of games in each pair
     from hostwcg_env.analysis.metagame import _seed_resampler
 
-    draw = _seed_resampler(pair_results(recs, order), {k: [s for s, _ in g] for k, g in pair_games(recs, order).items()},
-                           random.Random(1))
+    seeds = {k: [s for s, _ in g] for k, g in pair_games(recs, order).items()}
+    draw = _seed_resampler(pair_results(recs, order), seeds, random.Random(1))
     assert all(len(xs) == 80 for xs in draw().values())
 
 
