@@ -54,11 +54,11 @@ class NumpySetPolicy:
     def _lin(self, name: str, x: np.ndarray) -> np.ndarray:
         return x @ self.wt[f"enc.{name}"] + self.w[f"enc.{name}.bias"]
 
-    def _emb(self, name: str, idx: np.ndarray, card_map: np.ndarray | None = None) -> np.ndarray:
-        """An embedding's rows; ``card_emb``'s through ``card_map`` (``_card_map``, which
-        ``forward_parts`` reads once a batch)."""
-        if name == "card_emb" and card_map is not None:
-            idx = card_map[idx]
+    def _emb(self, name: str, idx: np.ndarray) -> np.ndarray:
+        if name == "card_emb":
+            m = self._card_map()
+            if m is not None:
+                idx = m[idx]
         return self.w[f"enc.{name}.weight"][idx]
 
     def _card_map(self) -> np.ndarray | None:
@@ -93,16 +93,15 @@ class NumpySetPolicy:
         single = obs["cards"].ndim == 2
         if single:
             obs = {k: v[None] for k, v in obs.items()}
-        cm = self._card_map()
         cid = obs["card_id"].astype(np.int64)
         zone = obs["card_zone"].astype(np.int64)
         b, r = cid.shape
         bi, ri = np.nonzero(zone > 0)  # the rows in use
         zi = zone[bi, ri]
         x = np.concatenate([obs["cards"][bi, ri].astype(np.float32),
-                            self._emb("card_emb", cid[bi, ri], cm) + self._emb("zone_emb", zi)], axis=-1)
+                            self._emb("card_emb", cid[bi, ri]) + self._emb("zone_emb", zi)], axis=-1)
         empty = np.zeros((1, x.shape[1]), dtype=np.float32)
-        empty[0, x.shape[1] - self.emb:] = self._emb("card_emb", np.zeros(1, np.int64), cm)[0] + \
+        empty[0, x.shape[1] - self.emb:] = self._emb("card_emb", np.zeros(1, np.int64))[0] + \
             self._emb("zone_emb", np.zeros(1, np.int64))[0]
         h_all = _relu(self._lin("row2", _relu(self._lin("row1", np.concatenate([x, empty])))))  # (L + 1, d)
         h = h_all[:-1]
@@ -119,7 +118,7 @@ class NumpySetPolicy:
         hist = obs["history"].astype(np.int64)
         kind = hist[..., 0]
         hx = (self._emb("hist_kind", kind) + self._emb("hist_actor", hist[..., 1])
-              + self._emb("card_emb", hist[..., 2], cm) + self._emb("card_emb", hist[..., 3], cm))
+              + self._emb("card_emb", hist[..., 2]) + self._emb("card_emb", hist[..., 3]))
         present = (kind > 0).astype(np.float32)[..., None]
         hvec = (hx * present).sum(axis=1) / np.maximum(present.sum(axis=1), 1.0)
         state_in = np.concatenate([pooled, obs["globals"].astype(np.float32), hvec], axis=-1)
@@ -127,7 +126,7 @@ class NumpySetPolicy:
         ab, an = np.nonzero(obs["action_mask"])
         a = (self._emb("act_kind", obs["action_kind"][ab, an].astype(np.int64))
              + self._emb("act_arg", obs["action_arg"][ab, an].astype(np.int64))
-             + self._emb("card_emb", obs["action_card"][ab, an].astype(np.int64), cm))
+             + self._emb("card_emb", obs["action_card"][ab, an].astype(np.int64)))
         where = np.full((b, r), len(h), dtype=np.int64)
         where[bi, ri] = np.arange(len(h))
         hs = _gather_rows(h_all, where, ab, obs["action_source_row"][ab, an].astype(np.int64))
