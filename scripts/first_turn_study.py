@@ -2,6 +2,8 @@
 
     python scripts/first_turn_study.py --workers 16 [--out runs/first-turn]
 
+The studies the recommendation still waits on are played first, then the rest of the table;
+``first_turn.md`` states the recommendation as soon as no study to come can change it.
 Resumable: run the same command again to finish an interrupted study; a study whose records
 stayed on another machine counts as played when its ``report/games.csv`` came back whole. ``--games`` and
 ``--decks`` exist only to check the script on a tiny budget; the study itself is the defaults

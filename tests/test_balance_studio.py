@@ -12,7 +12,7 @@ import pytest
 
 import hostwcg_env  # noqa: F401
 from hostwcg_env.analysis import Study, read_records, run_study
-from hostwcg_env.analysis.firstturn import COMPENSATIONS, SEED, meets, recommend, run_first_turn_study
+from hostwcg_env.analysis.firstturn import COMPENSATIONS, SEED, decision, meets, recommend, run_first_turn_study
 from hostwcg_env.analysis.patches import (
     PatchError,
     parse_patch,
@@ -63,6 +63,57 @@ def test_the_first_turn_decision_rule() -> None:
     best = recommend(rows)
     assert best is not None and best.label == "ap2nd2"  # size 2 like cut2, and listed first
     assert recommend(rows[:2]) is None
+
+
+def test_the_first_turn_decision_is_made_once_no_row_to_come_can_change_it() -> None:
+    def row(agent: str, label: str, ok: bool) -> dict:
+        return {"agent": agent, "compensation": label, "meets": ok}
+
+    fails = [row("lookahead", c.label, False) for c in COMPENSATIONS[:5]]
+    # nothing played: the rule waits on the rules as written, under both agents
+    assert decision([]) == (None, [("lookahead", "none"), ("ppo_v1", "none")])
+    # the five smaller ones fail under the lookahead: it waits on ap2nd2 (size 2, listed before cut2)
+    assert decision(fails) == (None, [("lookahead", "ap2nd2"), ("ppo_v1", "ap2nd2")])
+    # ap2nd2 fails too and cut2 meets under the lookahead: only ppo_v1's cut2 can decide
+    look = [*fails, row("lookahead", "ap2nd2", False), row("lookahead", "cut2", True)]
+    assert decision(look) == (None, [("ppo_v1", "cut2")])
+    best, waits = decision([*look, row("ppo_v1", "cut2", True)])
+    assert best is not None and best.label == "cut2" and waits == []  # ppo_v1's other six rows cannot change it
+    assert decision([*look, row("ppo_v1", "cut2", False)]) == (None, [])  # decided: none meets
+    # the same rows as a whole table give the same answer
+    assert recommend([*look, row("ppo_v1", "cut2", True)]) is best
+
+
+def test_the_first_turn_study_plays_the_studies_the_decision_waits_on_first(tmp_path: Path, monkeypatch) -> None:
+    import hostwcg_env.analysis.simulate as simulate
+    from hostwcg_env.analysis import firstturn
+
+    monkeypatch.setattr(firstturn, "meets", lambda row: row["compensation"] == "draw1")  # a rule to order by
+    played: list[tuple[str, str, int]] = []
+    inner = simulate.run_study
+
+    def run_study(study: Study, **kw):
+        res = inner(study, **kw)
+        played.append((study.agents[0], str(study.rules), res.new_games))
+        return res
+
+    monkeypatch.setattr(simulate, "run_study", run_study)
+    kw = dict(workers=1, games=2, agents=("random", "heuristic"), decks=DECKS2, compensations=COMPENSATIONS[:3],
+              quiet=True)
+    rows = run_first_turn_study(tmp_path, **kw)
+    # none fails under random, so heuristic/none cannot decide: draw1 is played under both agents next
+    assert [p[:2] for p in played[:3]] == [("random", "{}"), ("random", "{'second_turn_draw': 1}"),
+                                           ("heuristic", "{'second_turn_draw': 1}")]
+    assert len(played) == 6 and all(n == 2 for *_, n in played)
+    assert [(r["agent"], r["compensation"]) for r in rows] == [(a, c.label) for a in ("random", "heuristic")
+                                                               for c in COMPENSATIONS[:3]]
+    # draw1 meets under both and the one smaller fails: decided, though 8 of the 14 studies are missing
+    assert "Recommendation: second_turn_draw=1 (decided with 6 of 14 studies complete" in \
+        (tmp_path / "first_turn.md").read_text()
+    # resumed, every study is complete: their rows come back and no game is played again
+    played.clear()
+    assert run_first_turn_study(tmp_path, **kw) == rows
+    assert len(played) == 6 and all(n == 0 for *_, n in played)
 
 
 def test_the_first_turn_study_runs_on_a_tiny_budget(tmp_path: Path) -> None:

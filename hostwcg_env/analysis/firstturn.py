@@ -14,6 +14,12 @@ seeds, so a study's games are not independent). The
 recommendation is the smallest compensation that meets it under every agent; size is the
 number of # it is worth (one card counts as one #: the 1-# action draws a card, 11.3.2), ties
 going to the earlier one in :data:`COMPENSATIONS`.
+
+The rule is a function of the rows, so it can be decided before every row is in
+(:func:`decision`): a compensation that fails under one agent is out whatever the others give,
+and the first one, in the rule's order, that meets under every agent is the recommendation
+whatever the larger ones give. The command plays first the studies the decision still waits on,
+then the rest of the table.
 """
 
 from __future__ import annotations
@@ -63,15 +69,35 @@ def meets(row: Row, target: tuple[float, float] = TARGET, band: tuple[float, flo
         and num(row["ci_high"]) <= band[1]
 
 
+def in_rule_order(compensations: Sequence[Compensation] = COMPENSATIONS) -> list[Compensation]:
+    """The compensations smallest first, ties in the table's order: the order the rule tries them."""
+    return [c for _, c in sorted(enumerate(compensations), key=lambda ic: (ic[1].size, ic[0]))]
+
+
 def recommend(rows: Sequence[Row], agents: Sequence[str] = AGENTS) -> Compensation | None:
-    """The smallest compensation that meets the rule under every agent (None: none does)."""
+    """The smallest compensation that meets the rule under every agent (None: none does), the
+    rows taken as the whole table (a missing row does not meet)."""
     ok = {(r["agent"], r["compensation"]) for r in rows if r["meets"]}
-    order = sorted(range(len(COMPENSATIONS)), key=lambda i: (COMPENSATIONS[i].size, i))
-    for i in order:
-        c = COMPENSATIONS[i]
+    for c in in_rule_order():
         if all((a, c.label) in ok for a in agents):
             return c
     return None
+
+
+def decision(rows: Sequence[Row], agents: Sequence[str] = AGENTS, compensations: Sequence[Compensation] = COMPENSATIONS
+             ) -> tuple[Compensation | None, list[tuple[str, str]]]:
+    """The rule applied to the rows played so far: (the recommendation, the studies (agent,
+    label) it still waits on). An empty list means decided, and no row still to come can change
+    it: each smaller compensation fails under some agent, and this one meets under every agent
+    (None: every compensation fails under some agent). Otherwise the list names the missing
+    studies of the first compensation, in the rule's order, that no row has ruled out."""
+    meets_ = {(r["agent"], r["compensation"]): bool(r["meets"]) for r in rows}
+    for c in in_rule_order(compensations):
+        if any(meets_.get((a, c.label)) is False for a in agents):
+            continue
+        missing = [(a, c.label) for a in agents if (a, c.label) not in meets_]
+        return (None, missing) if missing else (c, [])
+    return None, []
 
 
 def run_first_turn_study(out: str | Path, workers: int | None = None, games: int = GAMES, seed: int = SEED,
@@ -80,26 +106,39 @@ def run_first_turn_study(out: str | Path, workers: int | None = None, games: int
                          quiet: bool = False) -> list[Row]:
     """Play (or resume) every agent x compensation study under ``out`` and write the tables.
     The defaults are the pre-registered study; smaller ``games``/``decks`` only to check it."""
-    from .simulate import Study, run_study
+    from .simulate import Study, load_done, run_study
 
     folder = Path(out)
-    rows: list[Row] = []
-    for agent in agents:
-        for c in compensations:
-            study = Study.make(decks=decks, games=games, agents=agent, rules=dict(c.rules), seed=seed)
-            sub = folder / agent / c.label
-            kept = played_elsewhere(study, sub, agent, c)
-            if kept is not None:  # its report came back from another machine without its records
-                if not quiet:
-                    print(f"{agent} / {c.label}: complete in {sub / 'report' / 'games.csv'}", flush=True)
-                rows.append(kept)
-                continue
+    plan = [(agent, c) for agent in agents for c in compensations]
+    studies = {(a, c.label): Study.make(decks=decks, games=games, agents=a, rules=dict(c.rules), seed=seed)
+               for a, c in plan}
+    rows: dict[tuple[str, str], Row] = {}
+
+    def play(agent: str, c: Compensation) -> None:
+        study = studies[agent, c.label]
+        if not quiet:
+            print(f"{agent} / {c.label}: {study.describe()}", flush=True)
+        res = run_study(study, out=folder / agent / c.label, workers=workers, quiet=quiet)
+        rows[agent, c.label] = study_row(agent, c, res.tables["first_player"][0])
+
+    # the complete studies first (nothing to play), then those the decision waits on, then the rest
+    for agent, c in plan:
+        study, sub = studies[agent, c.label], folder / agent / c.label
+        kept = played_elsewhere(study, sub, agent, c)
+        if kept is not None:  # its report came back from another machine without its records
             if not quiet:
-                print(f"{agent} / {c.label}: {study.describe()}", flush=True)
-            res = run_study(study, out=sub, workers=workers, quiet=quiet)
-            rows.append(study_row(agent, c, res.tables["first_player"][0]))
-    write_tables(rows, folder, agents, games, seed)
-    return rows
+                print(f"{agent} / {c.label}: complete in {sub / 'report' / 'games.csv'}", flush=True)
+            rows[agent, c.label] = kept
+        elif sub.is_dir() and len(load_done(study, sub)) == study.n_games:
+            play(agent, c)
+    while len(rows) < len(plan):
+        waits = decision(list(rows.values()), agents, compensations)[1]
+        agent, c = next(((a, c) for a, c in plan if (a, c.label) in waits),
+                        next((a, c) for a, c in plan if (a, c.label) not in rows))
+        play(agent, c)
+    table = [rows[a, c.label] for a, c in plan]
+    write_tables(table, folder, agents, games, seed)
+    return table
 
 
 def study_row(agent: str, c: Compensation, fp: Row) -> Row:
@@ -123,11 +162,14 @@ def played_elsewhere(study: Study, folder: Path, agent: str, c: Compensation) ->
     if not path.is_file() or (shards.is_dir() and shard_files(shards)):
         return None
     prepare_out(study, folder)  # the study.json there must be this study's
-    with path.open(newline="") as fh:
-        keys = [r["key"] for r in csv.DictReader(fh)]
-    if sorted(keys) != sorted(s.key for s in study.specs()):
-        return None
-    return row_from_games_csv(path, agent, c)
+    return row_from_games_csv(path, agent, c) if report_is_whole(path, study) else None
+
+
+def report_is_whole(path: str | Path, study: Study) -> bool:
+    """Whether a report's ``games.csv`` holds exactly the games of ``study``, key by key."""
+    with Path(path).open(newline="") as fh:
+        keys = sorted(r["key"] for r in csv.DictReader(fh))
+    return keys == sorted(s.key for s in study.specs())
 
 
 def row_from_games_csv(path: str | Path, agent: str, c: Compensation) -> Row:
@@ -158,10 +200,9 @@ def tables_from_reports(out: str | Path, games: int = GAMES, seed: int = SEED, a
             path = folder / agent / c.label / "report" / "games.csv"
             if not path.is_file():
                 continue
-            row = row_from_games_csv(path, agent, c)
-            if row["games"] == Study.make(decks=decks, games=games, agents=agent, rules=dict(c.rules),
-                                          seed=seed).n_games:
-                rows.append(row)
+            if report_is_whole(path, Study.make(decks=decks, games=games, agents=agent, rules=dict(c.rules),
+                                                seed=seed)):
+                rows.append(row_from_games_csv(path, agent, c))
     if rows:
         write_tables(rows, folder, agents, games, seed)
     return rows
@@ -192,9 +233,16 @@ def markdown(rows: Sequence[Row], agents: Sequence[str], games: int, seed: int) 
         if any(cells):
             lines.append(f"| {c.describe()} | {c.size} | " + " | ".join(cells) + " |")
     best = recommend(rows, agents)
-    if len(rows) < len(agents) * len(COMPENSATIONS):
-        lines += ["", f"Recommendation: none yet ({len(rows)} of {len(agents) * len(COMPENSATIONS)} studies "
-                      "complete; the decision rule is applied when every study is)"]
+    n = len(agents) * len(COMPENSATIONS)
+    if len(rows) < n:
+        early, waits = decision(rows, agents)
+        if waits:
+            lines += ["", f"Recommendation: none yet ({len(rows)} of {n} studies complete; the decision waits on "
+                          + ", ".join(f"{a} / {label}" for a, label in waits) + ")"]
+        else:
+            lines += ["", "Recommendation: " + (early.describe() if early else "none: no compensation meets the "
+                                                "rule under every agent")
+                      + f" (decided with {len(rows)} of {n} studies complete: no study still to come can change it)"]
         return "\n".join(lines) + "\n"
     lines += ["", "Recommendation: " + (f"{best.describe()} (the smallest compensation that meets the rule "
                                         f"under {', '.join(agents)})" if best else
