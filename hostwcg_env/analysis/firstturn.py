@@ -106,20 +106,13 @@ def run_first_turn_study(out: str | Path, workers: int | None = None, games: int
                          quiet: bool = False) -> list[Row]:
     """Play (or resume) every agent x compensation study under ``out`` and write the tables.
     The defaults are the pre-registered study; smaller ``games``/``decks`` only to check it."""
-    from .simulate import Study, load_done, run_study
+    from .simulate import Study, run_study
 
     folder = Path(out)
     plan = [(agent, c) for agent in agents for c in compensations]
     studies = {(a, c.label): Study.make(decks=decks, games=games, agents=a, rules=dict(c.rules), seed=seed)
                for a, c in plan}
     rows: dict[tuple[str, str], Row] = {}
-
-    def play(agent: str, c: Compensation) -> None:
-        study = studies[agent, c.label]
-        if not quiet:
-            print(f"{agent} / {c.label}: {study.describe()}", flush=True)
-        res = run_study(study, out=folder / agent / c.label, workers=workers, quiet=quiet)
-        rows[agent, c.label] = study_row(agent, c, res.tables["first_player"][0])
 
     # the complete studies first (nothing to play), then those the decision waits on, then the rest
     for agent, c in plan:
@@ -129,13 +122,18 @@ def run_first_turn_study(out: str | Path, workers: int | None = None, games: int
             if not quiet:
                 print(f"{agent} / {c.label}: complete in {sub / 'report' / 'games.csv'}", flush=True)
             rows[agent, c.label] = kept
-        elif sub.is_dir() and len(load_done(study, sub)) == study.n_games:
-            play(agent, c)
-    while len(rows) < len(plan):
+        elif sub.is_dir():  # its kept records, read once: the row when they are every game
+            res = run_study(study, out=sub, stop_after=0, quiet=True)
+            if len(res.records) == study.n_games:
+                rows[agent, c.label] = study_row(agent, c, res.tables["first_player"][0])
+    while pending := [(a, c) for a, c in plan if (a, c.label) not in rows]:
         waits = decision(list(rows.values()), agents, compensations)[1]
-        agent, c = next(((a, c) for a, c in plan if (a, c.label) in waits),
-                        next((a, c) for a, c in plan if (a, c.label) not in rows))
-        play(agent, c)
+        agent, c = next(((a, c) for a, c in pending if (a, c.label) in waits), pending[0])
+        study = studies[agent, c.label]
+        if not quiet:
+            print(f"{agent} / {c.label}: {study.describe()}", flush=True)
+        res = run_study(study, out=folder / agent / c.label, workers=workers, quiet=quiet)
+        rows[agent, c.label] = study_row(agent, c, res.tables["first_player"][0])
     table = [rows[a, c.label] for a, c in plan]
     write_tables(table, folder, agents, games, seed)
     return table
@@ -232,7 +230,6 @@ def markdown(rows: Sequence[Row], agents: Sequence[str], games: int, seed: int) 
                          f"(n={r['games']}, {r['seeds']} seeds, design effect {num(r['design_effect']):.2f})")
         if any(cells):
             lines.append(f"| {c.describe()} | {c.size} | " + " | ".join(cells) + " |")
-    best = recommend(rows, agents)
     n = len(agents) * len(COMPENSATIONS)
     if len(rows) < n:
         early, waits = decision(rows, agents)
@@ -244,6 +241,7 @@ def markdown(rows: Sequence[Row], agents: Sequence[str], games: int, seed: int) 
                                                 "rule under every agent")
                       + f" (decided with {len(rows)} of {n} studies complete: no study still to come can change it)"]
         return "\n".join(lines) + "\n"
+    best = recommend(rows, agents)
     lines += ["", "Recommendation: " + (f"{best.describe()} (the smallest compensation that meets the rule "
                                         f"under {', '.join(agents)})" if best else
                                         "none of the compensations meets the rule under every agent")]
