@@ -4,6 +4,7 @@ comparison, and a tiny tuning run end to end."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,20 @@ import pytest
 import hostwcg_env  # noqa: F401
 from hostwcg_env.analysis import Study
 from hostwcg_env.analysis.simulate import resolve_decks
-from hostwcg_env.analysis.tune import TunePlan, parse_band, payable, proposals, run_tune, write_deck
+from hostwcg_env.analysis.tune import (
+    TunePlan,
+    TuneTest,
+    card_scores,
+    distance,
+    move_direction,
+    parse_band,
+    parse_under,
+    payable,
+    proposals,
+    run_tune,
+    step_copies,
+    write_deck,
+)
 from hostwcg_env.cards import default_pool, load_deck
 from hostwcg_env.cli import main
 
@@ -37,6 +51,41 @@ def test_proposals_follow_the_card_statistics_and_the_deck_rules() -> None:
     assert all(p.count(" -") == 1 for p in up + down)
     karsh_host = pool["Karsh, the Ember Tyrant"]
     assert not payable(pool["Mossback Tortoise"], karsh_host) and payable(pool["Mossback Tortoise"], pool[brae.host])
+
+
+def test_a_swap_moves_more_copies_the_further_a_deck_is_outside_the_band() -> None:
+    assert [step_copies(x) for x in (0.001, 0.04, 0.0401, 0.08, 0.2)] == [1, 1, 2, 2, 5]
+    brae = resolve_decks(["brae"])[0]
+    pool = default_pool()
+    cards = [_card("brae_deep_roots", "Mossback Tortoise", 0.20), _card("brae_deep_roots", "Sleepy Badger", -0.10),
+             _card("brae_deep_roots", "Hearthkeeper", 0.05), _card("other", "Wandering Druid", -0.30)]
+    # brae holds 2 Mossback Tortoise: at most 2 go out, however far the deck is from the band
+    assert proposals(brae, -1, cards, pool, 1, copies=4) == ["brae_deep_roots: -2 Mossback Tortoise +2 Wandering Druid"]
+    assert proposals(brae, -1, cards, pool, 1, copies=1) == ["brae_deep_roots: -Mossback Tortoise +Wandering Druid"]
+    # never a card that scores no better the wanted way than the card it replaces
+    up = proposals(brae, +1, cards, pool, 5, copies=1)
+    assert "brae_deep_roots: -Mossback Tortoise +Hearthkeeper" not in up
+    assert all("+Wandering Druid" not in p for p in up)
+
+
+def test_card_scores_average_over_the_agents_tables() -> None:
+    per, mean = card_scores([_card("d", "X", 0.2), _card("d", "X", -0.1), _card("e", "X", 0.5),
+                             {"deck": "d", "card": "Y", "condition": "not_drawn", "iwd": 9.0}])
+    assert per == {("d", "X"): pytest.approx(0.05), ("e", "X"): 0.5} and mean == {"X": pytest.approx(0.2)}
+
+
+def test_a_deck_moves_the_way_every_agent_puts_it_or_is_split() -> None:
+    band = (0.45, 0.55)
+    assert distance(0.60, band) == pytest.approx(0.05) and distance(0.40, band) == pytest.approx(-0.05)
+    assert distance(0.5, band) == 0.0
+    assert move_direction({"ppo_v1": 0.05, "lookahead": 0.0}) == -1
+    assert move_direction({"ppo_v1": -0.2, "lookahead": -0.01}) == 1
+    assert move_direction({"ppo_v1": 0.05, "lookahead": -0.01}) == 0  # split: left as it is
+    assert move_direction({"ppo_v1": 0.0, "lookahead": 0.0}) == 0
+    assert parse_under("ppo_v1, lookahead") == ("ppo_v1", "lookahead")
+    for bad in ("ppo_v1,ppo_v1", "ppo_v1,", ""):
+        with pytest.raises(ValueError, match="--under"):
+            parse_under(bad)
 
 
 def test_a_deck_file_is_written_once_and_reads_back(tmp_path: Path) -> None:
@@ -81,3 +130,43 @@ def test_a_tiny_tuning_run(tmp_path: Path) -> None:
 def test_balance_tune_command_refuses_a_bad_band(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["balance", "tune", "--decks", *DECKS2, "--band", "0.6,0.4", "--agent", "random"]) == 2
     assert "--band '0.6,0.4'" in capsys.readouterr().err
+
+
+def test_a_tiny_tuning_run_under_two_agents(tmp_path: Path) -> None:
+    said: list[str] = []
+    study = Study.make(decks=DECKS2, games=4)
+    plan = TunePlan(band=(0.30, 0.32), rounds=1, candidates=1, look_every=2, under=("random", "heuristic"))
+    res = run_tune(study, tmp_path, plan, workers=1, quiet=True, say=said.append)
+    first = res.rounds[0]
+    assert list(first["rates"]) == ["random", "heuristic"] and set(res.final) == {"random", "heuristic"}
+    for agent in ("random", "heuristic"):  # each agent measured on the round's seeds, in its own folder
+        kept = json.loads((tmp_path / "round-1" / agent / "measure" / "study.json").read_text())
+        assert kept["agents"] == [agent, agent] and kept["seed"] == res.rounds[0]["seed"]
+    assert said[0].startswith("round 1 (random): ") and said[1].startswith("round 1 (heuristic): ")
+    # every deck is outside the band under both agents, and not split: 2 decks a pair, so one is
+    # above and the other below under each agent, and a deck split between agents is left alone
+    for t in first["tests"]:
+        assert t["agent"] in ("random", "heuristic") and t["deck"] not in first["split"]
+        assert (tmp_path / "round-1" / t["agent"] / t["deck"] / "proposal-1").is_dir()
+    tested: dict[tuple[str, str], list[TuneTest]] = {(t["deck"], t["swap"]): [] for t in first["tests"]}
+    for t in first["tests"]:
+        tested[(t["deck"], t["swap"])].append(t)
+    for runs in tested.values():  # adopted only when moved the wanted way under every agent tested
+        assert len({t["adopted"] for t in runs}) == 1
+        if runs[0]["adopted"]:
+            assert [t["agent"] for t in runs] == ["random", "heuristic"]
+    assert first["tests"] or first["split"]
+    rows = (tmp_path / "tune.csv").read_text().splitlines()
+    assert rows[0].split(",")[:5] == ["round", "seed", "kind", "agent", "deck"]
+    assert sum(",measure,random," in r for r in rows) == 4  # two decks, two rounds
+    md = (tmp_path / "tune.md").read_text()
+    assert "Under random:" in md and "Under heuristic:" in md and "under random and heuristic" in md
+
+
+def test_balance_tune_command_checks_under(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["balance", "tune", "--decks", *DECKS2, "--under", "random,random"]) == 2
+    assert "--under 'random,random'" in capsys.readouterr().err
+    assert main(["balance", "tune", "--decks", *DECKS2, "--under", "random,heuristic", "--agent", "random"]) == 2
+    assert "either with --under" in capsys.readouterr().err
+    assert main(["balance", "tune", "--decks", *DECKS2, "--under", "random,no_such_agent"]) == 2
+    assert "no_such_agent" in capsys.readouterr().err

@@ -6,26 +6,35 @@ Each round:
 1. **Measure**: the current lists play an ordinary study (``OUT/round-R/measure/``) on the
    round's own seeds (``seed + R * ROUND_SEEDS``: a change is never judged on the games that
    suggested it). A deck whose win rate against the field lies outside the band is to move:
-   down when above, up when below.
-2. **Propose**: legal one-card swaps (``-OUT +IN``, patches.py), ranked by per-card statistics
-   of that measurement: the card to take out is the deck's card whose ``iwd`` (the deck's win
-   rate when it was drawn minus when not) most pushes the wrong way (the most helpful card of a
-   deck that is too strong, the least helpful of a weak one); the card to put in is a card of the
-   pool the deck can pay for (its cost uses only the Host's resource and generic symbols) with
-   fewer than 4 copies in the deck, ranked by its mean ``iwd`` over the decks that play it
-   (weakest first for a strong deck, strongest first for a weak one; cards no deck plays come
-   last). Swaps the deck rules refuse are skipped.
+   down when above, up when below. With ``under`` (several agents, each in both seats), each
+   agent plays its own measurement on the same seeds (``OUT/round-R/<agent>/measure/``); a deck
+   is to move when it is outside under any of them, and a deck above the band under one agent
+   and below it under another is *split*: left as it is and reported.
+2. **Propose**: legal swaps (``-OUT +IN``, patches.py), ranked by per-card statistics of that
+   measurement (averaged over the agents under which the deck is outside): the card to take out
+   is the deck's card whose ``iwd`` (the deck's win rate when it was drawn minus when not) most
+   pushes the wrong way (the most helpful card of a deck that is too strong, the least helpful
+   of a weak one); the card to put in is a card of the pool the deck can pay for (its cost uses
+   only the Host's resource and generic symbols) with fewer than 4 copies in the deck, ranked by
+   its mean ``iwd`` over the decks that play it (weakest first for a strong deck, strongest first
+   for a weak one; cards no deck plays come last), and never a card that scores no better the
+   wanted way than the card it replaces. A swap moves ``step_copies`` copies: one
+   within ``STEP`` (4 points) of the band, one more for each further ``STEP`` (the deck's worst
+   distance over the agents), at most the copies the deck holds of the card going out and may
+   add of the card coming in. Swaps the deck rules refuse are skipped.
 3. **Test**: each proposal, best first, plays a comparison against the current list on paired
    seeds, only the deck's own pairs (``Study.focus``), with a group-sequential test on the deck's
    win rate (compare.py: ``look_every`` paired games between looks, Pocock spending at
-   ``alpha``). The first proposal whose test stops with a change in the wanted direction is
-   adopted; if none does, the deck stays as it is this round.
+   ``alpha``), under each agent under which the deck is outside. The first proposal whose tests
+   all stop with a change in the wanted direction is adopted; if none does, the deck stays as it
+   is this round.
 4. **Write**: the new lists go to ``OUT/round-R/decks/<id>.toml`` (never over a shipped or an
    earlier file).
 
-It stops when every deck measures inside the band or after ``rounds`` rounds, and then measures
-the final lists once more. ``OUT/tune.md`` and ``OUT/tune.csv`` report every round: each deck's
-rate, every proposal tested, its games, its change and the decision.
+It stops when every deck measures inside the band (under every agent) or after ``rounds``
+rounds, and then measures the final lists once more. ``OUT/tune.md`` and ``OUT/tune.csv`` report
+every round: each deck's rate under each agent, every proposal tested, its games, its change and
+the decision.
 """
 
 from __future__ import annotations
@@ -33,6 +42,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import math
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
@@ -52,6 +62,7 @@ if TYPE_CHECKING:
 
 ROUND_SEEDS = 1_000_000  # round R plays seeds from seed + R * ROUND_SEEDS
 DEFAULT_AGENTS = ("ppo_v1", "ppo_v1")  # without --agent: the strongest fast agent (docs/balance.md)
+STEP = 0.04  # a swap moves one more copy for each further 4 points a deck lies outside the band
 
 
 @dataclass
@@ -61,12 +72,14 @@ class TunePlan:
     candidates: int = 3  # proposals tested per deck and round, at most
     look_every: int = 20  # paired games between looks of a proposal's test
     alpha: float = 0.05
+    under: tuple[str, ...] = ()  # agents the band must hold under, each in both seats; () = the study's agents
 
 
 class TuneTest(TypedDict):
     """One proposal tested in a round: the swap, its sequential test and whether it was adopted."""
 
     deck: str
+    agent: str
     swap: str
     direction: str
     games: Cell
@@ -77,39 +90,49 @@ class TuneTest(TypedDict):
 
 
 class TuneRound(TypedDict):
-    """One round: each deck's ``decks`` row as measured, and the proposals tested."""
+    """One round: each agent's ``decks`` rows as measured (by agent, then deck), the proposals
+    tested, and the split decks (above the band under one agent, below it under another)."""
 
     round: int
     seed: int
-    rates: dict[str, Row]
+    rates: dict[str, dict[str, Row]]
     tests: list[TuneTest]
+    split: list[str]
 
 
 @dataclass
 class TuneResult:
     decks: list[DeckRef]
     rounds: list[TuneRound] = field(default_factory=list)
-    final: dict[str, Row] = field(default_factory=dict)  # the last round's ``decks`` rows by deck
+    final: dict[str, dict[str, Row]] = field(default_factory=dict)  # the last round's rows by agent, then deck
     out: Path | None = None
 
     def in_band(self, band: tuple[float, float]) -> bool:
-        return bool(self.final) and all(band[0] <= num(r["win_rate"]) <= band[1] for r in self.final.values())
+        return bool(self.final) and all(band[0] <= num(r["win_rate"]) <= band[1]
+                                        for rows in self.final.values() for r in rows.values())
 
 
 # ============================================================================ proposals
 
 
 def card_scores(cards: Sequence[Row]) -> tuple[dict[tuple[str, str], float], dict[str, float]]:
-    """From a study's ``cards`` table (condition ``drawn``): each (deck, card)'s ``iwd``, and
-    each card's mean ``iwd`` over the decks that play it."""
-    per: dict[tuple[str, str], float] = {}
+    """From a study's ``cards`` table (condition ``drawn``), or several studies' tables one after
+    the other: each (deck, card)'s ``iwd`` (averaged over the tables), and each card's mean
+    ``iwd`` over the decks (and tables) that play it."""
+    per: dict[tuple[str, str], list[float]] = defaultdict(list)
     by_card: dict[str, list[float]] = defaultdict(list)
     for r in cards:
         if r["condition"] != "drawn" or r.get("iwd") is None:
             continue
-        per[(text(r["deck"]), text(r["card"]))] = float(num(r["iwd"]))
+        per[(text(r["deck"]), text(r["card"]))].append(float(num(r["iwd"])))
         by_card[text(r["card"])].append(float(num(r["iwd"])))
-    return per, {c: sum(xs) / len(xs) for c, xs in by_card.items()}
+    return ({k: sum(xs) / len(xs) for k, xs in per.items()}, {c: sum(xs) / len(xs) for c, xs in by_card.items()})
+
+
+def step_copies(distance: float) -> int:
+    """How many copies a swap moves for a deck ``distance`` (a fraction) outside the band: one
+    within ``STEP``, one more for each further ``STEP``."""
+    return max(1, math.ceil(round(distance / STEP, 9)))
 
 
 def payable(card: CardDef, host: CardDef) -> bool:
@@ -122,9 +145,10 @@ def payable(card: CardDef, host: CardDef) -> bool:
 
 
 def proposals(deck: DeckRef, direction: int, cards: Sequence[Row], pool: Mapping[str, CardDef],
-              k: int) -> list[str]:
-    """Up to ``k`` legal swaps (``"ID: -OUT +IN"``) for ``deck`` to move its win rate
-    ``direction`` (+1 up, -1 down), best first (module docstring)."""
+              k: int, copies: int = 1) -> list[str]:
+    """Up to ``k`` legal swaps (``"ID: -OUT +IN"``, or ``"ID: -N OUT +N IN"`` moving N copies,
+    N at most ``copies``) for ``deck`` to move its win rate ``direction`` (+1 up, -1 down),
+    best first (module docstring)."""
     from hostwcg_env.cards.decks import COPY_LIMIT, Deck, check_deck
 
     per, mean = card_scores(cards)
@@ -137,14 +161,16 @@ def proposals(deck: DeckRef, direction: int, cards: Sequence[Row], pool: Mapping
     ins = sorted(known, key=lambda c: -direction * mean[c]) + unknown
     out: list[str] = []
     for o, i in zip(outs, (c for c in ins if counts.get(c, 0) < COPY_LIMIT), strict=False):
-        if o == i:
-            continue
-        main = list(deck.main)
-        main.remove(o)
-        main.append(i)
-        if check_deck(Deck.from_lists(deck.host, main), pool):
-            continue
-        out.append(f"{deck.id}: -{o} +{i}")
+        if o == i or (i in mean and direction * (mean[i] - per[(deck.id, o)]) <= 0):
+            continue  # the card coming in must score better the wanted way than the card going out
+        for n in range(min(copies, counts[o], COPY_LIMIT - counts.get(i, 0)), 0, -1):
+            main = list(deck.main)
+            for _ in range(n):
+                main.remove(o)
+            main += [i] * n
+            if not check_deck(Deck.from_lists(deck.host, main), pool):  # the largest legal step
+                out.append(f"{deck.id}: -{o} +{i}" if n == 1 else f"{deck.id}: -{n} {o} +{n} {i}")
+                break
         if len(out) >= k:
             break
     return out
@@ -176,6 +202,30 @@ def _field(res: BalanceResult) -> dict[str, Row]:
     return {text(r["deck"]): r for r in res.tables["decks"]}
 
 
+def _levels(study: Study, plan: TunePlan) -> list[tuple[str, tuple[str, str], str]]:
+    """The agents a tune measures under: (label, the seats' agents, sub-folder of a round). One
+    level (the study's own agents) keeps the round's folder itself."""
+    from .skill import folder
+
+    if not plan.under:
+        a = study.agents
+        return [(a[0] if a[0] == a[1] else ",".join(a), a, "")]
+    return [(a, (a, a), folder(a)) for a in plan.under]
+
+
+def distance(rate: float, band: tuple[float, float]) -> float:
+    """How far ``rate`` lies outside ``band``: positive above, negative below, 0 inside."""
+    return rate - band[1] if rate > band[1] else rate - band[0] if rate < band[0] else 0.0
+
+
+def move_direction(off: Mapping[str, float]) -> int:
+    """Which way a deck is to move, from its ``distance`` under each agent: -1 down, +1 up, 0 to
+    stay (inside the band under every agent, or split: above under one, below under another)."""
+    if any(x > 0 for x in off.values()) and any(x < 0 for x in off.values()):
+        return 0
+    return -1 if any(x > 0 for x in off.values()) else 1 if any(x < 0 for x in off.values()) else 0
+
+
 def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, workers: int | None = None,
              quiet: bool = False, say: Callable[[str], object] = print) -> TuneResult:
     """Tune ``study``'s decks (module docstring); resumable like any study (run it again)."""
@@ -186,46 +236,73 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
     pool = patched_pool(tuple(study.patches))
     decks = list(study.decks)
     result = TuneResult(decks, out=folder)
-    lo, hi = plan.band
+    levels = _levels(study, plan)
     for rnd in range(1, plan.rounds + 2):
         seed = study.seed + rnd * ROUND_SEEDS
-        base = Study(decks, study.games, study.agents, dict(study.rules), seed, study.mirrors, "",
-                     study.max_width, study.patches)
-        measured = run_study(base, out=folder / f"round-{rnd}" / "measure", workers=workers, quiet=quiet)
-        rates = _field(measured)
-        say(f"round {rnd}: " + ", ".join(f"{d}: {100 * num(r['win_rate']):.1f}%" for d, r in rates.items()))
-        record: TuneRound = {"round": rnd, "seed": seed, "rates": rates, "tests": []}
+        here = folder / f"round-{rnd}"
+        measured: dict[str, BalanceResult] = {}
+        for label, agents, sub in levels:
+            base = Study(decks, study.games, agents, dict(study.rules), seed, study.mirrors, "",
+                         study.max_width, study.patches)
+            measured[label] = run_study(base, out=here / sub / "measure", workers=workers, quiet=quiet)
+        rates = {label: _field(m) for label, m in measured.items()}
+        for label, rows in rates.items():
+            who = f" ({label})" if plan.under else ""
+            say(f"round {rnd}{who}: " + ", ".join(f"{d}: {100 * num(r['win_rate']):.1f}%" for d, r in rows.items()))
+        record: TuneRound = {"round": rnd, "seed": seed, "rates": rates, "tests": [], "split": []}
         result.rounds.append(record)
         result.final = rates
-        outside = [d for d in decks if not lo <= num(rates[d.id]["win_rate"]) <= hi]
+        off = {d.id: {label: distance(float(num(rates[label][d.id]["win_rate"])), plan.band) for label in rates}
+               for d in decks}
+        outside = [d for d in decks if any(off[d.id].values())]
         if not outside or rnd > plan.rounds:
             break
         new = list(decks)
         for d in outside:
-            direction = -1 if num(rates[d.id]["win_rate"]) > hi else 1
-            for k, swap in enumerate(proposals(d, direction, measured.tables["cards"], pool, plan.candidates)):
-                a = Study(decks, study.games, study.agents, dict(study.rules), seed, study.mirrors, "A",
-                          study.max_width, study.patches, d.id)
-                b = a.with_changes([], [swap], "B")
-                seq = SequentialPlan(f"deck:{d.id}", plan.look_every, plan.alpha)
-                res = run_compare(a, b, out=folder / f"round-{rnd}" / d.id / f"proposal-{k + 1}", workers=workers,
-                                  quiet=True, sequential=seq)
-                last: Row = res.looks[-1] if res.looks else {}
-                diff = num(last.get("diff") or 0.0)
-                adopted = bool(last.get("crossed")) and diff * direction > 0
-                test: TuneTest = {"deck": d.id, "swap": swap, "direction": "down" if direction < 0 else "up",
-                        "games": last.get("n"), "diff": diff, "z": last.get("z"), "adopted": adopted,
-                        "decision": res.decision}
-                record["tests"].append(test)
-                say(f"  {swap}: {'+' if diff >= 0 else ''}{100 * diff:.1f} points over {test['games']} paired games"
-                    f"{' -> adopted' if adopted else ''}")
-                if adopted:
-                    i = [x.id for x in decks].index(d.id)
-                    new[i] = b.decks[i]
+            where = {label: x for label, x in off[d.id].items() if x}
+            way = move_direction(where)
+            if not way:
+                record["split"].append(d.id)
+                say(f"  {d.id}: split (above the band under one agent, below under another): left as it is")
+                continue
+            cards = [r for label in where for r in measured[label].tables["cards"]]
+            copies = step_copies(max(abs(x) for x in where.values()))
+            i = [x.id for x in decks].index(d.id)
+            for k, swap in enumerate(proposals(d, way, cards, pool, plan.candidates, copies)):
+                tests: list[TuneTest] = []
+                changed: DeckRef | None = None
+                for label, agents, sub in levels:
+                    if label not in where:
+                        continue
+                    a = Study(decks, study.games, agents, dict(study.rules), seed, study.mirrors, "A",
+                              study.max_width, study.patches, d.id)
+                    b = a.with_changes([], [swap], "B")
+                    seq = SequentialPlan(f"deck:{d.id}", plan.look_every, plan.alpha)
+                    res = run_compare(a, b, out=here / sub / d.id / f"proposal-{k + 1}", workers=workers,
+                                      quiet=True, sequential=seq)
+                    last: Row = res.looks[-1] if res.looks else {}
+                    diff = num(last.get("diff") or 0.0)
+                    moved = bool(last.get("crossed")) and diff * way > 0
+                    tests.append({"deck": d.id, "agent": label, "swap": swap,
+                                  "direction": "down" if way < 0 else "up", "games": last.get("n"),
+                                  "diff": diff, "z": last.get("z"), "adopted": False, "decision": res.decision})
+                    who = f" under {label}" if plan.under else ""
+                    say(f"  {swap}{who}: {'+' if diff >= 0 else ''}{100 * diff:.1f} points over {last.get('n')} "
+                        f"paired games{'' if moved else ': not moved'}")
+                    if not moved:
+                        changed = None
+                        break
+                    changed = b.decks[i]
+                for t in tests:  # adopted: moved the wanted way under every agent it was tested under
+                    t["adopted"] = changed is not None
+                record["tests"] += tests
+                if changed is not None:
+                    say(f"  {swap}: adopted")
+                    new[i] = changed
                     break
         decks = new
         result.decks = decks
-        lists = folder / f"round-{rnd}" / "decks"
+        lists = here / "decks"
         for ref in decks:
             if not (lists / f"{ref.id}.toml").exists():  # written by an earlier, interrupted run
                 write_deck(ref, lists, f"{ref.name} after round {rnd} of hostwcg balance tune")
@@ -236,14 +313,19 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
 def write_report(result: TuneResult, plan: TunePlan, folder: Path) -> None:
     rows: list[Row] = []
     for rec in result.rounds:
-        for d, r in rec["rates"].items():
-            rows.append({"round": rec["round"], "seed": rec["seed"], "kind": "measure", "deck": d,
-                         "win_rate": r["win_rate"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
-                         "games": r["games"], "swap": "", "diff": None, "adopted": None})
+        for agent, rates in rec["rates"].items():
+            for d, r in rates.items():
+                rows.append({"round": rec["round"], "seed": rec["seed"], "kind": "measure", "agent": agent, "deck": d,
+                             "win_rate": r["win_rate"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
+                             "games": r["games"], "swap": "", "diff": None, "adopted": None})
         for t in rec["tests"]:
-            rows.append({"round": rec["round"], "seed": rec["seed"], "kind": "proposal", "deck": t["deck"],
-                         "win_rate": None, "ci_low": None, "ci_high": None, "games": t["games"],
+            rows.append({"round": rec["round"], "seed": rec["seed"], "kind": "proposal", "agent": t["agent"],
+                         "deck": t["deck"], "win_rate": None, "ci_low": None, "ci_high": None, "games": t["games"],
                          "swap": t["swap"], "diff": t["diff"], "adopted": t["adopted"]})
+        for d in rec["split"]:
+            rows.append({"round": rec["round"], "seed": rec["seed"], "kind": "split", "agent": "", "deck": d,
+                         "win_rate": None, "ci_low": None, "ci_high": None, "games": None,
+                         "swap": "", "diff": None, "adopted": None})
     folder.mkdir(parents=True, exist_ok=True)
     with (folder / "tune.csv").open("w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=list(rows[0]))
@@ -254,15 +336,25 @@ def write_report(result: TuneResult, plan: TunePlan, folder: Path) -> None:
     for rec in result.rounds:
         md.append(f"## Round {rec['round']} (seed {rec['seed']})")
         md.append("")
-        for d, r in rec["rates"].items():
-            flag = "" if lo <= num(r["win_rate"]) <= hi else " (outside)"
-            md.append(f"* {d}: {100 * num(r['win_rate']):.1f}% "
-                      f"[{100 * num(r['ci_low']):.1f}, {100 * num(r['ci_high']):.1f}], n={r['games']}{flag}")
+        for agent, rates in rec["rates"].items():
+            if plan.under:
+                md.append(f"Under {agent}:")
+                md.append("")
+            for d, r in rates.items():
+                flag = "" if lo <= num(r["win_rate"]) <= hi else " (outside)"
+                md.append(f"* {d}: {100 * num(r['win_rate']):.1f}% "
+                          f"[{100 * num(r['ci_low']):.1f}, {100 * num(r['ci_high']):.1f}], n={r['games']}{flag}")
+            md.append("")
+        for d in rec["split"]:
+            md.append(f"* {d} is split (above the band under one agent, below it under another): left as it is")
         for t in rec["tests"]:
-            md.append(f"* tested `{t['swap']}` ({t['direction']}): {100 * t['diff']:+.1f} points over {t['games']} "
-                      f"paired games: {'adopted' if t['adopted'] else 'not adopted'}")
+            who = f" under {t['agent']}" if plan.under else ""
+            md.append(f"* tested `{t['swap']}` ({t['direction']}){who}: {100 * t['diff']:+.1f} points over "
+                      f"{t['games']} paired games: {'adopted' if t['adopted'] else 'not adopted'}")
         md.append("")
     done = "every deck inside the band" if result.in_band(plan.band) else "not every deck inside the band"
+    if plan.under:
+        done += " under " + " and ".join(plan.under)
     md.append(f"Final lists ({done}): the last round's `decks/` folder; earlier lists stay in earlier rounds.")
     (folder / "tune.md").write_text("\n".join(md) + "\n", encoding="utf-8")
 
@@ -277,6 +369,9 @@ def add_arguments(bal: argparse.ArgumentParser) -> None:
     bal.add_argument("--rounds", type=int, default=3, metavar="R", help="tune: rounds at most (default 3)")
     bal.add_argument("--candidates", type=int, default=3, metavar="K",
                      help="tune: swaps tested per deck and round, at most (default 3)")
+    bal.add_argument("--under", metavar="A,B,...",
+                     help="tune: agents the band must hold under, each in both seats and measured on the same "
+                          "seeds, e.g. ppo_v1,lookahead (default: --agent, or ppo_v1)")
 
 
 def parse_band(text: str) -> tuple[float, float]:
@@ -290,14 +385,32 @@ def parse_band(text: str) -> tuple[float, float]:
     return lo, hi
 
 
+def parse_under(text: str) -> tuple[str, ...]:
+    names = tuple(a.strip() for a in text.split(","))
+    if not all(names) or len(set(names)) != len(names):
+        raise ValueError(f"--under {text!r}: write A,B,... with different agent names (e.g. ppo_v1,lookahead)")
+    return names
+
+
 def cli(args: argparse.Namespace, study: Study, out: Path) -> int:
     if args.rounds < 1 or args.candidates < 1:
         raise ValueError("balance tune: --rounds and --candidates must be at least 1")
-    plan = TunePlan(parse_band(args.band), args.rounds, args.candidates, args.look_every, args.alpha)
-    if not (args.agents or args.agent):  # skill-robust by default: the strongest fast agent
+    under = parse_under(args.under) if args.under else ()
+    if under and (args.agents or args.agent):
+        raise ValueError("balance tune: give the agents either with --under A,B,... or with --agent/--agents")
+    from agents.registry import problem
+
+    for a in under:  # each name is checked as a study checks its agents, before any game
+        if problem(a):
+            raise ValueError(f"--under: {problem(a)}")
+    plan = TunePlan(parse_band(args.band), args.rounds, args.candidates, args.look_every, args.alpha, under)
+    if under:
+        study = replace(study, agents=(under[0], under[0]))
+    elif not (args.agents or args.agent):  # skill-robust by default: the strongest fast agent
         study = replace(study, agents=DEFAULT_AGENTS)
     if not args.quiet:
-        print(f"balance tune: {study.describe()}; band {plan.band[0]:g}-{plan.band[1]:g}", file=sys.stderr)
+        also = f"; also under {', '.join(under[1:])} on the same seeds" if len(under) > 1 else ""
+        print(f"balance tune: {study.describe()}{also}; band {plan.band[0]:g}-{plan.band[1]:g}", file=sys.stderr)
     result = run_tune(study, out, plan, workers=args.workers, quiet=args.quiet)
     print((out / "tune.md").read_text(), end="")
     print(f"wrote tune.md, tune.csv and each round's lists (round-R/decks/) to {out}")
