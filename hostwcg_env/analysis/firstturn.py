@@ -160,27 +160,30 @@ def played_elsewhere(study: Study, folder: Path, agent: str, c: Compensation) ->
     if not path.is_file() or (shards.is_dir() and shard_files(shards)):
         return None
     prepare_out(study, folder)  # the study.json there must be this study's
-    return row_from_games_csv(path, agent, c) if report_is_whole(path, study) else None
+    return row_from_games_csv(path, agent, c, study)
 
 
-def report_is_whole(path: str | Path, study: Study) -> bool:
-    """Whether a report's ``games.csv`` holds exactly the games of ``study``, key by key."""
-    with Path(path).open(newline="") as fh:
-        keys = sorted(r["key"] for r in csv.DictReader(fh))
-    return keys == sorted(s.key for s in study.specs())
+def _is_whole(keys: Sequence[str], study: Study) -> bool:
+    """Whether a report's ``games.csv`` keys are exactly the games of ``study``."""
+    return sorted(keys) == sorted(s.key for s in study.specs())
 
 
-def row_from_games_csv(path: str | Path, agent: str, c: Compensation) -> Row:
+def row_from_games_csv(path: str | Path, agent: str, c: Compensation, study: Study | None = None) -> Row | None:
     """A study's row from its report's ``games.csv`` (one line a game: seed, winner, first
     player), for a study played elsewhere whose records did not travel: the same statistic as
-    the report's ``first_player.csv``, scope ``all``."""
+    the report's ``first_player.csv``, scope ``all``. Given ``study``, None unless the file
+    holds exactly its games, key by key (checked in the same pass)."""
     from .stats import pooled_row
 
     xs: list[tuple[int, float]] = []
+    keys: list[str] = []
     with Path(path).open(newline="") as fh:
         for r in csv.DictReader(fh):
             won = r["winner"]
+            keys.append(r["key"])
             xs.append((int(r["seed"]), 0.5 if won not in ("A", "B") else float(won == r["first_player"])))
+    if study is not None and not _is_whole(keys, study):
+        return None
     return study_row(agent, c, pooled_row(xs, max_width=1.0, detail=True))
 
 
@@ -198,9 +201,10 @@ def tables_from_reports(out: str | Path, games: int = GAMES, seed: int = SEED, a
             path = folder / agent / c.label / "report" / "games.csv"
             if not path.is_file():
                 continue
-            if report_is_whole(path, Study.make(decks=decks, games=games, agents=agent, rules=dict(c.rules),
-                                                seed=seed)):
-                rows.append(row_from_games_csv(path, agent, c))
+            row = row_from_games_csv(path, agent, c, Study.make(decks=decks, games=games, agents=agent,
+                                                                rules=dict(c.rules), seed=seed))
+            if row is not None:
+                rows.append(row)
     if rows:
         write_tables(rows, folder, agents, games, seed)
     return rows
