@@ -77,11 +77,10 @@ def in_rule_order(compensations: Sequence[Compensation] = COMPENSATIONS) -> list
 def recommend(rows: Sequence[Row], agents: Sequence[str] = AGENTS) -> Compensation | None:
     """The smallest compensation that meets the rule under every agent (None: none does), the
     rows taken as the whole table (a missing row does not meet)."""
-    ok = {(r["agent"], r["compensation"]) for r in rows if r["meets"]}
-    for c in in_rule_order():
-        if all((a, c.label) in ok for a in agents):
-            return c
-    return None
+    have = {(r["agent"], r["compensation"]) for r in rows}
+    absent: list[Row] = [{"agent": a, "compensation": c.label, "meets": False}
+                         for c in COMPENSATIONS for a in agents if (a, c.label) not in have]
+    return decision([*rows, *absent], agents)[0]  # a whole table leaves the rule nothing to wait on
 
 
 def decision(rows: Sequence[Row], agents: Sequence[str] = AGENTS, compensations: Sequence[Compensation] = COMPENSATIONS
