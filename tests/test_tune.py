@@ -17,13 +17,14 @@ from hostwcg_env.analysis.tune import (
     TuneTest,
     card_scores,
     distance,
-    move_direction,
     parse_band,
     parse_under,
     payable,
     proposals,
+    proposals_for,
     run_tune,
     step_copies,
+    wanted_ways,
     write_deck,
 )
 from hostwcg_env.cards import default_pool, load_deck
@@ -68,6 +69,23 @@ def test_a_swap_moves_more_copies_the_further_a_deck_is_outside_the_band() -> No
     assert all("+Wandering Druid" not in p for p in up)
 
 
+def test_a_split_deck_swaps_the_cards_the_agents_value_apart() -> None:
+    brae = resolve_decks(["brae"])[0]
+    pool = default_pool()
+    # too strong under "u", too weak under "d": out goes the card "u" values and "d" does not
+    u = [_card("brae_deep_roots", "Mossback Tortoise", 0.20), _card("brae_deep_roots", "Hearthkeeper", 0.10),
+         _card("other", "Wandering Druid", -0.20), _card("other", "Sapling Sower", 0.30)]
+    d = [_card("brae_deep_roots", "Mossback Tortoise", -0.10), _card("brae_deep_roots", "Hearthkeeper", 0.15),
+         _card("other", "Wandering Druid", 0.25), _card("other", "Sapling Sower", 0.30)]
+    got = proposals_for(brae, {"u": -1, "d": +1}, {"u": u, "d": d}, pool, 3)
+    # Mossback scores (-0.20 - 0.10) / 2 = -0.15, lowest: out; Wandering Druid (0.20 + 0.25) / 2 = 0.225: in
+    assert got[0] == "brae_deep_roots: -Mossback Tortoise +Wandering Druid"
+    # Sapling Sower scores 0 (each agent values it alike) and Hearthkeeper 0.025: no swap of those two
+    assert "brae_deep_roots: -Hearthkeeper +Sapling Sower" not in got
+    # one agent: the same as proposals on its table
+    assert proposals_for(brae, {"u": -1}, {"u": u}, pool, 3) == proposals(brae, -1, u, pool, 3)
+
+
 def test_card_scores_average_over_the_agents_tables() -> None:
     per, mean = card_scores([_card("d", "X", 0.2), _card("d", "X", -0.1), _card("e", "X", 0.5),
                              {"deck": "d", "card": "Y", "condition": "not_drawn", "iwd": 9.0}])
@@ -78,10 +96,10 @@ def test_a_deck_moves_the_way_every_agent_puts_it_or_is_split() -> None:
     band = (0.45, 0.55)
     assert distance(0.60, band) == pytest.approx(0.05) and distance(0.40, band) == pytest.approx(-0.05)
     assert distance(0.5, band) == 0.0
-    assert move_direction({"ppo_v1": 0.05, "lookahead": 0.0}) == -1
-    assert move_direction({"ppo_v1": -0.2, "lookahead": -0.01}) == 1
-    assert move_direction({"ppo_v1": 0.05, "lookahead": -0.01}) == 0  # split: left as it is
-    assert move_direction({"ppo_v1": 0.0, "lookahead": 0.0}) == 0
+    assert wanted_ways({"ppo_v1": 0.05, "lookahead": 0.0}) == {"ppo_v1": -1}
+    assert wanted_ways({"ppo_v1": -0.2, "lookahead": -0.01}) == {"ppo_v1": 1, "lookahead": 1}
+    assert wanted_ways({"ppo_v1": 0.05, "lookahead": -0.01}) == {"ppo_v1": -1, "lookahead": 1}  # split
+    assert wanted_ways({"ppo_v1": 0.0, "lookahead": 0.0}) == {}
     assert parse_under("ppo_v1, lookahead") == ("ppo_v1", "lookahead")
     for bad in ("ppo_v1,ppo_v1", "ppo_v1,", ""):
         with pytest.raises(ValueError, match="--under"):
@@ -143,10 +161,10 @@ def test_a_tiny_tuning_run_under_two_agents(tmp_path: Path) -> None:
         kept = json.loads((tmp_path / "round-1" / agent / "measure" / "study.json").read_text())
         assert kept["agents"] == [agent, agent] and kept["seed"] == res.rounds[0]["seed"]
     assert said[0].startswith("round 1 (random): ") and said[1].startswith("round 1 (heuristic): ")
-    # every deck is outside the band under both agents, and not split: 2 decks a pair, so one is
-    # above and the other below under each agent, and a deck split between agents is left alone
+    # every deck is outside the band under both agents (no rate of 4 games a pair lies in it), so
+    # each proposal is tested under both, in --under order, until one does not move
     for t in first["tests"]:
-        assert t["agent"] in ("random", "heuristic") and t["deck"] not in first["split"]
+        assert t["agent"] in ("random", "heuristic")
         assert (tmp_path / "round-1" / t["agent"] / t["deck"] / "proposal-1").is_dir()
     tested: dict[tuple[str, str], list[TuneTest]] = {(t["deck"], t["swap"]): [] for t in first["tests"]}
     for t in first["tests"]:
@@ -155,7 +173,7 @@ def test_a_tiny_tuning_run_under_two_agents(tmp_path: Path) -> None:
         assert len({t["adopted"] for t in runs}) == 1
         if runs[0]["adopted"]:
             assert [t["agent"] for t in runs] == ["random", "heuristic"]
-    assert first["tests"] or first["split"]
+    assert first["tests"] and first["tests"][0]["agent"] == "random"
     rows = (tmp_path / "tune.csv").read_text().splitlines()
     assert rows[0].split(",")[:5] == ["round", "seed", "kind", "agent", "deck"]
     assert sum(",measure,random," in r for r in rows) == 4  # two decks, two rounds

@@ -9,9 +9,11 @@ Each round:
    down when above, up when below. With ``under`` (several agents, each in both seats), each
    agent plays its own measurement on the same seeds (``OUT/round-R/<agent>/measure/``); a deck
    is to move when it is outside under any of them, and a deck above the band under one agent
-   and below it under another is *split*: left as it is and reported.
+   and below it under another is *split* (reported): it is to move down under the one and up
+   under the other, which only cards the agents value apart can do.
 2. **Propose**: legal swaps (``-OUT +IN``, patches.py), ranked by per-card statistics of that
-   measurement (averaged over the agents under which the deck is outside): the card to take out
+   measurement (each card's ``iwd`` times the way the deck is to move, averaged over the agents
+   under which the deck is outside: ``proposals_for``): the card to take out
    is the deck's card whose ``iwd`` (the deck's win rate when it was drawn minus when not) most
    pushes the wrong way (the most helpful card of a deck that is too strong, the least helpful
    of a weak one); the card to put in is a card of the pool the deck can pay for (its cost uses
@@ -148,20 +150,39 @@ def proposals(deck: DeckRef, direction: int, cards: Sequence[Row], pool: Mapping
               k: int, copies: int = 1) -> list[str]:
     """Up to ``k`` legal swaps (``"ID: -OUT +IN"``, or ``"ID: -N OUT +N IN"`` moving N copies,
     N at most ``copies``) for ``deck`` to move its win rate ``direction`` (+1 up, -1 down),
-    best first (module docstring)."""
+    best first (module docstring), from one study's ``cards`` table (or several, averaged)."""
+    return proposals_for(deck, {"": direction}, {"": cards}, pool, k, copies)
+
+
+def proposals_for(deck: DeckRef, wanted: Mapping[str, int], tables: Mapping[str, Sequence[Row]],
+                  pool: Mapping[str, CardDef], k: int, copies: int = 1) -> list[str]:
+    """``proposals`` under several agents, each with the way the deck is to move under it
+    (``wanted``: agent -> +1 up or -1 down) and its ``cards`` table (``tables``). A card's
+    score is its ``iwd`` times the wanted way, averaged over the agents: out goes the deck's card
+    that scores lowest, in comes the pool's card whose mean ``iwd`` scores highest, and never
+    one that scores no higher than the card it replaces. When the ways differ (a split deck:
+    too strong under one agent, too weak under another), this seeks the cards the agents value
+    differently."""
     from hostwcg_env.cards.decks import COPY_LIMIT, Deck, check_deck
 
-    per, mean = card_scores(cards)
+    scores = {a: card_scores(tables[a]) for a in wanted}
+
+    def avg(xs: list[float]) -> float:
+        return sum(xs) / len(xs)
+
     mine = list(dict.fromkeys(deck.main))
-    outs = sorted((c for c in mine if (deck.id, c) in per), key=lambda c: direction * per[(deck.id, c)])
+    out_score = {c: avg([w * scores[a][0][(deck.id, c)] for a, w in wanted.items() if (deck.id, c) in scores[a][0]])
+                 for c in mine if any((deck.id, c) in scores[a][0] for a in wanted)}
+    in_score = {c: avg([w * scores[a][1][c] for a, w in wanted.items() if c in scores[a][1]])
+                for c in {c for a in wanted for c in scores[a][1]}}
+    outs = sorted(out_score, key=lambda c: out_score[c])
     host = pool[deck.host]
     counts = {c: deck.main.count(c) for c in mine}
-    known = [c for c in mean if c in pool and payable(pool[c], host)]
-    unknown = sorted(c for c, card in pool.items() if c not in mean and payable(card, host))
-    ins = sorted(known, key=lambda c: -direction * mean[c]) + unknown
+    known = sorted((c for c in in_score if c in pool and payable(pool[c], host)), key=lambda c: -in_score[c])
+    unknown = sorted(c for c, card in pool.items() if c not in in_score and payable(card, host))
     out: list[str] = []
-    for o, i in zip(outs, (c for c in ins if counts.get(c, 0) < COPY_LIMIT), strict=False):
-        if o == i or (i in mean and direction * (mean[i] - per[(deck.id, o)]) <= 0):
+    for o, i in zip(outs, (c for c in known + unknown if counts.get(c, 0) < COPY_LIMIT), strict=False):
+        if o == i or (i in in_score and in_score[i] <= out_score[o]):
             continue  # the card coming in must score better the wanted way than the card going out
         for n in range(min(copies, counts[o], COPY_LIMIT - counts.get(i, 0)), 0, -1):
             main = list(deck.main)
@@ -218,12 +239,11 @@ def distance(rate: float, band: tuple[float, float]) -> float:
     return rate - band[1] if rate > band[1] else rate - band[0] if rate < band[0] else 0.0
 
 
-def move_direction(off: Mapping[str, float]) -> int:
-    """Which way a deck is to move, from its ``distance`` under each agent: -1 down, +1 up, 0 to
-    stay (inside the band under every agent, or split: above under one, below under another)."""
-    if any(x > 0 for x in off.values()) and any(x < 0 for x in off.values()):
-        return 0
-    return -1 if any(x > 0 for x in off.values()) else 1 if any(x < 0 for x in off.values()) else 0
+def wanted_ways(off: Mapping[str, float]) -> dict[str, int]:
+    """The way a deck is to move under each agent under which it is outside the band, from its
+    ``distance`` under each: -1 down (above), +1 up (below); agents where it is inside are left
+    out. Mixed ways mean a split deck."""
+    return {a: -1 if x > 0 else 1 for a, x in off.items() if x}
 
 
 def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, workers: int | None = None,
@@ -259,21 +279,21 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
             break
         new = list(decks)
         for d in outside:
-            where = {label: x for label, x in off[d.id].items() if x}
-            way = move_direction(where)
-            if not way:
+            ways = wanted_ways(off[d.id])
+            if len(set(ways.values())) > 1:
                 record["split"].append(d.id)
-                say(f"  {d.id}: split (above the band under one agent, below under another): left as it is")
-                continue
-            cards = [r for label in where for r in measured[label].tables["cards"]]
-            copies = step_copies(max(abs(x) for x in where.values()))
+                say(f"  {d.id}: split (" + ", ".join(f"{'above' if w < 0 else 'below'} under {a}"
+                                                   for a, w in ways.items()) + "): swaps the agents value apart")
+            tables = {label: measured[label].tables["cards"] for label in ways}
+            copies = step_copies(max(abs(x) for x in off[d.id].values()))
             i = [x.id for x in decks].index(d.id)
-            for k, swap in enumerate(proposals(d, way, cards, pool, plan.candidates, copies)):
+            for k, swap in enumerate(proposals_for(d, ways, tables, pool, plan.candidates, copies)):
                 tests: list[TuneTest] = []
                 changed: DeckRef | None = None
                 for label, agents, sub in levels:
-                    if label not in where:
+                    if label not in ways:
                         continue
+                    way = ways[label]
                     a = Study(decks, study.games, agents, dict(study.rules), seed, study.mirrors, "A",
                               study.max_width, study.patches, d.id)
                     b = a.with_changes([], [swap], "B")
@@ -346,7 +366,8 @@ def write_report(result: TuneResult, plan: TunePlan, folder: Path) -> None:
                           f"[{100 * num(r['ci_low']):.1f}, {100 * num(r['ci_high']):.1f}], n={r['games']}{flag}")
             md.append("")
         for d in rec["split"]:
-            md.append(f"* {d} is split (above the band under one agent, below it under another): left as it is")
+            md.append(f"* {d} is split (above the band under one agent, below it under another): its swaps are "
+                      "sought among the cards the agents value apart")
         for t in rec["tests"]:
             who = f" under {t['agent']}" if plan.under else ""
             md.append(f"* tested `{t['swap']}` ({t['direction']}){who}: {100 * t['diff']:+.1f} points over "
