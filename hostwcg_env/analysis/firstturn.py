@@ -162,16 +162,11 @@ def played_elsewhere(study: Study, folder: Path, agent: str, c: Compensation) ->
     return row_from_games_csv(path, agent, c, study)
 
 
-def _is_whole(keys: Sequence[str], study: Study) -> bool:
-    """Whether a report's ``games.csv`` keys are exactly the games of ``study``."""
-    return sorted(keys) == sorted(s.key for s in study.specs())
-
-
-def row_from_games_csv(path: str | Path, agent: str, c: Compensation, study: Study | None = None) -> Row | None:
+def row_from_games_csv(path: str | Path, agent: str, c: Compensation, study: Study) -> Row | None:
     """A study's row from its report's ``games.csv`` (one line a game: seed, winner, first
     player), for a study played elsewhere whose records did not travel: the same statistic as
-    the report's ``first_player.csv``, scope ``all``. Given ``study``, None unless the file
-    holds exactly its games, key by key (checked in the same pass)."""
+    the report's ``first_player.csv``, scope ``all``. None unless the file holds exactly the
+    games of ``study``, key by key (checked in the same pass)."""
     from .stats import pooled_row
 
     xs: list[tuple[int, float]] = []
@@ -181,7 +176,7 @@ def row_from_games_csv(path: str | Path, agent: str, c: Compensation, study: Stu
             won = r["winner"]
             keys.append(r["key"])
             xs.append((int(r["seed"]), 0.5 if won not in ("A", "B") else float(won == r["first_player"])))
-    if study is not None and not _is_whole(keys, study):
+    if sorted(keys) != sorted(s.key for s in study.specs()):
         return None
     return study_row(agent, c, pooled_row(xs, max_width=1.0, detail=True))
 

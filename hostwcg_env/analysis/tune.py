@@ -50,7 +50,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, TypedDict, TypeVar
 
 from .compare import SequentialPlan, run_compare
 from .records import DeckRef
@@ -64,6 +64,7 @@ if TYPE_CHECKING:
 
 ROUND_SEEDS = 1_000_000  # round R plays seeds from seed + R * ROUND_SEEDS
 DEFAULT_AGENTS = ("ppo_v1", "ppo_v1")  # without --agent: the strongest fast agent (docs/balance.md)
+K = TypeVar("K")
 STEP = 0.04  # a swap moves one more copy for each further 4 points a deck lies outside the band
 
 
@@ -154,6 +155,12 @@ def proposals(deck: DeckRef, direction: int, cards: Sequence[Row], pool: Mapping
     return proposals_for(deck, {"": direction}, {"": cards}, pool, k, copies)
 
 
+def _weighted(tables: Sequence[tuple[int, Mapping[K, float]]], key: K) -> float | None:
+    """The mean of ``way * table[key]`` over the tables that hold ``key`` (None: none does)."""
+    xs = [w * t[key] for w, t in tables if key in t]
+    return sum(xs) / len(xs) if xs else None
+
+
 def proposals_for(deck: DeckRef, wanted: Mapping[str, int], tables: Mapping[str, Sequence[Row]],
                   pool: Mapping[str, CardDef], k: int, copies: int = 1) -> list[str]:
     """``proposals`` under several agents, each with the way the deck is to move under it
@@ -165,16 +172,10 @@ def proposals_for(deck: DeckRef, wanted: Mapping[str, int], tables: Mapping[str,
     differently."""
     from hostwcg_env.cards.decks import COPY_LIMIT, Deck, check_deck
 
-    scores = {a: card_scores(tables[a]) for a in wanted}
-
-    def avg(xs: list[float]) -> float:
-        return sum(xs) / len(xs)
-
+    scores = [(w, card_scores(tables[a])) for a, w in wanted.items()]
     mine = list(dict.fromkeys(deck.main))
-    out_score = {c: avg([w * scores[a][0][(deck.id, c)] for a, w in wanted.items() if (deck.id, c) in scores[a][0]])
-                 for c in mine if any((deck.id, c) in scores[a][0] for a in wanted)}
-    in_score = {c: avg([w * scores[a][1][c] for a, w in wanted.items() if c in scores[a][1]])
-                for c in {c for a in wanted for c in scores[a][1]}}
+    out_score = {c: x for c in mine if (x := _weighted([(w, per) for w, (per, _) in scores], (deck.id, c))) is not None}
+    in_score = {c: x for c in pool if (x := _weighted([(w, mean) for w, (_, mean) in scores], c)) is not None}
     outs = sorted(out_score, key=lambda c: out_score[c])
     host = pool[deck.host]
     counts = {c: deck.main.count(c) for c in mine}
@@ -422,8 +423,8 @@ def cli(args: argparse.Namespace, study: Study, out: Path) -> int:
     from agents.registry import problem
 
     for a in under:  # each name is checked as a study checks its agents, before any game
-        if problem(a):
-            raise ValueError(f"--under: {problem(a)}")
+        if bad := problem(a):
+            raise ValueError(f"--under: {bad}")
     plan = TunePlan(parse_band(args.band), args.rounds, args.candidates, args.look_every, args.alpha, under)
     if under:
         study = replace(study, agents=(under[0], under[0]))
