@@ -10,14 +10,17 @@ from typing import Any
 
 
 def add_parser(sub: Any) -> None:
+    from agents.training.recipe import shipped_recipes
+
+    names = ", ".join(shipped_recipes())
     tr = sub.add_parser(
         "train", help="train a hostwcg_v1 policy from a recipe: demos, cloning, DAgger, league PPO, expert "
                       "iteration (docs/training.md)",
-        description="Run the stages of a recipe (a TOML file, or a shipped recipe's name: smoke, ppo_v1) in a run "
-                    "directory: each stage with its time budget, a progress bar and TensorBoard logs; then the "
+        description=f"Run the stages of a recipe (a TOML file, or a shipped recipe's name: {names}) in a "
+                    "run directory: each stage with its time budget, a progress bar and TensorBoard logs; then the "
                     "evaluation games and MODEL_CARD.md. A killed run continues with --resume. Needs the train "
                     "extra (pip install 'hostwcg[train]').")
-    tr.add_argument("recipe", metavar="RECIPE", help="a recipe file (.toml) or a shipped recipe's name (smoke, ppo_v1)")
+    tr.add_argument("recipe", metavar="RECIPE", help=f"a recipe file (.toml) or a shipped recipe's name ({names})")
     tr.add_argument("--run-dir", type=Path, metavar="DIR", help="the run directory (default runs/train/NAME)")
     tr.add_argument("--resume", action="store_true", help="continue the run in --run-dir, skipping finished stages")
     tr.add_argument("--quiet", action="store_true", help="no progress bars")

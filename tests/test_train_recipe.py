@@ -100,6 +100,14 @@ def test_a_good_recipe_is_filled_in_and_the_shipped_ones_load_by_name(tmp_path: 
         load_recipe("nosuch")
 
 
+def test_train_help_names_every_shipped_recipe(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["train", "--help"]) == 0
+    shown = " ".join(capsys.readouterr().out.split())
+    for name in ("hardened", "in_2h", "in_4h", "ppo_v1", "smoke"):
+        assert name in shown
+        load_recipe(name)  # each shipped recipe is valid
+
+
 def test_deck_files_in_a_recipe_are_read_beside_it_and_given_to_the_league_as_pools(tmp_path: Path) -> None:
     from agents.training.train_v1 import deck_kwargs
 

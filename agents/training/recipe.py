@@ -174,15 +174,20 @@ class Recipe:
                 "evaluation": self.evaluation, "init": self.init}
 
 
+def shipped_recipes() -> list[str]:
+    """The names of the shipped recipes (``agents/recipes/*.toml``), sorted."""
+    return sorted(f.stem for f in RECIPES_DIR.glob("*.toml"))
+
+
 def recipe_path(name: str | Path) -> Path:
-    """A recipe file: a path, or the name of a shipped recipe (``smoke``, ``ppo_v1``)."""
+    """A recipe file: a path, or the name of a shipped recipe (:func:`shipped_recipes`)."""
     p = Path(name)
     if p.is_file():
         return p
     shipped = RECIPES_DIR / f"{name}.toml"
     if "/" not in str(name) and shipped.is_file():
         return shipped
-    names = ", ".join(sorted(f.stem for f in RECIPES_DIR.glob("*.toml")))
+    names = ", ".join(shipped_recipes())
     raise RecipeError(f"{name}: no such recipe file, and not a shipped recipe (shipped: {names})")
 
 
