@@ -101,11 +101,26 @@ def test_a_good_recipe_is_filled_in_and_the_shipped_ones_load_by_name(tmp_path: 
 
 
 def test_train_help_names_every_shipped_recipe(capsys: pytest.CaptureFixture[str]) -> None:
+    from agents.training.recipe import shipped_recipes
+    from hostwcg_env.cli_train import SHIPPED_RECIPES
+
+    assert list(SHIPPED_RECIPES) == shipped_recipes() == ["hardened", "in_2h", "in_4h", "ppo_v1", "smoke"]
     assert main(["train", "--help"]) == 0
     shown = " ".join(capsys.readouterr().out.split())
-    for name in ("hardened", "in_2h", "in_4h", "ppo_v1", "smoke"):
+    for name in SHIPPED_RECIPES:
         assert name in shown
         load_recipe(name)  # each shipped recipe is valid
+
+
+def test_building_the_command_line_imports_no_agent_code() -> None:
+    """The help names the recipes from a literal, so no command's start-up pays for ``agents``."""
+    code = ("import sys, contextlib, io\nfrom hostwcg_env.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n    main(['deck', '--help'])\n"
+            "print('agents' in sys.modules)\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                         cwd=ROOT)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.split() == ["False"]
 
 
 def test_deck_files_in_a_recipe_are_read_beside_it_and_given_to_the_league_as_pools(tmp_path: Path) -> None:
