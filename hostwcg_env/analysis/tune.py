@@ -173,9 +173,11 @@ def proposals_for(deck: DeckRef, wanted: Mapping[str, int], tables: Mapping[str,
     from hostwcg_env.cards.decks import COPY_LIMIT, Deck, check_deck
 
     scores = [(w, card_scores(tables[a])) for a, w in wanted.items()]
+    per_deck = [(w, per) for w, (per, _) in scores]  # (deck, card) -> iwd in that deck
+    per_card = [(w, mean) for w, (_, mean) in scores]  # card -> its mean iwd over the decks
     mine = list(dict.fromkeys(deck.main))
-    out_score = {c: x for c in mine if (x := _weighted([(w, per) for w, (per, _) in scores], (deck.id, c))) is not None}
-    in_score = {c: x for c in pool if (x := _weighted([(w, mean) for w, (_, mean) in scores], c)) is not None}
+    out_score = {c: x for c in mine if (x := _weighted(per_deck, (deck.id, c))) is not None}
+    in_score = {c: x for c in pool if (x := _weighted(per_card, c)) is not None}
     outs = sorted(out_score, key=lambda c: out_score[c])
     host = pool[deck.host]
     counts = {c: deck.main.count(c) for c in mine}
