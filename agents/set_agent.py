@@ -72,7 +72,7 @@ class SetPolicyAgent(EngineAgent):
         self.memory: Any = None
         self.slate: Any = None
         self.ranked: tuple[Action, ...] = ()  # the last choice's actions, the network's most probable first
-        self.logits: np.ndarray | None = None  # the last choice's logits (the greedy path's)
+        self.logits: np.ndarray | None = None  # the last choice's logits (the greedy path's; None: one action)
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -125,6 +125,12 @@ class SetPolicyAgent(EngineAgent):
                 actions = no_losing_attacks(view, actions)
         legal.set(view.player, actions, object())  # the env's own index of each action (v1/spaces.py)
         enc.encode(view, self.memory, self.slate, legal.pairs, legal.token)
+        if len(actions) == 1:  # nothing to choose (a forced decision, or one sensible action): no forward pass
+            if self.sample:
+                self.policy.rng.random((1, 1))  # the draw ``predict`` makes, so later samples stay the same
+            self.logits = None
+            self.ranked = (actions[0],)
+            return actions[0], actions
         if self.sample:
             index, _ = self.policy.predict(self.slate.arrays)
             chosen = legal.decode(int(index[0]))

@@ -39,6 +39,8 @@ class NumpySetPolicy:
         self.n_card_rows = w["enc.card_emb.weight"].shape[0]
         self._map_for: tuple[str, ...] | None = None
         self._map: np.ndarray | None = None
+        self._table_for: np.ndarray | None = None  # the map ``_table`` was taken through
+        self._table = np.zeros((0, 0), np.float32)
         # each layer's weight transposed once, contiguous: x @ W.T on a strided view is twice as slow
         self.wt = {k[: -len(".weight")]: np.ascontiguousarray(v.T) for k, v in w.items()
                    if k.endswith(".weight") and f"{k[: -len('.weight')]}.bias" in w}
@@ -55,11 +57,17 @@ class NumpySetPolicy:
         return x @ self.wt[f"enc.{name}"] + self.w[f"enc.{name}.bias"]
 
     def _emb(self, name: str, idx: np.ndarray) -> np.ndarray:
-        if name == "card_emb":
-            m = self._card_map()
-            if m is not None:
-                idx = m[idx]
         return self.w[f"enc.{name}.weight"][idx]
+
+    def _card_table(self) -> np.ndarray:
+        """The card embeddings indexed by this process's card ids: the network's own table, or
+        its rows taken through ``_card_map`` (built once for each index, not at every lookup)."""
+        m = self._card_map()
+        if m is None:
+            return self.w["enc.card_emb.weight"]
+        if self._table_for is not m:
+            self._table, self._table_for = self.w["enc.card_emb.weight"][m], m
+        return self._table
 
     def _card_map(self) -> np.ndarray | None:
         """This process's card ids -> the network's (None: the same), rebuilt when the index is.
@@ -96,13 +104,13 @@ class NumpySetPolicy:
         cid = obs["card_id"].astype(np.int64)
         zone = obs["card_zone"].astype(np.int64)
         b, r = cid.shape
+        cards = self._card_table()
         bi, ri = np.nonzero(zone > 0)  # the rows in use
         zi = zone[bi, ri]
         x = np.concatenate([obs["cards"][bi, ri].astype(np.float32),
-                            self._emb("card_emb", cid[bi, ri]) + self._emb("zone_emb", zi)], axis=-1)
+                            cards[cid[bi, ri]] + self._emb("zone_emb", zi)], axis=-1)
         empty = np.zeros((1, x.shape[1]), dtype=np.float32)
-        empty[0, x.shape[1] - self.emb:] = self._emb("card_emb", np.zeros(1, np.int64))[0] + \
-            self._emb("zone_emb", np.zeros(1, np.int64))[0]
+        empty[0, x.shape[1] - self.emb:] = cards[0] + self._emb("zone_emb", np.zeros(1, np.int64))[0]
         h_all = _relu(self._lin("row2", _relu(self._lin("row1", np.concatenate([x, empty])))))  # (L + 1, d)
         h = h_all[:-1]
         seg = bi * self.n_zones + (zi - 1)
@@ -118,7 +126,7 @@ class NumpySetPolicy:
         hist = obs["history"].astype(np.int64)
         kind = hist[..., 0]
         hx = (self._emb("hist_kind", kind) + self._emb("hist_actor", hist[..., 1])
-              + self._emb("card_emb", hist[..., 2]) + self._emb("card_emb", hist[..., 3]))
+              + cards[hist[..., 2]] + cards[hist[..., 3]])
         present = (kind > 0).astype(np.float32)[..., None]
         hvec = (hx * present).sum(axis=1) / np.maximum(present.sum(axis=1), 1.0)
         state_in = np.concatenate([pooled, obs["globals"].astype(np.float32), hvec], axis=-1)
@@ -126,7 +134,7 @@ class NumpySetPolicy:
         ab, an = np.nonzero(obs["action_mask"])
         a = (self._emb("act_kind", obs["action_kind"][ab, an].astype(np.int64))
              + self._emb("act_arg", obs["action_arg"][ab, an].astype(np.int64))
-             + self._emb("card_emb", obs["action_card"][ab, an].astype(np.int64)))
+             + cards[obs["action_card"][ab, an].astype(np.int64)])
         where = np.full((b, r), len(h), dtype=np.int64)
         where[bi, ri] = np.arange(len(h))
         hs = _gather_rows(h_all, where, ab, obs["action_source_row"][ab, an].astype(np.int64))

@@ -62,6 +62,44 @@ def test_the_agent_sees_what_the_env_shows_its_seat(weights: dict[str, np.ndarra
     assert choices > 20
 
 
+def test_a_decision_with_one_action_skips_the_network_and_keeps_the_samples(weights: dict[str, np.ndarray]) -> None:
+    """Where only one action is legal the agent plays it without the network's forward pass
+    (balance studies ask agents at forced decisions too), yet a sampling agent draws the number
+    ``predict`` would have drawn: its choices are those of the policy asked at every decision."""
+    from agents.set_policy import NumpySetPolicy
+
+    env = hostwcg_v1.raw_env()
+    env.reset(seed=8)
+    agent = SetPolicyAgent(weights, seed=8, sample=True, guard=False)
+    direct = NumpySetPolicy(weights, deterministic=False, seed=8)
+    passes = [0]
+    forward = agent.policy.forward
+
+    def counted(obs: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        passes[0] += 1
+        return forward(obs)
+
+    agent.policy.forward = counted  # type: ignore[method-assign]
+    rng = np.random.default_rng(8)
+    choices = forced = 0
+    while env.agents and not env.game.is_over:
+        who = env.agent_selection
+        mask = env.action_mask(who)
+        if who == AGENTS[0]:
+            d = env.game.decision
+            want = env.observe(who)
+            a = agent.choose(env.game.view(d.player), d.actions)
+            idx = int(direct.predict(want)[0][0])
+            assert env.legal.map[idx] == a
+            forced += len(d.actions) == 1
+            choices += len(d.actions) > 1
+            assert passes[0] == choices
+            env.step(idx)
+        else:
+            env.step(int(rng.choice(np.flatnonzero(mask))))
+    assert choices > 20 and forced > 5
+
+
 def test_it_plays_in_the_ladder_and_by_name(tmp_path: Path, weights: dict[str, np.ndarray]) -> None:
     from hostwcg_env.analysis.ladder import run_ladder
 

@@ -212,14 +212,14 @@ def test_a_network_records_its_cards_and_finds_their_rows_in_another_pool(tmp_pa
     with card_files([tmp_path / "my_cards.toml", tmp_path / "more" / "volley.toml"]):
         v1.sync_index()
         ids = np.array([v1.card_id("Ashen Raider"), v1.card_id("Ash Volley"), v1.card_id("Squire")])
-        rows = net._emb("card_emb", ids)
+        rows = net._card_table()[ids]
         assert (rows[0] == 7.0).all()  # Ashen Raider's own row, though its id here is another
         assert np.array_equal(rows[1], emb[v1.OTHER])  # a card the network never saw
         assert np.array_equal(rows[2], emb[v1.card_id("Squire")])  # shipped ids are the same everywhere
         # the shipped network (no rows for new cards) reads each new card as OTHER
-        assert np.array_equal(NumpySetPolicy(w)._emb("card_emb", ids), emb[[v1.OTHER, v1.OTHER, ids[2]]])
+        assert np.array_equal(NumpySetPolicy(w)._card_table()[ids], emb[[v1.OTHER, v1.OTHER, ids[2]]])
     v1.sync_index()
-    assert np.array_equal(net._emb("card_emb", np.array([v1.card_id("Squire")]))[0], emb[v1.card_id("Squire")])
+    assert np.array_equal(net._card_table()[v1.card_id("Squire")], emb[v1.card_id("Squire")])
     shipped = NumpySetPolicy(w)
     assert shipped._card_map() is None  # the shipped network in the shipped pool: no mapping at all
 
