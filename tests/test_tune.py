@@ -12,11 +12,13 @@ import pytest
 import hostwcg_env  # noqa: F401
 from hostwcg_env.analysis import Study
 from hostwcg_env.analysis.simulate import resolve_decks
+from hostwcg_env.analysis.stats import num
 from hostwcg_env.analysis.tune import (
     TunePlan,
     TuneTest,
     card_scores,
     distance,
+    lands_nearer,
     parse_band,
     parse_under,
     payable,
@@ -106,6 +108,15 @@ def test_a_deck_moves_the_way_every_agent_puts_it_or_is_split() -> None:
             parse_under(bad)
 
 
+def test_a_swap_is_adopted_only_when_it_leaves_the_deck_nearer_the_band() -> None:
+    band = (0.45, 0.55)
+    assert lands_nearer(0.554, -0.05, band)  # into the band
+    assert lands_nearer(0.60, -0.13, band)  # 5 points above to 2 below: past it, but nearer
+    assert not lands_nearer(0.554, -0.16, band)  # 0.4 above to 5.6 below: the round-2 overshoot
+    assert lands_nearer(0.30, 0.10, band) and not lands_nearer(0.30, 0.45, band)
+    assert not lands_nearer(0.40, 0.0, band)  # no change is not nearer
+
+
 def test_a_deck_file_is_written_once_and_reads_back(tmp_path: Path) -> None:
     brae = resolve_decks(["brae"])[0]
     path = write_deck(brae, tmp_path, "a plan")
@@ -171,8 +182,11 @@ def test_a_tiny_tuning_run_under_two_agents(tmp_path: Path) -> None:
         tested[(t["deck"], t["swap"])].append(t)
     for runs in tested.values():  # adopted only when moved the wanted way under every agent tested
         assert len({t["adopted"] for t in runs}) == 1
+        for t in runs:  # the estimate each test gives: the deck's measured rate plus the change
+            assert t["after"] == pytest.approx(num(first["rates"][t["agent"]][t["deck"]]["win_rate"]) + t["diff"])
         if runs[0]["adopted"]:
             assert [t["agent"] for t in runs] == ["random", "heuristic"]
+            assert all(lands_nearer(t["after"] - t["diff"], t["diff"], plan.band) for t in runs)
     assert first["tests"] and first["tests"][0]["agent"] == "random"
     rows = (tmp_path / "tune.csv").read_text().splitlines()
     assert rows[0].split(",")[:5] == ["round", "seed", "kind", "agent", "deck"]

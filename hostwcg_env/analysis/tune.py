@@ -28,8 +28,10 @@ Each round:
    seeds, only the deck's own pairs (``Study.focus``), with a group-sequential test on the deck's
    win rate (compare.py: ``look_every`` paired games between looks, Pocock spending at
    ``alpha``), under each agent under which the deck is outside. The first proposal whose tests
-   all stop with a change in the wanted direction is adopted; if none does, the deck stays as it
-   is this round.
+   all stop with a change in the wanted direction, and leave the deck nearer the band than it was
+   (``lands_nearer``: its rate plus the change, an estimate, no further outside on either side; a
+   change that overshoots the band by more than the deck was outside is not adopted), is adopted;
+   if none does, the deck stays as it is this round.
 4. **Write**: the new lists go to ``OUT/round-R/decks/<id>.toml`` (never over a shipped or an
    earlier file).
 
@@ -87,6 +89,7 @@ class TuneTest(TypedDict):
     direction: str
     games: Cell
     diff: float
+    after: float  # the deck's rate under that agent plus the change: where the swap is estimated to leave it
     z: Cell
     adopted: bool
     decision: str
@@ -242,6 +245,13 @@ def distance(rate: float, band: tuple[float, float]) -> float:
     return rate - band[1] if rate > band[1] else rate - band[0] if rate < band[0] else 0.0
 
 
+def lands_nearer(rate: float, diff: float, band: tuple[float, float]) -> bool:
+    """Whether a change of ``diff`` leaves a deck at ``rate`` nearer the band than it was: its
+    estimated rate ``rate + diff`` lies less far outside, on either side (inside: 0). A swap that
+    takes a deck 0.4 points above the band to 5.6 below it is not nearer."""
+    return abs(distance(rate + diff, band)) < abs(distance(rate, band))
+
+
 def wanted_ways(off: Mapping[str, float]) -> dict[str, int]:
     """The way a deck is to move under each agent under which it is outside the band, from its
     ``distance`` under each: -1 down (above), +1 up (below); agents where it is inside are left
@@ -305,14 +315,20 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
                                       quiet=True, sequential=seq)
                     last: Row = res.looks[-1] if res.looks else {}
                     diff = num(last.get("diff") or 0.0)
+                    rate = float(num(rates[label][d.id]["win_rate"]))
                     moved = bool(last.get("crossed")) and diff * way > 0
+                    nearer = lands_nearer(rate, diff, plan.band)
                     tests.append({"deck": d.id, "agent": label, "swap": swap,
                                   "direction": "down" if way < 0 else "up", "games": last.get("n"),
-                                  "diff": diff, "z": last.get("z"), "adopted": False, "decision": res.decision})
+                                  "diff": diff, "after": rate + diff, "z": last.get("z"), "adopted": False,
+                                  "decision": res.decision})
                     who = f" under {label}" if plan.under else ""
+                    why = "" if moved and nearer else ": not moved" if not moved else (
+                        f": overshoots (about {100 * (rate + diff):.1f}% after, from {100 * rate:.1f}%)")
                     say(f"  {swap}{who}: {'+' if diff >= 0 else ''}{100 * diff:.1f} points over {last.get('n')} "
-                        f"paired games{'' if moved else ': not moved'}")
-                    if not moved:
+                        f"paired games{why}")
+                    moved = moved and nearer
+                    if not moved:  # (or moved past the band: not nearer it)
                         changed = None
                         break
                     changed = b.decks[i]
@@ -340,15 +356,15 @@ def write_report(result: TuneResult, plan: TunePlan, folder: Path) -> None:
             for d, r in rates.items():
                 rows.append({"round": rec["round"], "seed": rec["seed"], "kind": "measure", "agent": agent, "deck": d,
                              "win_rate": r["win_rate"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
-                             "games": r["games"], "swap": "", "diff": None, "adopted": None})
+                             "games": r["games"], "swap": "", "diff": None, "after": None, "adopted": None})
         for t in rec["tests"]:
             rows.append({"round": rec["round"], "seed": rec["seed"], "kind": "proposal", "agent": t["agent"],
                          "deck": t["deck"], "win_rate": None, "ci_low": None, "ci_high": None, "games": t["games"],
-                         "swap": t["swap"], "diff": t["diff"], "adopted": t["adopted"]})
+                         "swap": t["swap"], "diff": t["diff"], "after": t["after"], "adopted": t["adopted"]})
         for d in rec["split"]:
             rows.append({"round": rec["round"], "seed": rec["seed"], "kind": "split", "agent": "", "deck": d,
                          "win_rate": None, "ci_low": None, "ci_high": None, "games": None,
-                         "swap": "", "diff": None, "adopted": None})
+                         "swap": "", "diff": None, "after": None, "adopted": None})
     folder.mkdir(parents=True, exist_ok=True)
     with (folder / "tune.csv").open("w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=list(rows[0]))
@@ -374,7 +390,8 @@ def write_report(result: TuneResult, plan: TunePlan, folder: Path) -> None:
         for t in rec["tests"]:
             who = f" under {t['agent']}" if plan.under else ""
             md.append(f"* tested `{t['swap']}` ({t['direction']}){who}: {100 * t['diff']:+.1f} points over "
-                      f"{t['games']} paired games: {'adopted' if t['adopted'] else 'not adopted'}")
+                      f"{t['games']} paired games (about {100 * t['after']:.1f}% after): "
+                      f"{'adopted' if t['adopted'] else 'not adopted'}")
         md.append("")
     done = "every deck inside the band" if result.in_band(plan.band) else "not every deck inside the band"
     if plan.under:
