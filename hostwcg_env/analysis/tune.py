@@ -323,12 +323,11 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
                                   "diff": diff, "after": rate + diff, "z": last.get("z"), "adopted": False,
                                   "decision": res.decision})
                     who = f" under {label}" if plan.under else ""
-                    why = "" if moved and nearer else ": not moved" if not moved else (
-                        f": overshoots (about {100 * (rate + diff):.1f}% after, from {100 * rate:.1f}%)")
+                    why = (": not moved" if not moved else "" if nearer
+                           else f": overshoots (about {100 * (rate + diff):.1f}% after, from {100 * rate:.1f}%)")
                     say(f"  {swap}{who}: {'+' if diff >= 0 else ''}{100 * diff:.1f} points over {last.get('n')} "
                         f"paired games{why}")
-                    moved = moved and nearer
-                    if not moved:  # (or moved past the band: not nearer it)
+                    if not (moved and nearer):
                         changed = None
                         break
                     changed = b.decks[i]
