@@ -18,6 +18,7 @@ from hostwcg_env.analysis.tune import (
     TuneTest,
     card_scores,
     distance,
+    keeps_inside,
     lands_nearer,
     parse_band,
     parse_under,
@@ -115,6 +116,67 @@ def test_a_swap_is_adopted_only_when_it_leaves_the_deck_nearer_the_band() -> Non
     assert not lands_nearer(0.554, -0.16, band)  # 0.4 above to 5.6 below: the round-2 overshoot
     assert lands_nearer(0.30, 0.10, band) and not lands_nearer(0.30, 0.45, band)
     assert not lands_nearer(0.40, 0.0, band)  # no change is not nearer
+
+
+def test_a_swap_must_keep_a_deck_inside_where_it_is_inside() -> None:
+    band = (0.45, 0.55)
+    assert keeps_inside(0.50, 0.04, True, band)  # a change found, the deck still inside
+    assert not keeps_inside(0.53, 0.069, True, band)  # Brae under the lookahead, rounds 3-4: out above
+    assert not keeps_inside(0.47, -0.05, True, band)  # out below
+    assert keeps_inside(0.55, 0.03, False, band)  # the test found no change: kept
+
+
+def test_a_swap_that_takes_a_deck_out_under_another_agent_is_not_adopted(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """8 games a pair: under random both decks win 50% (inside), under the heuristic Brae wins
+    62.5% and Karsh 37.5% (outside). Each deck's first swap is tested under the heuristic, where it
+    moves the deck into the band, then under random, where the deck is inside: Brae's swap takes
+    it out there (+8 points, found) and is refused, so its second swap is tried; Karsh's keeps it
+    inside (+2) and is adopted. The comparisons are scripted; the measurements are played."""
+    from types import SimpleNamespace
+
+    import hostwcg_env.analysis.tune as tune
+
+    asked: list[tuple[str, str, str]] = []
+
+    def scripted(a: Study, b: Study, out: Path, **_: object) -> SimpleNamespace:
+        agent, k = a.agents[0], Path(out).name  # out: .../<deck>/proposal-K
+        asked.append((a.focus, agent, k))
+        brae = a.focus == "brae_deep_roots"
+        diff = ((-0.10 if brae else 0.10) if agent == "heuristic"
+                else (0.08 if brae and k == "proposal-1" else 0.02))
+        crossed = agent == "heuristic" or diff > 0.05
+        return SimpleNamespace(looks=[{"n": 40, "diff": diff, "crossed": crossed, "z": 3.0 if crossed else 0.5}],
+                               decision="stopped" if crossed else "no change")
+
+    monkeypatch.setattr(tune, "run_compare", scripted)
+    said: list[str] = []
+    plan = TunePlan(band=(0.45, 0.55), rounds=1, candidates=2, look_every=2, under=("random", "heuristic"))
+    res = run_tune(Study.make(decks=DECKS2, games=8), tmp_path, plan, workers=1, quiet=True, say=said.append)
+    rates = res.rounds[0]["rates"]
+    assert [num(rates["random"][d]["win_rate"]) for d in DECKS2] == [0.5, 0.5]
+    assert [num(rates["heuristic"][d]["win_rate"]) for d in DECKS2] == [0.625, 0.375]
+    tests = res.rounds[0]["tests"]
+    brae = [t for t in tests if t["deck"] == "brae_deep_roots"]
+    karsh = [t for t in tests if t["deck"] == "karsh_ember_tide"]
+    assert [(t["agent"], t["direction"], t["adopted"]) for t in brae] == [
+        ("heuristic", "down", False), ("random", "inside", False),  # brought in, but out under random
+        ("heuristic", "down", True), ("random", "inside", True)]
+    assert [(t["agent"], t["direction"], t["adopted"]) for t in karsh] == [
+        ("heuristic", "up", True), ("random", "inside", True)]
+    assert brae[1]["after"] == pytest.approx(0.58)
+    assert any("(inside there): takes it out of the band (about 58.0% after)" in s for s in said)
+    kept = {d: load_deck(tmp_path / "round-1" / "decks" / f"{d}.toml").main for d in DECKS2}
+    assert kept["brae_deep_roots"] != tuple(resolve_decks(["brae"])[0].main)
+    assert asked[:2] == [("brae_deep_roots", "heuristic", "proposal-1"), ("brae_deep_roots", "random", "proposal-1")]
+    # without the check, the first swap under the heuristic alone is adopted
+    asked.clear()
+    plain = TunePlan(band=(0.45, 0.55), rounds=1, candidates=2, look_every=2, under=("random", "heuristic"),
+                     keep_inside=False)
+    res = run_tune(Study.make(decks=DECKS2, games=8), tmp_path / "plain", plain, workers=1, quiet=True)
+    assert [(t["deck"], t["agent"], t["adopted"]) for t in res.rounds[0]["tests"]] == [
+        ("brae_deep_roots", "heuristic", True), ("karsh_ember_tide", "heuristic", True)]
+    assert {agent for _, agent, _ in asked} == {"heuristic"}
 
 
 def test_a_deck_file_is_written_once_and_reads_back(tmp_path: Path) -> None:

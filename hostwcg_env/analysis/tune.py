@@ -31,7 +31,11 @@ Each round:
    all stop with a change in the wanted direction, and leave the deck nearer the band than it was
    (``lands_nearer``: its rate plus the change, an estimate, no further outside on either side; a
    change that overshoots the band by more than the deck was outside is not adopted), is adopted;
-   if none does, the deck stays as it is this round.
+   if none does, the deck stays as it is this round. Under several agents (``keep_inside``, on by
+   default), a proposal that passes is then tested under each agent under which the deck is
+   inside the band, and is not adopted when that test finds a change (it stops) that takes the
+   deck out of the band there (``keeps_inside``): a swap that brings a deck in under one agent
+   must not push it out under another.
 4. **Write**: the new lists go to ``OUT/round-R/decks/<id>.toml`` (never over a shipped or an
    earlier file).
 
@@ -78,6 +82,7 @@ class TunePlan:
     look_every: int = 20  # paired games between looks of a proposal's test
     alpha: float = 0.05
     under: tuple[str, ...] = ()  # agents the band must hold under, each in both seats; () = the study's agents
+    keep_inside: bool = True  # under several agents: test a passing swap where the deck is inside, too
 
 
 class TuneTest(TypedDict):
@@ -252,6 +257,13 @@ def lands_nearer(rate: float, diff: float, band: tuple[float, float]) -> bool:
     return abs(distance(rate + diff, band)) < abs(distance(rate, band))
 
 
+def keeps_inside(rate: float, diff: float, crossed: bool, band: tuple[float, float]) -> bool:
+    """Whether a swap keeps a deck that is inside the band under an agent inside it there: its
+    test under that agent found no change (it ran to the end without stopping), or the deck's
+    rate plus the change it found still lies in the band."""
+    return not crossed or distance(rate + diff, band) == 0.0
+
+
 def wanted_ways(off: Mapping[str, float]) -> dict[str, int]:
     """The way a deck is to move under each agent under which it is outside the band, from its
     ``distance`` under each: -1 down (above), +1 up (below); agents where it is inside are left
@@ -303,10 +315,9 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
             for k, swap in enumerate(proposals_for(d, ways, tables, pool, plan.candidates, copies)):
                 tests: list[TuneTest] = []
                 changed: DeckRef | None = None
-                for label, agents, sub in levels:
-                    if label not in ways:
-                        continue
-                    way = ways[label]
+                guards = [lv for lv in levels if lv[0] not in ways] if plan.keep_inside and plan.under else []
+                for label, agents, sub in [lv for lv in levels if lv[0] in ways] + guards:
+                    way = ways.get(label, 0)  # 0: inside under this agent, where the swap must keep it
                     a = Study(decks, study.games, agents, dict(study.rules), seed, study.mirrors, "A",
                               study.max_width, study.patches, d.id)
                     b = a.with_changes([], [swap], "B")
@@ -316,22 +327,28 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
                     last: Row = res.looks[-1] if res.looks else {}
                     diff = num(last.get("diff") or 0.0)
                     rate = float(num(rates[label][d.id]["win_rate"]))
-                    moved = bool(last.get("crossed")) and diff * way > 0
-                    nearer = lands_nearer(rate, diff, plan.band)
+                    crossed = bool(last.get("crossed"))
+                    if way:
+                        moved = crossed and diff * way > 0
+                        nearer = lands_nearer(rate, diff, plan.band)
+                        why = (": not moved" if not moved else "" if nearer
+                               else f": overshoots (about {100 * (rate + diff):.1f}% after, from {100 * rate:.1f}%)")
+                    else:
+                        moved = nearer = keeps_inside(rate, diff, crossed, plan.band)
+                        why = (" (inside there)" if moved else
+                               f" (inside there): takes it out of the band (about {100 * (rate + diff):.1f}% after)")
                     tests.append({"deck": d.id, "agent": label, "swap": swap,
-                                  "direction": "down" if way < 0 else "up", "games": last.get("n"),
-                                  "diff": diff, "after": rate + diff, "z": last.get("z"), "adopted": False,
-                                  "decision": res.decision})
+                                  "direction": "down" if way < 0 else "up" if way > 0 else "inside",
+                                  "games": last.get("n"), "diff": diff, "after": rate + diff, "z": last.get("z"),
+                                  "adopted": False, "decision": res.decision})
                     who = f" under {label}" if plan.under else ""
-                    why = (": not moved" if not moved else "" if nearer
-                           else f": overshoots (about {100 * (rate + diff):.1f}% after, from {100 * rate:.1f}%)")
                     say(f"  {swap}{who}: {'+' if diff >= 0 else ''}{100 * diff:.1f} points over {last.get('n')} "
                         f"paired games{why}")
                     if not (moved and nearer):
                         changed = None
                         break
                     changed = b.decks[i]
-                for t in tests:  # adopted: moved the wanted way under every agent it was tested under
+                for t in tests:  # adopted: moved the wanted way where outside, kept inside where inside
                     t["adopted"] = changed is not None
                 record["tests"] += tests
                 if changed is not None:
@@ -412,6 +429,9 @@ def add_arguments(bal: argparse.ArgumentParser) -> None:
     bal.add_argument("--under", metavar="A,B,...",
                      help="tune: agents the band must hold under, each in both seats and measured on the same "
                           "seeds, e.g. ppo_v1,lookahead (default: --agent, or ppo_v1)")
+    bal.add_argument("--keep-inside", action=argparse.BooleanOptionalAction, default=True,
+                     help="tune under several agents: test a swap that passes also under each agent where the "
+                          "deck is inside the band, and refuse it if it takes the deck out there (default: on)")
 
 
 def parse_band(text: str) -> tuple[float, float]:
@@ -443,7 +463,8 @@ def cli(args: argparse.Namespace, study: Study, out: Path) -> int:
     for a in under:  # each name is checked as a study checks its agents, before any game
         if bad := problem(a):
             raise ValueError(f"--under: {bad}")
-    plan = TunePlan(parse_band(args.band), args.rounds, args.candidates, args.look_every, args.alpha, under)
+    plan = TunePlan(parse_band(args.band), args.rounds, args.candidates, args.look_every, args.alpha, under,
+                    args.keep_inside)
     if under:
         study = replace(study, agents=(under[0], under[0]))
     elif not (args.agents or args.agent):  # skill-robust by default: the strongest fast agent
