@@ -209,6 +209,42 @@ def cmd_deck_check(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
+def _deck_files(arg: Path) -> dict[str, Path]:
+    """A folder's deck files by id (file stem), or one deck file or name."""
+    from hostwcg_env.cards.decks import deck_path
+
+    if arg.is_dir():
+        return {p.stem: p for p in sorted(arg.glob("*.toml"))}
+    path = deck_path(str(arg))
+    return {path.stem: path}
+
+
+def cmd_deck_diff(args: argparse.Namespace) -> int:
+    from hostwcg_env.cards import load_deck
+    from hostwcg_env.cards.decks import deck_changes, swap_text
+
+    pool = _pool()
+    old_arg, new_arg = Path(args.old), Path(args.new)
+    old, new = _deck_files(old_arg), _deck_files(new_arg)
+    for arg, files in ((old_arg, old), (new_arg, new)):
+        if not files:
+            raise CLIError(f"no deck files (*.toml) in the folder {arg}", 1)
+    if not (old_arg.is_dir() or new_arg.is_dir()):  # two decks: compared whatever their names
+        pairs = [(next(iter(new)), next(iter(old.values())), next(iter(new.values())))]
+    else:
+        pairs = [(d, old[d], new[d]) for d in old if d in new]
+        for d in sorted(old.keys() - new.keys()):
+            print(f"{d}: only in {old_arg}")
+        for d in sorted(new.keys() - old.keys()):
+            print(f"{d}: only in {new_arg}")
+    for d, a, b in pairs:
+        before, after = load_deck(a, pool), load_deck(b, pool)
+        changes = deck_changes(before, after)
+        line = swap_text(d, changes) if changes else f"{d}: unchanged"
+        print(line if before.host == after.host else f"{d}: Host {before.host!r} -> {after.host!r}; {line}")
+    return 0
+
+
 # ============================================================================ demo
 
 
@@ -262,6 +298,15 @@ def build_parser() -> argparse.ArgumentParser:
     chk.add_argument("files", nargs="+", type=path_arg, metavar="DECK",
                      help="deck files or names (karsh, karsh_ember_tide)")
     chk.set_defaults(func=cmd_deck_check)
+    dif = ds.add_parser(
+        "diff", help="the card changes from one deck list to another, as --swap text",
+        description="The changes that turn OLD's lists into NEW's, one line a deck in the swap syntax of "
+                    "'balance compare --swap' (e.g. brae_deep_roots: -2 Mending Rain +2 Wandering Golem). "
+                    "OLD and NEW are deck files or names, or folders of deck files matched by file name "
+                    "(e.g. the shipped decks against a tune's round-R/decks/).")
+    dif.add_argument("old", type=path_arg, metavar="OLD", help="a deck file or name, or a folder of deck files")
+    dif.add_argument("new", type=path_arg, metavar="NEW", help="a deck file or name, or a folder of deck files")
+    dif.set_defaults(func=cmd_deck_diff)
 
     demo = sub.add_parser(
         "demo", help="watch one seeded game between two agents (random unless --agents), turn by turn",
@@ -710,7 +755,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(e.code or 0)
     func = getattr(args, "func", None)
     if func is None:
-        sub = {"scenario": "run", "cards": "validate|list|show", "deck": "check"}
+        sub = {"scenario": "run", "cards": "validate|list|show", "deck": "check|diff"}
         if args.command in sub:
             print(f"usage: hostwcg {args.command} {{{sub[args.command]}}} ...", file=sys.stderr)
         else:

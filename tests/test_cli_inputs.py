@@ -63,6 +63,10 @@ ROWS: list[tuple[list[str], str, str]] = [
     (["deck", "check", "{malformed}"], "TOML syntax error", "out"),
     (["deck", "check", "{unknown_card}"], "UNKNOWN_CARD 'Nosuch'", "out"),
     (["deck", "check", "{missing}"], "cannot read the file", "out"),
+    (["deck", "diff", "brae"], "required: NEW", "err"),
+    (["deck", "diff", "brae", "{unknown_card}"], "UNKNOWN_CARD 'Nosuch'", "err"),
+    (["deck", "diff", "{missing}", "brae"], "cannot read the file", "err"),
+    (["deck", "diff", "brae", "nosuchdeck"], "UNKNOWN_DECK 'nosuchdeck': no such deck", "err"),
     # ------------------------------------------------------------------ demo
     (["demo", "--quiet", "--decks", "{bin}", GOOD], "{bin}: FORMAT: not a text file", "err"),
     (["demo", "--quiet", "--decks", GOOD, "{latin1}"], "is not UTF-8", "err"),

@@ -135,6 +135,22 @@ def check_deck(
     return problems
 
 
+def deck_changes(old: Deck, new: Deck) -> list[tuple[str, int, str]]:
+    """What turns ``old``'s main deck into ``new``'s, as a swap's changes (``balance compare
+    --swap``, docs/balance.md): ``("-", 2, "Mending Rain")`` takes out two copies, ``("+", 1,
+    "Oblivion")`` puts one in; the cards taken out first, each side in its list's order. The Host
+    is not compared (a swap keeps it)."""
+    before, after = Counter(old.main), Counter(new.main)
+    out = [("-", n - after[c], c) for c, n in before.items() if n > after[c]]
+    return out + [("+", n - before[c], c) for c, n in after.items() if n > before[c]]
+
+
+def swap_text(deck_id: str, changes: Iterable[tuple[str, int, str]]) -> str:
+    """``changes`` (:func:`deck_changes`) in the swap syntax ``--swap`` reads:
+    ``"brae_deep_roots: -2 Mending Rain +2 Wandering Golem"``."""
+    return f"{deck_id}: " + " ".join(f"{sign}{f'{n} ' if n > 1 else ''}{card}" for sign, n, card in changes)
+
+
 def load_deck(path: str | Path, pool: Mapping[str, CardDef] | None = None) -> Deck:
     """Read and check a deck file against ``pool`` (default: the default card pool).
     ``path`` may also name a shipped deck (``karsh``, ``karsh_ember_tide``: see
