@@ -239,7 +239,7 @@ def cmd_deck_diff(args: argparse.Namespace) -> int:
             print(f"{d}: only in {new_arg}")
     for d, a, b in pairs:
         before, after = load_deck(a, pool), load_deck(b, pool)
-        changes = deck_changes(before, after)
+        changes = deck_changes(before.main, after.main)
         line = swap_text(d, changes) if changes else f"{d}: unchanged"
         print(line if before.host == after.host else f"{d}: Host {before.host!r} -> {after.host!r}; {line}")
     return 0

@@ -309,14 +309,14 @@ def test_deck_diff_gives_the_swap_that_makes_the_new_list(tmp_path, pool, capsys
     main_list += ["Wandering Golem", "Wandering Golem", "Riverside Healer"]
     new = Deck.from_lists(old.host, main_list, name=old.name)
     assert not check_deck(new, pool)
-    changes = deck_changes(old, new)
+    changes = deck_changes(old.main, new.main)
     assert sorted(changes) == [("+", 1, "Riverside Healer"), ("+", 2, "Wandering Golem"),
                                ("-", 1, "Sleepy Badger"), ("-", 2, "Mending Rain")]
     assert [c[0] for c in changes] == ["-", "-", "+", "+"]  # the cards taken out first
     text = swap_text("brae_deep_roots", changes)
     _, swapped = swap_deck(text, [DeckRef.of(old, "brae_deep_roots")], pool)
     assert Counter(swapped.main) == Counter(new.main)
-    assert deck_changes(old, old) == []
+    assert deck_changes(old.main, old.main) == []
 
     folder = tmp_path / "tuned"
     folder.mkdir()

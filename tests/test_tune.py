@@ -169,6 +169,8 @@ def test_a_swap_that_takes_a_deck_out_under_another_agent_is_not_adopted(
     kept = {d: load_deck(tmp_path / "round-1" / "decks" / f"{d}.toml").main for d in DECKS2}
     assert kept["brae_deep_roots"] != tuple(resolve_decks(["brae"])[0].main)
     assert asked[:2] == [("brae_deep_roots", "heuristic", "proposal-1"), ("brae_deep_roots", "random", "proposal-1")]
+    tail = (tmp_path / "tune.md").read_text().split("## Changes from the starting lists")[1].split()
+    assert "`brae_deep_roots:" in tail and "`karsh_ember_tide:" in tail and "unchanged" not in tail
     # without the check, the first swap under the heuristic alone is adopted
     asked.clear()
     plain = TunePlan(band=(0.45, 0.55), rounds=1, candidates=2, look_every=2, under=("random", "heuristic"),
@@ -215,6 +217,16 @@ def test_a_tiny_tuning_run(tmp_path: Path) -> None:
         assert load_deck(tmp_path / "round-1" / "decks" / f"{d}.toml").host
     md = (tmp_path / "tune.md").read_text()
     assert "## Round 1" in md and "tested `" in md and (tmp_path / "tune.csv").exists()
+    from hostwcg_env.analysis.patches import apply_changes
+
+    tail = md.split("## Changes from the starting lists")[1].strip().splitlines()
+    assert len(tail) == 2  # a line a deck: its --swap text, which rebuilds the final list
+    for line, start, final in zip(tail, study.decks, res.decks, strict=True):
+        if "unchanged" in line:
+            assert start.main == final.main
+        else:
+            rebuilt = apply_changes([start], [], [line.strip("* `")])[0][0]
+            assert sorted(rebuilt.main) == sorted(final.main)
     assert said[0].startswith("round 1: ")
 
 

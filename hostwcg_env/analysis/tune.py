@@ -42,7 +42,8 @@ Each round:
 It stops when every deck measures inside the band (under every agent) or after ``rounds``
 rounds, and then measures the final lists once more. ``OUT/tune.md`` and ``OUT/tune.csv`` report
 every round: each deck's rate under each agent, every proposal tested, its games, its change and
-the decision.
+the decision; ``tune.md`` ends with each deck's changes from its starting list as one ``--swap``
+text.
 """
 
 from __future__ import annotations
@@ -116,6 +117,7 @@ class TuneResult:
     decks: list[DeckRef]
     rounds: list[TuneRound] = field(default_factory=list)
     final: dict[str, dict[str, Row]] = field(default_factory=dict)  # the last round's rows by agent, then deck
+    start: list[DeckRef] = field(default_factory=list)  # the lists the tune began from
     out: Path | None = None
 
     def in_band(self, band: tuple[float, float]) -> bool:
@@ -280,7 +282,7 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
     folder = Path(out)
     pool = patched_pool(tuple(study.patches))
     decks = list(study.decks)
-    result = TuneResult(decks, out=folder)
+    result = TuneResult(decks, out=folder, start=list(decks))
     levels = _levels(study, plan)
     for rnd in range(1, plan.rounds + 2):
         seed = study.seed + rnd * ROUND_SEEDS
@@ -366,6 +368,8 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
 
 
 def write_report(result: TuneResult, plan: TunePlan, folder: Path) -> None:
+    from hostwcg_env.cards.decks import deck_changes, swap_text
+
     rows: list[Row] = []
     for rec in result.rounds:
         for agent, rates in rec["rates"].items():
@@ -413,6 +417,10 @@ def write_report(result: TuneResult, plan: TunePlan, folder: Path) -> None:
     if plan.under:
         done += " under " + " and ".join(plan.under)
     md.append(f"Final lists ({done}): the last round's `decks/` folder; earlier lists stay in earlier rounds.")
+    md += ["", "## Changes from the starting lists", ""]
+    for a, b in zip(result.start, result.decks, strict=True):  # the --swap text of docs/balance.md
+        changes = deck_changes(a.main, b.main)
+        md.append(f"* `{swap_text(a.id, changes)}`" if changes else f"* {a.id}: unchanged")
     (folder / "tune.md").write_text("\n".join(md) + "\n", encoding="utf-8")
 
 

@@ -135,12 +135,12 @@ def check_deck(
     return problems
 
 
-def deck_changes(old: Deck, new: Deck) -> list[tuple[str, int, str]]:
-    """What turns ``old``'s main deck into ``new``'s, as a swap's changes (``balance compare
-    --swap``, docs/balance.md): ``("-", 2, "Mending Rain")`` takes out two copies, ``("+", 1,
-    "Oblivion")`` puts one in; the cards taken out first, each side in its list's order. The Host
-    is not compared (a swap keeps it)."""
-    before, after = Counter(old.main), Counter(new.main)
+def deck_changes(old: Iterable[str], new: Iterable[str]) -> list[tuple[str, int, str]]:
+    """What turns the main deck ``old`` (card names, as ``Deck.main``) into ``new``, as a swap's
+    changes (``balance compare --swap``, docs/balance.md): ``("-", 2, "Mending Rain")`` takes out
+    two copies, ``("+", 1, "Oblivion")`` puts one in; the cards taken out first, each side in its
+    list's order."""
+    before, after = Counter(old), Counter(new)
     out = [("-", n - after[c], c) for c, n in before.items() if n > after[c]]
     return out + [("+", n - before[c], c) for c, n in after.items() if n > before[c]]
 
