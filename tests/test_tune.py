@@ -31,6 +31,7 @@ from hostwcg_env.analysis.tune import (
     write_deck,
 )
 from hostwcg_env.cards import default_pool, load_deck
+from hostwcg_env.cards.decks import DECKS_DIR
 from hostwcg_env.cli import main
 
 DECKS2 = ["brae_deep_roots", "karsh_ember_tide"]
@@ -184,7 +185,12 @@ def test_a_swap_that_takes_a_deck_out_under_another_agent_is_not_adopted(
 def test_a_deck_file_is_written_once_and_reads_back(tmp_path: Path) -> None:
     brae = resolve_decks(["brae"])[0]
     path = write_deck(brae, tmp_path, "a plan")
-    assert load_deck(path).main == tuple(brae.main) and load_deck(path).host == brae.host
+    assert sorted(load_deck(path).main) == sorted(brae.main) and load_deck(path).host == brae.host
+    text = path.read_text()  # laid out as the shipped file: a section a card type, with its count
+    shipped = [line.split(" (")[0] for line in (DECKS_DIR / "brae_deep_roots.toml").read_text().splitlines()
+               if line.startswith("# ")]
+    assert [line.split(" (")[0] for line in text.splitlines() if line.startswith("# ")] == shipped
+    assert "# Entities (25)" in text and 'plan = "a plan"' in text
     with pytest.raises(FileExistsError, match="never writes over"):
         write_deck(brae, tmp_path)
 

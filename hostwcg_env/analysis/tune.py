@@ -213,11 +213,18 @@ def proposals_for(deck: DeckRef, wanted: Mapping[str, int], tables: Mapping[str,
 # ============================================================================ running
 
 
-def write_deck(ref: DeckRef, folder: Path, plan_text: str = "") -> Path:
-    """``folder/<id>.toml``, a deck file (docs/cards.md) checked by the deck loader after writing;
-    an existing file is never replaced."""
+GROUPS = (("entity", "Entities"), ("form", "Forms"), ("sorcery", "Sorceries, Equipment included"),
+          ("ambush", "Ambushes"))  # a deck file's sections, as the shipped deck files have them
+
+
+def write_deck(ref: DeckRef, folder: Path, plan_text: str = "", pool: Mapping[str, CardDef] | None = None) -> Path:
+    """``folder/<id>.toml``, a deck file (docs/cards.md) laid out as the shipped ones are (a
+    section a card type, with its count), checked by the deck loader against ``pool`` (default:
+    the default pool) after writing; an existing file is never replaced."""
+    from hostwcg_env.cards import default_pool
     from hostwcg_env.cards.decks import load_deck
 
+    pool = default_pool() if pool is None else pool
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{ref.id}.toml"
     if path.exists():
@@ -226,9 +233,17 @@ def write_deck(ref: DeckRef, folder: Path, plan_text: str = "") -> Path:
     for c in ref.main:
         counts[c] = counts.get(c, 0) + 1
     lines = [f"name = {json.dumps(ref.name)}", f"plan = {json.dumps(plan_text)}", f"host = {json.dumps(ref.host)}",
-             "", "[cards]"] + [f"{json.dumps(c)} = {n}" for c, n in counts.items()]
+             "", "[cards]"]
+    kinds = {c: pool[c].type.value if c in pool else "" for c in counts}
+    known = {kind for kind, _ in GROUPS}
+    for kind, title in (*GROUPS, ("", "")):
+        group = [c for c in counts if kinds[c] == kind or (not kind and kinds[c] not in known)]
+        if group:
+            if title:
+                lines.append(f"# {title} ({sum(counts[c] for c in group)})")
+            lines += [f"{json.dumps(c)} = {counts[c]}" for c in group]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    load_deck(path)  # the file reads back as a legal deck
+    load_deck(path, pool)  # the file reads back as a legal deck
     return path
 
 
@@ -362,7 +377,7 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
         lists = here / "decks"
         for ref in decks:
             if not (lists / f"{ref.id}.toml").exists():  # written by an earlier, interrupted run
-                write_deck(ref, lists, f"{ref.name} after round {rnd} of hostwcg balance tune")
+                write_deck(ref, lists, f"{ref.name} after round {rnd} of hostwcg balance tune", pool)
     write_report(result, plan, folder)
     return result
 
