@@ -389,3 +389,25 @@ def test_the_training_snippets_state_their_budget_and_time() -> None:
         assert steps <= 4096, code
         assert "torch.set_num_threads(1)" in code
         assert re.search(r"#.*\d+ s\b.*load", code), code
+
+
+def test_the_time_to_strength_follow_up_table_is_its_kept_games() -> None:
+    """docs/lab/time-to-strength.md's follow-up (the in_2h network checked by the search): each
+    row's games, win rate and Wilson interval are those of its kept results file, played on the
+    registered seeds and agents."""
+    from hostwcg_env.analysis.recordfile import iter_records
+    from hostwcg_env.analysis.stats import wilson
+
+    note = (ROOT / "docs" / "lab" / "time-to-strength.md").read_text(encoding="utf-8")
+    section = note.split("### Follow-up: the 2-hour network checked by the search")[1].split("### `in_4h`")[0]
+    agent = "ppo_v1:runs/train/in_2h/policy.npz:look"
+    for opponent, seed in (("heuristic", 935_000_000), ("lookahead", 936_000_000)):
+        path = ROOT / "docs" / "lab" / "time-to-strength" / f"in_2h_look_vs_{opponent}.jsonl.gz"
+        recs = list(iter_records(path))
+        assert {tuple(sorted(r["agents"])) for r in recs} == {tuple(sorted((opponent, agent)))}
+        assert {r["seed"] for r in recs} == set(range(seed, seed + 200))  # 200 seeds, seats swapped
+        wins = sum(1.0 if r["winner"] == r["agents"].index(agent) else 0.5 if r["winner"] not in (0, 1) else 0.0
+                   for r in recs)
+        p, lo, hi = wilson(wins, len(recs))
+        row = f"| {opponent} | {len(recs)} | **{100 * p:.1f}%** | {100 * lo:.1f}% - {100 * hi:.1f}% |"
+        assert row in section, row
