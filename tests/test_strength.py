@@ -20,7 +20,7 @@ def _r(won: float, games: int, lo: float, hi: float) -> dict:
     return {"games": games, "won": won, "win_rate": won / games, "ci95": [lo, hi], "results": "x.jsonl"}
 
 
-def _run(tmp_path: Path, finished: bool = True) -> Path:
+def _run(tmp_path: Path, finished: bool = True, checked: bool = False) -> Path:
     """A run as `hostwcg train` leaves it: demos 600 s, clone 300 s, a league of 1,800 s with three
     curve points, and the final evaluation (written only when the run finished)."""
     run = tmp_path / "run"
@@ -45,6 +45,9 @@ def _run(tmp_path: Path, finished: bool = True) -> Path:
     if finished:
         final = [{"opponent": "heuristic", **_r(318, 400, .753, .832)},
                  {"opponent": "lookahead", **_r(228, 400, .521, .617)}]
+        if checked:  # [evaluation] check = true: the network checked by the search, after the network
+            final += [{"opponent": "heuristic", "check": True, **_r(334, 400, .795, .866)},
+                      {"opponent": "lookahead", "check": True, **_r(250, 400, .577, .671)}]
         (run / "eval").mkdir()
         (run / "eval" / "summary.json").write_text(json.dumps(final))
         state["evaluation"] = final
@@ -72,6 +75,16 @@ def test_the_report_gives_the_first_curve_point_meeting_each_target_and_whether_
     assert look["confirmed"] is True and look["final"]["minutes"] == 45.0
 
 
+def test_the_network_checked_by_the_search_is_its_own_final_point_and_confirmation(tmp_path: Path) -> None:
+    pts = strength.points(_run(tmp_path, checked=True))
+    assert [(p["final"], p.get("check")) for p in pts][-2:] == [(True, False), (True, True)]
+    assert pts[-2]["heuristic"]["won"] == 318 and pts[-1]["heuristic"]["won"] == 334  # not mixed up
+    heur = strength.report(_run(tmp_path / "again", checked=True))["targets"]["heuristic"]
+    assert heur["confirmed"] is False and heur["final"]["won"] == 318  # the network alone still decides
+    assert heur["confirmed_with_check"] is True and heur["final_with_check"]["win_rate"] == pytest.approx(0.835)
+    assert "confirmed_with_check" not in strength.report(_run(tmp_path / "plain"))["targets"]["heuristic"]
+
+
 def test_a_run_still_training_has_curve_points_and_no_confirmation(tmp_path: Path) -> None:
     rep = strength.report(_run(tmp_path, finished=False))
     assert [p["final"] for p in rep["points"]] == [False] * 3
@@ -90,7 +103,7 @@ def test_meets_reads_the_rate_for_the_heuristic_and_the_lower_bound_for_the_look
 
 def test_bench_train_reports_a_runs_time_to_strength_and_plots_its_curve(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
-    run, png = _run(tmp_path), tmp_path / "curve.png"
+    run, png = _run(tmp_path, checked=True), tmp_path / "curve.png"
     out = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_train.py"), "--strength", str(run),
                           "--plot", str(png), "--out", str(tmp_path / "r.json")],
                          capture_output=True, text=True, check=True, cwd=ROOT, timeout=120).stdout

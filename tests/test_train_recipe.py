@@ -69,6 +69,7 @@ def _write(tmp_path: Path, text: str, name: str = "r.toml") -> Path:
     (("kind = \"clone\"\nminutes = 0.05", "kind = \"dagger\"\nminutes = 0.05"),
      "[stages 2: dagger] kind: a dagger stage needs a network"),
     (("[teacher]", "[evaluation]\ngames = \"ten\"\n[teacher]"), "[evaluation] games: a whole number"),
+    (("[teacher]", "[evaluation]\ncheck = \"yes\"\n[teacher]"), "[evaluation] check: true or false"),
     (("[teacher]", "[trainer]\n[teacher]"), "[top level] trainer: unknown key"),
 ])
 def test_a_recipe_error_is_one_line_naming_the_file_table_and_key(tmp_path: Path, change: tuple[str, str],
@@ -174,6 +175,14 @@ def test_the_smoke_recipe_runs_end_to_end_and_a_rerun_skips_every_stage(tmp_path
     assert main(["train", "smoke", "--run-dir", str(run), "--quiet"]) == 0
     stages = ["01_demos", "02_clone", "03_dagger", "04_league", "05_expert-iteration", "06_expert-iteration"]
     _check_run(run, stages, 4, ["random"])
+    # check = true: the network checked by the search plays the same seeds, kept apart
+    looked = _records(run / "eval" / "vs_random_look.jsonl")
+    plain = _records(run / "eval" / "vs_random.jsonl")
+    assert len(looked) == 4 and all(any(a.endswith(":look") for a in r["agents"]) for r in looked)
+    assert sorted(r["seed"] for r in looked) == sorted(r["seed"] for r in plain)
+    summary = json.loads((run / "eval" / "summary.json").read_text())
+    assert [(r["opponent"], bool(r.get("check"))) for r in summary] == [("random", False), ("random", True)]
+    assert "| the network with the check | random | 4 |" in (run / "MODEL_CARD.md").read_text()
     curve = list(csv.DictReader((run / "stages" / "04_league" / "curve.csv").open()))
     assert curve[0]["steps"] == "0" and int(curve[-1]["steps"]) > 0 and len(curve) >= 2
     assert list((run / "stages" / "04_league" / "curve").glob("point_*.jsonl"))

@@ -417,13 +417,15 @@ def evaluate(run: RunDir, recipe: Recipe, npz: str, quiet: bool) -> list[dict[st
     out_dir = run.root / "eval"
     out_dir.mkdir(exist_ok=True)
     rows = []
-    for j, opp in enumerate(ev["opponents"]):
-        path = out_dir / f"vs_{_slug(opp)}.jsonl"
-        if not quiet:
-            print(f"evaluation: {ev['games']} games against {opp}", file=sys.stderr)
-        r = play_and_score(npz, opp, ev["games"], ev["seed"] + 1_000_000 * j, path, recipe.deck_refs(),
-                           workers=ev["workers"], quiet=quiet)
-        rows.append({"opponent": opp, **r})
+    for check in (False, True) if ev.get("check") else (False,):
+        for j, opp in enumerate(ev["opponents"]):
+            path = out_dir / f"vs_{_slug(opp)}{'_look' if check else ''}.jsonl"
+            if not quiet:
+                print(f"evaluation: {ev['games']} games against {opp}" + (", the network checked by the search"
+                                                                        if check else ""), file=sys.stderr)
+            r = play_and_score(npz, opp, ev["games"], ev["seed"] + 1_000_000 * j, path, recipe.deck_refs(),
+                               workers=ev["workers"], quiet=quiet, check=check)
+            rows.append({"opponent": opp, **({"check": True} if check else {}), **r})
     write_atomic(out_dir / "summary.json", json.dumps(rows, indent=1) + "\n")
     return rows
 
@@ -511,13 +513,17 @@ def model_card(run: RunDir, recipe: Recipe, evaluation: list[dict[str, Any]]) ->
 
     lines += card_lines(run, recipe)
     ev = recipe.evaluation
+    checked = any(r.get("check") for r in evaluation)
     lines += ["## Evaluation", "",
               f"The network (greedy, with the `ppo_v1` guard) in {ev['games']} seat-swapped games against each "
-              f"opponent from seed {ev['seed']}, kept in `eval/` (`hostwcg ladder eval/*.jsonl`).", "",
-              "| against | games | won | 95% CI (Wilson) |", "|---|---:|---:|---|"]
+              f"opponent from seed {ev['seed']}, kept in `eval/` (`hostwcg ladder eval/*.jsonl`)"
+              + ("; then, on the same seeds, the network checked by the search as `ppo_v1:look` checks the shipped "
+                 "one (`ppo_v1:policy.npz:look`, `eval/vs_*_look.jsonl`)" if checked else "") + ".", "",
+              "| agent | against | games | won | 95% CI (Wilson) |", "|---|---|---:|---:|---|"]
     for r in evaluation:
         lo, hi = r["ci95"]
-        lines.append(f"| {r['opponent']} | {r['games']:,} | {r['win_rate']:.1%} | {lo:.1%} - {hi:.1%} |")
+        who = "the network with the check" if r.get("check") else "the network"
+        lines.append(f"| {who} | {r['opponent']} | {r['games']:,} | {r['win_rate']:.1%} | {lo:.1%} - {hi:.1%} |")
     lines.append("")
     return "\n".join(lines)
 

@@ -92,7 +92,7 @@ FRACTIONS = {"label_share", "holdout"}  # in [0, 1)
 
 TOP_KEYS = {"recipe": {"name", "description", "seed", "init"}, "cards": {"files"}, "decks": {"decks"},
             "teacher": {"agent"},
-            "evaluation": {"opponents", "games", "seed", "workers"}, "stages": set()}
+            "evaluation": {"opponents", "games", "seed", "workers", "check"}, "stages": set()}
 
 
 class RecipeError(ValueError):
@@ -398,10 +398,12 @@ def parse_recipe(raw: dict[str, Any], path: Path, text: str = "") -> Recipe:
 
     ev = raw.get("evaluation", {})
     evaluation: dict[str, Any] = {"opponents": ["random", "heuristic"], "games": 100, "seed": seed + 900_000_000,
-                                  "workers": 1}
+                                  "workers": 1, "check": False}
     for key in ("games", "seed", "workers"):
         if key in ev:
             evaluation[key] = _value(path, "evaluation", key, int, ev[key])
+    if "check" in ev:  # also the network checked by the search (ppo_v1:PATH:look), on the same seeds
+        evaluation["check"] = _value(path, "evaluation", "check", bool, ev["check"])
     if "opponents" in ev:
         evaluation["opponents"] = _value(path, "evaluation", "opponents", "agents", ev["opponents"])
     for a in evaluation["opponents"]:

@@ -226,14 +226,15 @@ def policy_agent(npz: str) -> str:
 
 
 def play_and_score(npz: str, opponent: str, games: int, seed: int, results: Path, decks: list[Any],
-                   workers: int = 1, quiet: bool = True) -> dict[str, Any]:
+                   workers: int = 1, quiet: bool = True, check: bool = False) -> dict[str, Any]:
     """Seat-swapped games of the network against ``opponent`` kept in ``results`` (resumed from
-    it), and the network's score with its Wilson 95% interval (draws count half)."""
+    it), and the network's score with its Wilson 95% interval (draws count half). ``check``: the
+    network checked by the search (``ppo_v1:PATH:look``, agents/set_search.py) plays instead."""
     from hostwcg_env.analysis.ladder import run_ladder
     from hostwcg_env.analysis.recordfile import iter_records
     from hostwcg_env.analysis.stats import wilson
 
-    me = policy_agent(npz)
+    me = policy_agent(npz) + (":look" if check else "")
     run_ladder([me, opponent], games, workers=workers, seed=seed, quiet=quiet, results=results, decks=decks,
                keep_records=False)
     won = 0.0

@@ -54,10 +54,12 @@ def points(run_dir: str | Path) -> list[dict[str, Any]]:
                          "source": f"{name}, point {row['point']}", "final": False,
                          **{k: v for k, v in row.items() if isinstance(v, dict)}})
         before += float((done or st).get("elapsed_s", 0.0))
-    final = state.get("evaluation")  # what eval/summary.json holds, saved when the run finished
-    if final:
-        rows.append({"minutes": round(before / 60, 2), "source": "final evaluation", "final": True,
-                     **{r["opponent"]: {k: r[k] for k in ("games", "won", "win_rate", "ci95")} for r in final}})
+    final = state.get("evaluation") or []  # what eval/summary.json holds, saved when the run finished
+    for check, source in ((False, "final evaluation"), (True, "final evaluation, the network checked by the search")):
+        got = {r["opponent"]: {k: r[k] for k in ("games", "won", "win_rate", "ci95")}
+               for r in final if bool(r.get("check")) == check}
+        if got:
+            rows.append({"minutes": round(before / 60, 2), "source": source, "final": True, "check": check, **got})
     return rows
 
 
@@ -69,7 +71,8 @@ def report(run_dir: str | Path) -> dict[str, Any]:
     for opp, (stat, threshold) in TARGETS.items():
         seen = [p for p in pts if opp in p]
         first = next((p for p in seen if not p["final"] and meets(opp, p[opp])), None)
-        final = next((p for p in seen if p["final"]), None)
+        final = next((p for p in seen if p["final"] and not p.get("check")), None)
+        checked = next((p for p in seen if p["final"] and p.get("check")), None)
         targets[opp] = {
             "target": f"{'win rate' if stat == 'rate' else 'lower 95% bound'} "
                       f"{'>=' if stat == 'rate' else '>'} {threshold:.0%}",
@@ -78,12 +81,16 @@ def report(run_dir: str | Path) -> dict[str, Any]:
             "final": {"minutes": final["minutes"], **final[opp]} if final else None,
             "measured": bool(seen),
         }
+        if checked:  # the recipe's evaluation also played the network checked by the search
+            targets[opp]["confirmed_with_check"] = meets(opp, checked[opp])
+            targets[opp]["final_with_check"] = {"minutes": checked["minutes"], **checked[opp]}
     return {"run_dir": str(run_dir), "targets": targets, "points": pts}
 
 
 def plot(run_dir: str | Path, out: str | Path, title: str | None = None) -> Path:
     """The learning curve on the run's clock: each opponent's win rate with its 95% band, the
-    final evaluation as a marker with its interval, and the targets as dashed lines."""
+    final evaluation as a marker with its interval (a diamond for the network checked by the
+    search, when the recipe's evaluation plays it), and the targets as dashed lines."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -103,9 +110,10 @@ def plot(run_dir: str | Path, out: str | Path, title: str | None = None) -> Path
         for p in pts:
             if p["final"] and opp in p:
                 r = p[opp]
-                ax.errorbar([p["minutes"]], [r["win_rate"]], color=colour, marker="s", capsize=4,
-                            yerr=[[r["win_rate"] - r["ci95"][0]], [r["ci95"][1] - r["win_rate"]]],
-                            label=f"final, {r['games']} games against {opp}")
+                ax.errorbar([p["minutes"]], [r["win_rate"]], color=colour, marker="D" if p.get("check") else "s",
+                            capsize=4, yerr=[[r["win_rate"] - r["ci95"][0]], [r["ci95"][1] - r["win_rate"]]],
+                            label=f"final, {r['games']} games against {opp}"
+                            + (", with the search's check" if p.get("check") else ""))
         if opp in TARGETS:
             ax.axhline(TARGETS[opp][1], color=colour, linestyle="--", linewidth=0.8)
     ax.set_xlabel("wall minutes of training (the learning curve's games not counted)")
