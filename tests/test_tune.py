@@ -180,6 +180,12 @@ def test_a_swap_that_takes_a_deck_out_under_another_agent_is_not_adopted(
     assert [(t["deck"], t["agent"], t["adopted"]) for t in res.rounds[0]["tests"]] == [
         ("brae_deep_roots", "heuristic", True), ("karsh_ember_tide", "heuristic", True)]
     assert {agent for _, agent, _ in asked} == {"heuristic"}
+    # from round 2 on only: round 1 decides as without the check (a tune resumed with it)
+    asked.clear()
+    later = TunePlan(band=(0.45, 0.55), rounds=1, candidates=2, look_every=2, under=("random", "heuristic"),
+                     keep_inside_from=2)
+    res = run_tune(Study.make(decks=DECKS2, games=8), tmp_path / "later", later, workers=1, quiet=True)
+    assert {agent for _, agent, _ in asked} == {"heuristic"} and all(t["adopted"] for t in res.rounds[0]["tests"])
 
 
 def test_a_deck_file_is_written_once_and_reads_back(tmp_path: Path) -> None:
@@ -239,6 +245,8 @@ def test_a_tiny_tuning_run(tmp_path: Path) -> None:
 def test_balance_tune_command_refuses_a_bad_band(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["balance", "tune", "--decks", *DECKS2, "--band", "0.6,0.4", "--agent", "random"]) == 2
     assert "--band '0.6,0.4'" in capsys.readouterr().err
+    assert main(["balance", "tune", "--decks", *DECKS2, "--keep-inside-from", "0", "--agent", "random"]) == 2
+    assert "--keep-inside-from 0: a round number" in capsys.readouterr().err
 
 
 def test_a_tiny_tuning_run_under_two_agents(tmp_path: Path) -> None:

@@ -35,7 +35,8 @@ Each round:
    default), a proposal that passes is then tested under each agent under which the deck is
    inside the band, and is not adopted when that test finds a change (it stops) that takes the
    deck out of the band there (``keeps_inside``): a swap that brings a deck in under one agent
-   must not push it out under another.
+   must not push it out under another. ``keep_inside_from`` (round 1 by default) lets a tune begun
+   without these tests take them up from a later round, its earlier rounds deciding as before.
 4. **Write**: the new lists go to ``OUT/round-R/decks/<id>.toml`` (never over a shipped or an
    earlier file).
 
@@ -84,6 +85,7 @@ class TunePlan:
     alpha: float = 0.05
     under: tuple[str, ...] = ()  # agents the band must hold under, each in both seats; () = the study's agents
     keep_inside: bool = True  # under several agents: test a passing swap where the deck is inside, too
+    keep_inside_from: int = 1  # ... from this round on (a tune begun without it resumes unchanged before it)
 
 
 class TuneTest(TypedDict):
@@ -332,7 +334,8 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
             for k, swap in enumerate(proposals_for(d, ways, tables, pool, plan.candidates, copies)):
                 tests: list[TuneTest] = []
                 changed: DeckRef | None = None
-                guards = [lv for lv in levels if lv[0] not in ways] if plan.keep_inside and plan.under else []
+                guarded = plan.keep_inside and plan.under and rnd >= plan.keep_inside_from
+                guards = [lv for lv in levels if lv[0] not in ways] if guarded else []
                 for label, agents, sub in [lv for lv in levels if lv[0] in ways] + guards:
                     way = ways.get(label, 0)  # 0: inside under this agent, where the swap must keep it
                     a = Study(decks, study.games, agents, dict(study.rules), seed, study.mirrors, "A",
@@ -455,6 +458,9 @@ def add_arguments(bal: argparse.ArgumentParser) -> None:
     bal.add_argument("--keep-inside", action=argparse.BooleanOptionalAction, default=True,
                      help="tune under several agents: test a swap that passes also under each agent where the "
                           "deck is inside the band, and refuse it if it takes the deck out there (default: on)")
+    bal.add_argument("--keep-inside-from", type=int, default=1, metavar="R",
+                     help="tune: test --keep-inside from round R on (default 1); earlier rounds decide as without "
+                          "it, so a tune begun with --no-keep-inside resumes with the same earlier rounds")
 
 
 def parse_band(text: str) -> tuple[float, float]:
@@ -486,8 +492,10 @@ def cli(args: argparse.Namespace, study: Study, out: Path) -> int:
     for a in under:  # each name is checked as a study checks its agents, before any game
         if bad := problem(a):
             raise ValueError(f"--under: {bad}")
+    if args.keep_inside_from < 1:
+        raise ValueError(f"balance tune: --keep-inside-from {args.keep_inside_from}: a round number, 1 or more")
     plan = TunePlan(parse_band(args.band), args.rounds, args.candidates, args.look_every, args.alpha, under,
-                    args.keep_inside)
+                    args.keep_inside, args.keep_inside_from)
     if under:
         study = replace(study, agents=(under[0], under[0]))
     elif not (args.agents or args.agent):  # skill-robust by default: the strongest fast agent
