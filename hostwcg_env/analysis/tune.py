@@ -277,9 +277,9 @@ def lands_nearer(rate: float, diff: float, band: tuple[float, float]) -> bool:
 
 
 def keeps_inside(rate: float, diff: float, crossed: bool, band: tuple[float, float]) -> bool:
-    """Whether a swap keeps a deck that is inside the band under an agent inside it there: its
+    """Whether a swap keeps a deck inside the band under an agent where it is inside: the swap's
     test under that agent found no change (it ran to the end without stopping), or the deck's
-    rate plus the change it found still lies in the band."""
+    rate there plus the change found still lies in the band."""
     return not crossed or distance(rate + diff, band) == 0.0
 
 
