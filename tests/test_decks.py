@@ -296,22 +296,24 @@ def test_preconstructed_decks_are_legal(pool, path):
 
 def test_deck_diff_gives_the_swap_that_makes_the_new_list(tmp_path, pool, capsys):
     """`hostwcg deck diff OLD NEW`: one line a deck in the --swap syntax; applying that swap to
-    the old list gives the new one (as a multiset), and an unchanged deck says so."""
+    the old list gives the new one (as a multiset), and an unchanged deck says so. The old lists
+    are a frozen history folder, so that balance work on the shipped decks moves nothing here."""
     from hostwcg_env.analysis.patches import swap_deck
     from hostwcg_env.analysis.records import DeckRef
-    from hostwcg_env.cards.decks import deck_changes, swap_text
+    from hostwcg_env.cards.decks import DECKS_DIR, deck_changes, swap_text
     from hostwcg_env.cli import main
 
-    old = load_deck("brae", pool)
+    frozen = DECKS_DIR / "history" / "2026-11-26"
+    old = load_deck(frozen / "brae_deep_roots.toml", pool)
     main_list = list(old.main)
-    for card in ("Mending Rain", "Mending Rain", "Sleepy Badger"):
+    for card in ("Mossback Tortoise", "Mossback Tortoise", "Sleepy Badger"):
         main_list.remove(card)
     main_list += ["Wandering Golem", "Wandering Golem", "Riverside Healer"]
     new = Deck.from_lists(old.host, main_list, name=old.name)
     assert not check_deck(new, pool)
     changes = deck_changes(old.main, new.main)
     assert sorted(changes) == [("+", 1, "Riverside Healer"), ("+", 2, "Wandering Golem"),
-                               ("-", 1, "Sleepy Badger"), ("-", 2, "Mending Rain")]
+                               ("-", 1, "Sleepy Badger"), ("-", 2, "Mossback Tortoise")]
     assert [c[0] for c in changes] == ["-", "-", "+", "+"]  # the cards taken out first
     text = swap_text("brae_deep_roots", changes)
     _, swapped = swap_deck(text, [DeckRef.of(old, "brae_deep_roots")], pool)
@@ -323,14 +325,13 @@ def test_deck_diff_gives_the_swap_that_makes_the_new_list(tmp_path, pool, capsys
     lines = ['name = "Deep Roots"', 'plan = ""', f'host = "{old.host}"', "", "[cards]"]
     lines += [f'"{c}" = {n}' for c, n in Counter(new.main).items()]
     (folder / "brae_deep_roots.toml").write_text("\n".join(lines) + "\n")
-    (folder / "karsh_ember_tide.toml").write_text(Path(deck_path_of("karsh")).read_text())
-    assert main(["deck", "diff", str(Path(deck_path_of("brae")).parent), str(folder)]) == 0
+    (folder / "karsh_ember_tide.toml").write_text((frozen / "karsh_ember_tide.toml").read_text())
+    assert main(["deck", "diff", str(frozen), str(folder)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert text in out and "karsh_ember_tide: unchanged" in out
-    assert "lior_borrowed_crowns: only in " + str(Path(deck_path_of("brae")).parent) in out
-    assert all("only in" in line for line in out if line.startswith("test_"))
+    assert f"lior_borrowed_crowns: only in {frozen}" in out and len(out) == 8  # six only in the old folder
     # two files compare whatever their names; an empty folder is refused with its name
-    assert main(["deck", "diff", "brae", str(folder / "brae_deep_roots.toml")]) == 0
+    assert main(["deck", "diff", str(frozen / "brae_deep_roots.toml"), str(folder / "brae_deep_roots.toml")]) == 0
     assert capsys.readouterr().out.strip() == text
     (tmp_path / "empty").mkdir()
     assert main(["deck", "diff", "brae", str(tmp_path / "empty")]) == 1
@@ -355,9 +356,3 @@ def test_the_deck_diff_example_of_docs_cards_md_prints_what_it_shows(capsys):
     shown = [line[2:] for line in block.group(2).splitlines() if "..." not in line]
     assert len(shown) >= 2 and all(line in out for line in shown)
     assert len(out) == 8  # one line for each of the eight decks
-
-
-def deck_path_of(name: str) -> Path:
-    from hostwcg_env.cards.decks import deck_path
-
-    return deck_path(name)
