@@ -211,10 +211,10 @@ def cmd_deck_check(args: argparse.Namespace) -> int:
 
 def _deck_files(arg: Path) -> dict[str, Path]:
     """A folder's deck files by id (file stem), or one deck file or name."""
-    from hostwcg_env.cards.decks import deck_path
+    from hostwcg_env.cards.decks import deck_files, deck_path
 
     if arg.is_dir():
-        return {p.stem: p for p in sorted(arg.glob("*.toml"))}
+        return deck_files(directory=arg)
     path = deck_path(str(arg))
     return {path.stem: path}
 
