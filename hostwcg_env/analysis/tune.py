@@ -60,6 +60,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict, TypeVar
 
+from hostwcg_env.cards.decks import deck_changes, swap_text
+
 from .compare import SequentialPlan, run_compare
 from .records import DeckRef
 from .simulate import Study, run_study
@@ -205,7 +207,7 @@ def proposals_for(deck: DeckRef, wanted: Mapping[str, int], tables: Mapping[str,
                 main.remove(o)
             main += [i] * n
             if not check_deck(Deck.from_lists(deck.host, main), pool):  # the largest legal step
-                out.append(f"{deck.id}: -{o} +{i}" if n == 1 else f"{deck.id}: -{n} {o} +{n} {i}")
+                out.append(swap_text(deck.id, [("-", n, o), ("+", n, i)]))
                 break
         if len(out) >= k:
             break
@@ -386,8 +388,6 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
 
 
 def write_report(result: TuneResult, plan: TunePlan, folder: Path) -> None:
-    from hostwcg_env.cards.decks import deck_changes, swap_text
-
     rows: list[Row] = []
     for rec in result.rounds:
         for agent, rates in rec["rates"].items():
