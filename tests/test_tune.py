@@ -20,6 +20,7 @@ from hostwcg_env.analysis.tune import (
     distance,
     keeps_inside,
     lands_nearer,
+    near_edge_ways,
     parse_band,
     parse_under,
     payable,
@@ -110,6 +111,17 @@ def test_a_deck_moves_the_way_every_agent_puts_it_or_is_split() -> None:
             parse_under(bad)
 
 
+def test_a_deck_near_the_edge_it_is_pushed_toward_is_ranked_as_split() -> None:
+    band = (0.45, 0.55)
+    # round 6 of the shipped tune: Tamsin 60.8% under the lookahead (down), 45.2% under ppo_v1
+    assert near_edge_ways({"lookahead": -1}, {"ppo_v1": 0.452, "lookahead": 0.608}, band, 0.03) == {"ppo_v1": 1}
+    assert near_edge_ways({"lookahead": -1}, {"ppo_v1": 0.452, "lookahead": 0.608}, band, 0.0) == {}  # off
+    assert near_edge_ways({"lookahead": -1}, {"ppo_v1": 0.50, "lookahead": 0.608}, band, 0.03) == {}  # not near
+    # near the upper edge matters only for a deck pushed up elsewhere
+    assert near_edge_ways({"lookahead": -1}, {"ppo_v1": 0.54, "lookahead": 0.608}, band, 0.03) == {}
+    assert near_edge_ways({"lookahead": 1}, {"ppo_v1": 0.54, "lookahead": 0.40}, band, 0.03) == {"ppo_v1": -1}
+
+
 def test_a_swap_is_adopted_only_when_it_leaves_the_deck_nearer_the_band() -> None:
     band = (0.45, 0.55)
     assert lands_nearer(0.554, -0.05, band)  # into the band
@@ -186,6 +198,27 @@ def test_a_swap_that_takes_a_deck_out_under_another_agent_is_not_adopted(
                      keep_inside_from=2)
     res = run_tune(Study.make(decks=DECKS2, games=8), tmp_path / "later", later, workers=1, quiet=True)
     assert {agent for _, agent, _ in asked} == {"heuristic"} and all(t["adopted"] for t in res.rounds[0]["tests"])
+    assert res.rounds[0]["near"] == []
+    # --near-edge: both decks are at 50% under random, 5 points from each edge; Brae is pushed down
+    # and Karsh up under the heuristic, so within 6 points each is ranked as split with random
+    ranked: list[dict[str, int]] = []
+    real = tune.proposals_for
+
+    def ranking(d: object, wanted: dict[str, int], *a: object, **k: object) -> list[str]:
+        ranked.append(dict(wanted))
+        return real(d, wanted, *a, **k)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tune, "proposals_for", ranking)
+    near = TunePlan(band=(0.45, 0.55), rounds=1, candidates=2, look_every=2, under=("random", "heuristic"),
+                    near_edge=0.06)
+    said.clear()
+    res = run_tune(Study.make(decks=DECKS2, games=8), tmp_path / "near", near, workers=1, quiet=True,
+                   say=said.append)
+    assert res.rounds[0]["near"] == [("brae_deep_roots", "random"), ("karsh_ember_tide", "random")]
+    assert ranked == [{"heuristic": -1, "random": 1}, {"heuristic": 1, "random": -1}]
+    assert "  brae_deep_roots: 50.0% under random, near the band's lower edge: ranked as split" in said
+    assert ",near_edge,random,brae_deep_roots," in (tmp_path / "near" / "tune.csv").read_text()
+    assert "inside the band under random but near the edge" in (tmp_path / "near" / "tune.md").read_text()
 
 
 def test_a_deck_file_is_written_once_and_reads_back(tmp_path: Path) -> None:
@@ -290,3 +323,5 @@ def test_balance_tune_command_checks_under(capsys: pytest.CaptureFixture[str]) -
     assert "either with --under" in capsys.readouterr().err
     assert main(["balance", "tune", "--decks", *DECKS2, "--under", "random,no_such_agent"]) == 2
     assert "no_such_agent" in capsys.readouterr().err
+    assert main(["balance", "tune", "--decks", *DECKS2, "--under", "random,heuristic", "--near-edge", "-1"]) == 2
+    assert "--near-edge -1: points from the band's edge" in capsys.readouterr().err

@@ -37,6 +37,10 @@ Each round:
    deck out of the band there (``keeps_inside``): a swap that brings a deck in under one agent
    must not push it out under another. ``keep_inside_from`` (round 1 by default) lets a tune begun
    without these tests take them up from a later round, its earlier rounds deciding as before.
+   With ``near_edge`` (off by default), a deck that is inside under an agent but within
+   ``near_edge`` of the band's edge the wanted move pushes toward (``near_edge_ways``) is ranked
+   for as a split deck: that agent's cards count the other way, so the proposals seek the cards
+   the agents value apart instead of ones that would take the deck out there.
 4. **Write**: the new lists go to ``OUT/round-R/decks/<id>.toml`` (never over a shipped or an
    earlier file).
 
@@ -88,6 +92,7 @@ class TunePlan:
     under: tuple[str, ...] = ()  # agents the band must hold under, each in both seats; () = the study's agents
     keep_inside: bool = True  # under several agents: test a passing swap where the deck is inside, too
     keep_inside_from: int = 1  # ... from this round on (a tune begun without it resumes unchanged before it)
+    near_edge: float = 0.0  # rank as split where the deck is inside but this near the edge it is pushed toward
 
 
 class TuneTest(TypedDict):
@@ -114,6 +119,7 @@ class TuneRound(TypedDict):
     rates: dict[str, dict[str, Row]]
     tests: list[TuneTest]
     split: list[str]
+    near: list[tuple[str, str]]  # (deck, agent): inside under that agent near the edge, ranked as split
 
 
 @dataclass
@@ -292,6 +298,26 @@ def wanted_ways(off: Mapping[str, float]) -> dict[str, int]:
     return {a: -1 if x > 0 else 1 for a, x in off.items() if x}
 
 
+def near_edge_ways(ways: Mapping[str, int], rates: Mapping[str, float], band: tuple[float, float],
+                   margin: float) -> dict[str, int]:
+    """The agents under which a deck is inside the band (``rates``: its rate under each agent) but
+    within ``margin`` of the edge that the ``ways`` it is to move elsewhere push toward, each with
+    the other way: Tamsin above the band under the lookahead (down) and 45.2% under ``ppo_v1``,
+    0.2 points above the lower edge, gives ``{"ppo_v1": +1}``. Ranked with ``ways``
+    (``proposals_for``), out go cards the one agent values and the other does not."""
+    out: dict[str, int] = {}
+    if margin <= 0:
+        return out
+    for a, r in rates.items():
+        if a in ways or distance(r, band):
+            continue
+        if -1 in ways.values() and r - band[0] < margin:
+            out[a] = 1
+        elif 1 in ways.values() and band[1] - r < margin:
+            out[a] = -1
+    return out
+
+
 def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, workers: int | None = None,
              quiet: bool = False, say: Callable[[str], object] = print) -> TuneResult:
     """Tune ``study``'s decks (module docstring); resumable like any study (run it again)."""
@@ -315,7 +341,7 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
         for label, rows in rates.items():
             who = f" ({label})" if plan.under else ""
             say(f"round {rnd}{who}: " + ", ".join(f"{d}: {100 * num(r['win_rate']):.1f}%" for d, r in rows.items()))
-        record: TuneRound = {"round": rnd, "seed": seed, "rates": rates, "tests": [], "split": []}
+        record: TuneRound = {"round": rnd, "seed": seed, "rates": rates, "tests": [], "split": [], "near": []}
         result.rounds.append(record)
         result.final = rates
         off = {d.id: {label: distance(float(num(rates[label][d.id]["win_rate"])), plan.band) for label in rates}
@@ -330,10 +356,17 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
                 record["split"].append(d.id)
                 say(f"  {d.id}: split (" + ", ".join(f"{'above' if w < 0 else 'below'} under {a}"
                                                    for a, w in ways.items()) + "): swaps the agents value apart")
-            tables = {label: measured[label].tables["cards"] for label in ways}
+            here_rates = {label: float(num(rates[label][d.id]["win_rate"])) for label in rates}
+            near = near_edge_ways(ways, here_rates, plan.band, plan.near_edge) if plan.under else {}
+            for label, w in near.items():
+                record["near"].append((d.id, label))
+                say(f"  {d.id}: {100 * here_rates[label]:.1f}% under {label}, near the band's "
+                    f"{'lower' if w > 0 else 'upper'} edge: ranked as split")
+            rank = {**ways, **near}
+            tables = {label: measured[label].tables["cards"] for label in rank}
             copies = step_copies(max(abs(x) for x in off[d.id].values()))
             i = [x.id for x in decks].index(d.id)
-            for k, swap in enumerate(proposals_for(d, ways, tables, pool, plan.candidates, copies)):
+            for k, swap in enumerate(proposals_for(d, rank, tables, pool, plan.candidates, copies)):
                 tests: list[TuneTest] = []
                 changed: DeckRef | None = None
                 guarded = plan.keep_inside and plan.under and rnd >= plan.keep_inside_from
@@ -403,6 +436,10 @@ def write_report(result: TuneResult, plan: TunePlan, folder: Path) -> None:
             rows.append({"round": rec["round"], "seed": rec["seed"], "kind": "split", "agent": "", "deck": d,
                          "win_rate": None, "ci_low": None, "ci_high": None, "games": None,
                          "swap": "", "diff": None, "after": None, "adopted": None})
+        for d, agent in rec["near"]:
+            rows.append({"round": rec["round"], "seed": rec["seed"], "kind": "near_edge", "agent": agent, "deck": d,
+                         "win_rate": None, "ci_low": None, "ci_high": None, "games": None,
+                         "swap": "", "diff": None, "after": None, "adopted": None})
     folder.mkdir(parents=True, exist_ok=True)
     with (folder / "tune.csv").open("w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=list(rows[0]))
@@ -425,6 +462,9 @@ def write_report(result: TuneResult, plan: TunePlan, folder: Path) -> None:
         for d in rec["split"]:
             md.append(f"* {d} is split (above the band under one agent, below it under another): its swaps are "
                       "sought among the cards the agents value apart")
+        for d, agent in rec["near"]:
+            md.append(f"* {d} is inside the band under {agent} but near the edge it is pushed toward (--near-edge): "
+                      "ranked as split")
         for t in rec["tests"]:
             who = f" under {t['agent']}" if plan.under else ""
             md.append(f"* tested `{t['swap']}` ({t['direction']}){who}: {100 * t['diff']:+.1f} points over "
@@ -461,6 +501,10 @@ def add_arguments(bal: argparse.ArgumentParser) -> None:
     bal.add_argument("--keep-inside-from", type=int, default=1, metavar="R",
                      help="tune: test --keep-inside from round R on (default 1); earlier rounds decide as without "
                           "it, so a tune begun with --no-keep-inside resumes with the same earlier rounds")
+    bal.add_argument("--near-edge", type=float, default=0.0, metavar="POINTS",
+                     help="tune under several agents: a deck inside the band under an agent but within POINTS of "
+                          "the edge its wanted move pushes toward is ranked for as a split deck, so its swaps are "
+                          "sought among the cards the agents value apart (default 0: off)")
 
 
 def parse_band(text: str) -> tuple[float, float]:
@@ -494,8 +538,10 @@ def cli(args: argparse.Namespace, study: Study, out: Path) -> int:
             raise ValueError(f"--under: {bad}")
     if args.keep_inside_from < 1:
         raise ValueError(f"balance tune: --keep-inside-from {args.keep_inside_from}: a round number, 1 or more")
+    if not 0 <= args.near_edge < 50:
+        raise ValueError(f"balance tune: --near-edge {args.near_edge:g}: points from the band's edge, 0 to 50")
     plan = TunePlan(parse_band(args.band), args.rounds, args.candidates, args.look_every, args.alpha, under,
-                    args.keep_inside, args.keep_inside_from)
+                    args.keep_inside, args.keep_inside_from, args.near_edge / 100)
     if under:
         study = replace(study, agents=(under[0], under[0]))
     elif not (args.agents or args.agent):  # skill-robust by default: the strongest fast agent
