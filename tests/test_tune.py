@@ -5,6 +5,7 @@ comparison, and a tiny tuning run end to end."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -258,8 +259,11 @@ def test_a_tiny_tuning_run(tmp_path: Path) -> None:
     assert res.rounds[0]["seed"] != res.rounds[1]["seed"]  # a change is judged on other seeds
     tested = res.rounds[0]["tests"]
     assert tested and all(t["swap"].count("-") >= 1 for t in tested)
-    for d in DECKS2:
-        assert load_deck(tmp_path / "round-1" / "decks" / f"{d}.toml").host
+    for d in DECKS2:  # each list keeps its deck's plan, and says where it came from
+        kept = tmp_path / "round-1" / "decks" / f"{d}.toml"
+        assert load_deck(kept).host and load_deck(kept).plan == load_deck(DECKS_DIR / f"{d}.toml").plan
+        assert kept.read_text().startswith("# ") and "after round 1 of hostwcg balance tune" in kept.read_text()
+    assert study.decks[0].plan and study.decks[0] == replace(study.decks[0], plan="")  # not part of equality
     md = (tmp_path / "tune.md").read_text()
     assert "## Round 1" in md and "tested `" in md and (tmp_path / "tune.csv").exists()
     from hostwcg_env.analysis.patches import apply_changes

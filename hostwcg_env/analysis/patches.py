@@ -162,7 +162,7 @@ def swap_deck(text: str, decks: Sequence[DeckRef], pool: Mapping[str, CardDef]) 
     problems = check_deck(Deck.from_lists(old.host, main, name=old.name), pool)
     if problems:
         raise PatchError(f"--swap {text!r}: " + "; ".join(p.message for p in problems))
-    return index, DeckRef(old.id, old.name, old.host, tuple(main))
+    return index, DeckRef(old.id, old.name, old.host, tuple(main), old.plan)
 
 
 def apply_changes(decks: Sequence[DeckRef], patches: Sequence[str], swaps: Sequence[str]) -> tuple[

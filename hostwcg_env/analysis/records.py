@@ -42,7 +42,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any, Protocol, Required, TypedDict, TypeVar, cast
@@ -132,18 +132,22 @@ class RecordError(ValueError):
 
 @dataclass(frozen=True)
 class DeckRef:
-    """A deck as a study uses it: an id (the file stem), its display name, Host and list."""
+    """A deck as a study uses it: an id (the file stem), its display name, Host and list, and
+    the deck file's plan where it came from one (kept for the lists ``balance tune`` writes; not
+    part of a record, a study's identity or equality)."""
 
     id: str
     name: str
     host: str
     main: tuple[str, ...]
+    plan: str = field(default="", compare=False, repr=False)
 
     @classmethod
     def of(cls, deck: DeckLike, id: str | None = None) -> DeckRef:
-        """From a ``Deck`` (hostwcg_env.cards) or any object with name/host/main."""
+        """From a ``Deck`` (hostwcg_env.cards) or any object with name/host/main (and a plan)."""
         name = getattr(deck, "name", "") or (id or "deck")
-        return cls(id=id or _slug(name), name=name, host=deck.host, main=tuple(deck.main))
+        return cls(id=id or _slug(name), name=name, host=deck.host, main=tuple(deck.main),
+                   plan=getattr(deck, "plan", "") or "")
 
     def to_json(self) -> DeckJSON:
         return {"id": self.id, "name": self.name, "host": self.host, "main": rle(self.main)}

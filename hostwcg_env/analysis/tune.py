@@ -227,10 +227,12 @@ GROUPS = (("entity", "Entities"), ("form", "Forms"), ("sorcery", "Sorceries, Equ
           ("ambush", "Ambushes"))  # a deck file's sections, as the shipped deck files have them
 
 
-def write_deck(ref: DeckRef, folder: Path, plan_text: str = "", pool: Mapping[str, CardDef] | None = None) -> Path:
+def write_deck(ref: DeckRef, folder: Path, plan_text: str = "", pool: Mapping[str, CardDef] | None = None,
+               note: str = "") -> Path:
     """``folder/<id>.toml``, a deck file (docs/cards.md) laid out as the shipped ones are (a
-    section a card type, with its count), checked by the deck loader against ``pool`` (default:
-    the default pool) after writing; an existing file is never replaced."""
+    section a card type, with its count; ``note``, if any, a comment on its first line), checked
+    by the deck loader against ``pool`` (default: the default pool) after writing; an existing
+    file is never replaced."""
     from hostwcg_env.cards import default_pool
     from hostwcg_env.cards.decks import load_deck
 
@@ -242,8 +244,8 @@ def write_deck(ref: DeckRef, folder: Path, plan_text: str = "", pool: Mapping[st
     counts: dict[str, int] = {}
     for c in ref.main:
         counts[c] = counts.get(c, 0) + 1
-    lines = [f"name = {json.dumps(ref.name)}", f"plan = {json.dumps(plan_text)}", f"host = {json.dumps(ref.host)}",
-             "", "[cards]"]
+    lines = [*([f"# {note}"] if note else []), f"name = {json.dumps(ref.name)}", f"plan = {json.dumps(plan_text)}",
+             f"host = {json.dumps(ref.host)}", "", "[cards]"]
     kinds = {c: pool[c].type.value if c in pool else "" for c in counts}
     known = {kind for kind, _ in GROUPS}
     for kind, title in (*GROUPS, ("", "")):
@@ -415,7 +417,8 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
         lists = here / "decks"
         for ref in decks:
             if not (lists / f"{ref.id}.toml").exists():  # written by an earlier, interrupted run
-                write_deck(ref, lists, f"{ref.name} after round {rnd} of hostwcg balance tune", pool)
+                done = f"after round {rnd} of hostwcg balance tune"  # the deck's own plan stays
+                write_deck(ref, lists, ref.plan or f"{ref.name} {done}", pool, note=f"{ref.name} {done}")
     write_report(result, plan, folder)
     return result
 
