@@ -411,3 +411,31 @@ def test_the_time_to_strength_follow_up_table_is_its_kept_games() -> None:
         p, lo, hi = wilson(wins, len(recs))
         row = f"| {opponent} | {len(recs)} | **{100 * p:.1f}%** | {100 * lo:.1f}% - {100 * hi:.1f}% |"
         assert row in section, row
+
+
+def test_the_tune_confirmation_table_is_its_kept_tables() -> None:
+    """The confirmation of the shipped decks' tune: the lab note's table is the kept
+    skill_decks.csv, and the registered rule (45-55%, interval inside 42-58%, under both agents)
+    reads as the note says: met everywhere but Tamsin under the lookahead."""
+    kept = ROOT / "docs" / "balance" / "tune-confirm-220000000"
+    note = (ROOT / "docs" / "lab" / "2026-11-28-tuning-shipped-decks-under-both-agents.md").read_text(encoding="utf-8")
+    table = note.split("## The confirmation")[-1]  # the last section: the played confirmation
+    with open(kept / "skill_decks.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 8
+    for r in rows:
+        cells = [f"{r['deck'].split('_')[0]} "]
+        for agent in ("ppo_v1", "lookahead"):
+            w, lo, hi = (float(r[f"{agent}:{k}"]) for k in ("win_rate", "ci_low", "ci_high"))
+            assert int(r[f"{agent}:games"]) == 2800  # 400 games a pair, 7 opponents
+            met = 0.45 <= w <= 0.55 and lo >= 0.42 and hi <= 0.58
+            assert met == ((r["deck"], agent) != ("tamsin_wild_pack", "lookahead"))
+            cells.append(f"{100 * w:.1f}% | {100 * lo:.1f} - {100 * hi:.1f} | ")
+        line = next(x for x in table.splitlines() if x.startswith(f"| {r['deck'].split('_')[0]} |"))
+        for c in cells[1:]:
+            assert c.split(" | ")[0] in line.replace("**", "") and c.split(" | ")[1] in line
+    assert "67.5% [66.0, 69.0]" in table and "67.0% [65.0, 69.0]" in table
+    with open(kept / "skill_first_player.csv", newline="") as f:
+        first = next(csv.DictReader(f))
+    assert f"{100 * float(first['ppo_v1:win_rate']):.1f}%" == "67.5%"
+    assert f"{100 * float(first['lookahead:win_rate']):.1f}%" == "67.0%"
