@@ -21,6 +21,7 @@ import difflib
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -162,7 +163,7 @@ def swap_deck(text: str, decks: Sequence[DeckRef], pool: Mapping[str, CardDef]) 
     problems = check_deck(Deck.from_lists(old.host, main, name=old.name), pool)
     if problems:
         raise PatchError(f"--swap {text!r}: " + "; ".join(p.message for p in problems))
-    return index, DeckRef(old.id, old.name, old.host, tuple(main), old.plan)
+    return index, replace(old, main=tuple(main))  # the same deck (id, name, Host, plan), a new list
 
 
 def apply_changes(decks: Sequence[DeckRef], patches: Sequence[str], swaps: Sequence[str]) -> tuple[

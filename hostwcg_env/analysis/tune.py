@@ -346,8 +346,8 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
         record: TuneRound = {"round": rnd, "seed": seed, "rates": rates, "tests": [], "split": [], "near": []}
         result.rounds.append(record)
         result.final = rates
-        off = {d.id: {label: distance(float(num(rates[label][d.id]["win_rate"])), plan.band) for label in rates}
-               for d in decks}
+        rate_of = {d.id: {label: float(num(rates[label][d.id]["win_rate"])) for label in rates} for d in decks}
+        off = {d: {label: distance(r, plan.band) for label, r in by.items()} for d, by in rate_of.items()}
         outside = [d for d in decks if any(off[d.id].values())]
         if not outside or rnd > plan.rounds:
             break
@@ -358,11 +358,10 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
                 record["split"].append(d.id)
                 say(f"  {d.id}: split (" + ", ".join(f"{'above' if w < 0 else 'below'} under {a}"
                                                    for a, w in ways.items()) + "): swaps the agents value apart")
-            here_rates = {label: float(num(rates[label][d.id]["win_rate"])) for label in rates}
-            near = near_edge_ways(ways, here_rates, plan.band, plan.near_edge) if plan.under else {}
+            near = near_edge_ways(ways, rate_of[d.id], plan.band, plan.near_edge)
             for label, w in near.items():
                 record["near"].append((d.id, label))
-                say(f"  {d.id}: {100 * here_rates[label]:.1f}% under {label}, near the band's "
+                say(f"  {d.id}: {100 * rate_of[d.id][label]:.1f}% under {label}, near the band's "
                     f"{'lower' if w > 0 else 'upper'} edge: ranked as split")
             rank = {**ways, **near}
             tables = {label: measured[label].tables["cards"] for label in rank}
@@ -383,7 +382,7 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
                                       quiet=True, sequential=seq)
                     last: Row = res.looks[-1] if res.looks else {}
                     diff = num(last.get("diff") or 0.0)
-                    rate = float(num(rates[label][d.id]["win_rate"]))
+                    rate = rate_of[d.id][label]
                     crossed = bool(last.get("crossed"))
                     if way:
                         moved = crossed and diff * way > 0
@@ -423,26 +422,26 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
     return result
 
 
+def _csv_row(rec: TuneRound, kind: str, agent: str, deck: str, **values: Cell) -> Row:
+    """One row of ``tune.csv``: every column, in order, blank where ``values`` gives nothing."""
+    row: Row = {"round": rec["round"], "seed": rec["seed"], "kind": kind, "agent": agent, "deck": deck,
+                "win_rate": None, "ci_low": None, "ci_high": None, "games": None, "swap": "", "diff": None,
+                "after": None, "adopted": None}
+    return {**row, **values}
+
+
 def write_report(result: TuneResult, plan: TunePlan, folder: Path) -> None:
     rows: list[Row] = []
     for rec in result.rounds:
         for agent, rates in rec["rates"].items():
             for d, r in rates.items():
-                rows.append({"round": rec["round"], "seed": rec["seed"], "kind": "measure", "agent": agent, "deck": d,
-                             "win_rate": r["win_rate"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
-                             "games": r["games"], "swap": "", "diff": None, "after": None, "adopted": None})
+                rows.append(_csv_row(rec, "measure", agent, d, win_rate=r["win_rate"], ci_low=r["ci_low"],
+                                     ci_high=r["ci_high"], games=r["games"]))
         for t in rec["tests"]:
-            rows.append({"round": rec["round"], "seed": rec["seed"], "kind": "proposal", "agent": t["agent"],
-                         "deck": t["deck"], "win_rate": None, "ci_low": None, "ci_high": None, "games": t["games"],
-                         "swap": t["swap"], "diff": t["diff"], "after": t["after"], "adopted": t["adopted"]})
-        for d in rec["split"]:
-            rows.append({"round": rec["round"], "seed": rec["seed"], "kind": "split", "agent": "", "deck": d,
-                         "win_rate": None, "ci_low": None, "ci_high": None, "games": None,
-                         "swap": "", "diff": None, "after": None, "adopted": None})
-        for d, agent in rec["near"]:
-            rows.append({"round": rec["round"], "seed": rec["seed"], "kind": "near_edge", "agent": agent, "deck": d,
-                         "win_rate": None, "ci_low": None, "ci_high": None, "games": None,
-                         "swap": "", "diff": None, "after": None, "adopted": None})
+            rows.append(_csv_row(rec, "proposal", t["agent"], t["deck"], games=t["games"], swap=t["swap"],
+                                 diff=t["diff"], after=t["after"], adopted=t["adopted"]))
+        rows += [_csv_row(rec, "split", "", d) for d in rec["split"]]
+        rows += [_csv_row(rec, "near_edge", agent, d) for d, agent in rec["near"]]
     folder.mkdir(parents=True, exist_ok=True)
     with (folder / "tune.csv").open("w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=list(rows[0]))
