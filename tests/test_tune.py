@@ -279,6 +279,57 @@ def test_a_tiny_tuning_run(tmp_path: Path) -> None:
     assert said[0].startswith("round 1: ")
 
 
+def _games(folder: Path) -> dict[str, tuple[object, object]]:
+    """A study folder's games: each game's key, its actions and its winner."""
+    out = {}
+    for shard in sorted((folder / "shards").glob("*.jsonl")):
+        for line in shard.read_text().splitlines():
+            g = json.loads(line)
+            out[g["key"]] = (g["actions"], g["winner"])
+    return out
+
+
+def test_a_tune_continued_from_a_rounds_lists_plays_the_same_games(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--start-round: a tune continued on another machine from round 1's written lists plays
+    round 2 with the same lists, card order included (the shuffle sees it), on the same seeds as
+    the tune that did not stop: the same games, rates, tests and lists. Round 1's comparisons are
+    scripted to adopt each deck's first swap; the measurements are played."""
+    from types import SimpleNamespace
+
+    import hostwcg_env.analysis.tune as tune
+
+    def scripted(a: Study, b: Study, out: Path, **_: object) -> SimpleNamespace:
+        first = "round-1" in Path(out).parts
+        diff = (0.03 if a.focus == "brae_deep_roots" else -0.03) if first else 0.0
+        return SimpleNamespace(looks=[{"n": 40, "diff": diff, "crossed": first, "z": 3.0 if first else 0.0}],
+                               decision="stopped" if first else "no change")
+
+    monkeypatch.setattr(tune, "run_compare", scripted)
+    study = Study.make(decks=DECKS2, games=4)
+    plan = TunePlan(band=(0.30, 0.32), rounds=2, candidates=1, look_every=2)
+    whole = run_tune(study, tmp_path / "whole", plan, workers=1, quiet=True, say=lambda _: None)
+    assert [r["round"] for r in whole.rounds] == [1, 2, 3]
+    assert [t["adopted"] for t in whole.rounds[0]["tests"]] == [True, True]
+    given = resolve_decks(sorted((tmp_path / "whole" / "round-1" / "decks").glob("*.toml")))
+    assert [d.main for d in given] != [d.main for d in study.decks]
+    rest = run_tune(replace(study, decks=given), tmp_path / "rest", replace(plan, start_round=2),
+                    workers=1, quiet=True, say=lambda _: None)
+    assert [r["round"] for r in rest.rounds] == [2, 3]
+    for a, b in zip(whole.rounds[1:], rest.rounds, strict=True):
+        assert (a["seed"], a["rates"], a["tests"]) == (b["seed"], b["rates"], b["tests"])
+    for rnd in ("round-2", "round-3"):
+        played = _games(tmp_path / "whole" / rnd / "measure")
+        assert played and played == _games(tmp_path / "rest" / rnd / "measure")
+    assert [ref.main for ref in whole.decks] == [ref.main for ref in rest.decks]
+    for d in DECKS2:
+        assert ((tmp_path / "whole" / "round-2" / "decks" / f"{d}.toml").read_text()
+                == (tmp_path / "rest" / "round-2" / "decks" / f"{d}.toml").read_text())
+    assert "in force at round 2, --start-round" in (tmp_path / "rest" / "tune.md").read_text()
+    with pytest.raises(ValueError, match="--start-round 4: a round from 1 to --rounds"):
+        run_tune(study, tmp_path / "bad", replace(plan, start_round=4), workers=1, quiet=True)
+
+
 def test_balance_tune_command_refuses_a_bad_band(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["balance", "tune", "--decks", *DECKS2, "--band", "0.6,0.4", "--agent", "random"]) == 2
     assert "--band '0.6,0.4'" in capsys.readouterr().err

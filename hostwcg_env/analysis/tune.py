@@ -42,7 +42,12 @@ Each round:
    for as a split deck: that agent's cards count the other way, so the proposals seek the cards
    the agents value apart instead of ones that would take the deck out there.
 4. **Write**: the new lists go to ``OUT/round-R/decks/<id>.toml`` (never over a shipped or an
-   earlier file).
+   earlier file), and the next round plays them as read back from there.
+
+A tune continues elsewhere from a finished round's lists with ``start_round``: given round
+R-1's ``decks/``, it plays from round R on, the same games and decisions as the tune that did
+not stop (a round depends only on its lists, its seeds and the plan). Its report covers the
+rounds it played.
 
 It stops when every deck measures inside the band (under every agent) or after ``rounds``
 rounds, and then measures the final lists once more. ``OUT/tune.md`` and ``OUT/tune.csv`` report
@@ -68,7 +73,7 @@ from hostwcg_env.cards.decks import deck_changes, swap_text
 
 from .compare import SequentialPlan, run_compare
 from .records import DeckRef
-from .simulate import Study, run_study
+from .simulate import Study, resolve_decks, run_study
 from .stats import Cell, Row, num, text
 
 if TYPE_CHECKING:
@@ -93,6 +98,7 @@ class TunePlan:
     keep_inside: bool = True  # under several agents: test a passing swap where the deck is inside, too
     keep_inside_from: int = 1  # ... from this round on (a tune begun without it resumes unchanged before it)
     near_edge: float = 0.0  # rank as split where the deck is inside but this near the edge it is pushed toward
+    start_round: int = 1  # the round the given lists are in force at: a tune continued from round R-1's lists
 
 
 class TuneTest(TypedDict):
@@ -331,7 +337,10 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
     decks = list(study.decks)
     result = TuneResult(decks, out=folder, start=list(decks))
     levels = _levels(study, plan)
-    for rnd in range(1, plan.rounds + 2):
+    if not 1 <= plan.start_round <= plan.rounds + 1:
+        raise ValueError(f"balance tune: --start-round {plan.start_round}: a round from 1 to --rounds + 1 "
+                         f"({plan.rounds + 1}, the final measurement)")
+    for rnd in range(plan.start_round, plan.rounds + 2):
         seed = study.seed + rnd * ROUND_SEEDS
         here = folder / f"round-{rnd}"
         measured: dict[str, BalanceResult] = {}
@@ -411,13 +420,15 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
                     say(f"  {swap}: adopted")
                     new[i] = changed
                     break
-        decks = new
-        result.decks = decks
         lists = here / "decks"
-        for ref in decks:
+        for ref in new:
             if not (lists / f"{ref.id}.toml").exists():  # written by an earlier, interrupted run
                 done = f"after round {rnd} of hostwcg balance tune"  # the deck's own plan stays
                 write_deck(ref, lists, ref.plan or f"{ref.name} {done}", pool, note=f"{ref.name} {done}")
+        # the next round plays the lists as written (their card order is the file's, which the
+        # shuffle sees), so a tune continued from them (start_round) plays the same games
+        decks = resolve_decks([lists / f"{ref.id}.toml" for ref in new])
+        result.decks = decks
     write_report(result, plan, folder)
     return result
 
@@ -477,7 +488,8 @@ def write_report(result: TuneResult, plan: TunePlan, folder: Path) -> None:
     if plan.under:
         done += " under " + " and ".join(plan.under)
     md.append(f"Final lists ({done}): the last round's `decks/` folder; earlier lists stay in earlier rounds.")
-    md += ["", "## Changes from the starting lists", ""]
+    md += ["", "## Changes from the starting lists" if plan.start_round == 1 else
+           f"## Changes from the lists given (in force at round {plan.start_round}, --start-round)", ""]
     for a, b in zip(result.start, result.decks, strict=True):  # the --swap text of docs/balance.md
         changes = deck_changes(a.main, b.main)
         md.append(f"* `{swap_text(a.id, changes)}`" if changes else f"* {a.id}: unchanged")
@@ -507,6 +519,10 @@ def add_arguments(bal: argparse.ArgumentParser) -> None:
                      help="tune under several agents: a deck inside the band under an agent but within POINTS of "
                           "the edge its wanted move pushes toward is ranked for as a split deck, so its swaps are "
                           "sought among the cards the agents value apart (default 0: off)")
+    bal.add_argument("--start-round", type=int, default=1, metavar="R",
+                     help="tune: the --decks given are round R-1's lists (OUT/round-R-1/decks/ of an earlier "
+                          "run): play from round R on, on the seeds and with the decisions of the tune that did "
+                          "not stop (default 1)")
 
 
 def parse_band(text: str) -> tuple[float, float]:
@@ -543,7 +559,7 @@ def cli(args: argparse.Namespace, study: Study, out: Path) -> int:
     if not 0 <= args.near_edge < 50:
         raise ValueError(f"balance tune: --near-edge {args.near_edge:g}: points from the band's edge, 0 to 50")
     plan = TunePlan(parse_band(args.band), args.rounds, args.candidates, args.look_every, args.alpha, under,
-                    args.keep_inside, args.keep_inside_from, args.near_edge / 100)
+                    args.keep_inside, args.keep_inside_from, args.near_edge / 100, args.start_round)
     if under:
         study = replace(study, agents=(under[0], under[0]))
     elif not (args.agents or args.agent):  # skill-robust by default: the strongest fast agent
