@@ -14,6 +14,7 @@ from hostwcg_env.analysis.skill import (
     agreement,
     compare,
     markdown,
+    play_rates,
     ranks,
     run_skill,
     spearman,
@@ -86,13 +87,47 @@ def test_compare_builds_the_skill_tables() -> None:
         compare({"random": tables["random"]})
 
 
+def _shares(deck: str, card: str, drawn: float, played: float) -> list[dict]:
+    return [{**_card(deck, card, 0.0, -0.1, 0.1, cond), "share": share}
+            for cond, share in (("drawn", drawn), ("played", played))]
+
+
+def test_cards_one_level_rarely_plays_are_listed() -> None:
+    """A card drawn in 60% of a deck's games: the search-like level plays it in 50% of them, the
+    other in 2% (rarely): listed, with each level's play rate. One both levels play, or neither
+    plays much, is not. A card searched into the hand can be played more often than drawn."""
+    tables = {
+        "lookahead": {"decks": [_deck("t", 0.6, 0.55, 0.65)],
+                      "cards": [*_shares("t", "Cinders", 0.6, 0.3), *_shares("t", "Wolf", 0.5, 0.45),
+                                *_shares("t", "Altar", 0.4, 0.04), *_shares("t", "Golem", 0.2, 0.3)]},
+        "ppo_v1": {"decks": [_deck("t", 0.45, 0.4, 0.5)],
+                   "cards": [*_shares("t", "Cinders", 0.6, 0.012), *_shares("t", "Wolf", 0.5, 0.4),
+                             *_shares("t", "Altar", 0.4, 0.0), *_shares("t", "Golem", 0.2, 0.0)]},
+    }
+    assert play_rates(tables["lookahead"]) == {("t", "Cinders"): 0.5, ("t", "Wolf"): 0.9, ("t", "Altar"): 0.1,
+                                               ("t", "Golem"): 1.0}
+    skill = compare(tables)
+    assert [(r["card"], r["rarely_by"], r["lookahead:plays"], r["ppo_v1:plays"]) for r in skill["unplayed"]] == [
+        ("Cinders", "ppo_v1", 0.5, 0.02), ("Golem", "ppo_v1", 1.0, 0.0)]
+    cards = {r["card"]: r for r in skill["cards"]}
+    assert cards["Wolf"]["ppo_v1:plays"] == 0.8
+    md = markdown(skill, ["lookahead", "ppo_v1"])
+    assert "## Cards one level rarely plays (2;" in md and ": 2 by ppo_v1." in md
+    assert "| t | Cinders | 50.0% | 2.0% |" in md
+    # no shares (tables of an older kept study): no play rates, nothing listed
+    assert compare({a: {"decks": t["decks"], "cards": [_card("t", "X", 0.1, 0.0, 0.2)]}
+                    for a, t in tables.items()})["unplayed"] == []
+
+
 def test_a_small_skill_study_end_to_end_and_resumed(tmp_path: Path) -> None:
     out = tmp_path / "skill"
     results, skill = run_skill(["random", "heuristic"], out, decks=["brae", "karsh"], games=2, seed=5,
                                workers=1, quiet=True)
     assert {a: len(r.records) for a, r in results.items()} == {"random": 2, "heuristic": 2}
     assert {p.name for p in out.iterdir()} >= {"random", "heuristic", "skill.md", "skill_decks.csv",
-                                               "skill_cards.csv", "skill_correlations.csv"}
+                                               "skill_cards.csv", "skill_correlations.csv", "skill_unplayed.csv"}
+    assert all(f"{a}:plays" in row for row in skill["cards"] for a in ("random", "heuristic")
+               if row.get(f"{a}:iwd") is not None)
     for a, r in results.items():  # each level's numbers are its own balance table's
         for row in r.tables["decks"]:
             mine = next(x for x in skill["decks"] if x["deck"] == row["deck"])

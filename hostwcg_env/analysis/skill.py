@@ -13,6 +13,9 @@ conclusions are compared level by level:
 * a conclusion ``holds`` across skill when every level gives the same clear verdict, is
   ``reversed`` when two levels give opposite clear verdicts, and otherwise ``depends`` (some
   level cannot tell);
+* cards one level rarely plays (``unplayed``): played in under ``RARELY`` of the games where that
+  level drew them, where another level plays them in ``OFTEN`` or more. That level's ``iwd`` of
+  such a card is the effect of a card held, not played: its conclusion depends on the player;
 * the first player: its win rate over all games at each level, its verdict against 50% and
   whether it lies in the fair band of 45-55% at every level (docs/rulings.md A56);
 * the metagame (``metagame.py``): each deck's share of the Nash equilibrium of deck choice at
@@ -44,6 +47,8 @@ if TYPE_CHECKING:
 K = TypeVar("K", str, tuple[str, str])  # a deck, or a (deck, card)
 
 Tables = Mapping[str, Sequence[Row]]  # one level's balance tables (stats.compute_tables)
+RARELY = 0.10  # a level rarely plays a card it plays in under 10% of the games where it drew it ...
+OFTEN = 0.30  # ... where another level plays it in 30% or more of them
 
 
 def verdict(low: float | None, high: float | None, line: float, words: tuple[str, str] = ("above", "below")) -> str:
@@ -145,6 +150,10 @@ def compare(tables: Mapping[str, Tables], condition: str = "drawn") -> dict[str,
                 card_iwd[a][key] = num(r["iwd"])
     for row in card_rows.values():
         row["across_skill"] = agreement([text(row.get(f"{a}:verdict", "unclear")) for a in levels])
+    for a in levels:
+        for key, rate in play_rates(tables[a]).items():
+            if key in card_rows:
+                card_rows[key][f"{a}:plays"] = rate
     corr: list[Row] = []
     for a, b in combinations(levels, 2):
         for what, (n, rho, lo, hi) in (("decks: win rate", _paired_rho(deck_rate[a], deck_rate[b])),
@@ -152,7 +161,34 @@ def compare(tables: Mapping[str, Tables], condition: str = "drawn") -> dict[str,
             corr.append({"a": a, "b": b, "over": what, "n": n, "rho": _nan_none(rho),
                          "rho_low": _nan_none(lo), "rho_high": _nan_none(hi)})
     return {"decks": list(deck_rows.values()), "cards": list(card_rows.values()), "correlations": corr,
-            "first_player": first_player_rows(tables, levels), "metagame": metagame_rows(tables, levels)}
+            "first_player": first_player_rows(tables, levels), "metagame": metagame_rows(tables, levels),
+            "unplayed": unplayed_rows(list(card_rows.values()), levels)}
+
+
+def play_rates(tables: Tables) -> dict[tuple[str, str], float]:
+    """Each (deck, card)'s share of the games where it was drawn in which it was also played (the
+    cards table's ``played`` share over its ``drawn`` share, at most 1: a card searched into the
+    hand is played without being drawn); cards never drawn are left out."""
+    shares: dict[tuple[str, str], dict[str, float]] = {}
+    for r in tables["cards"]:
+        if r["condition"] in ("drawn", "played") and r.get("share") is not None:
+            shares.setdefault((text(r["deck"]), text(r["card"])), {})[text(r["condition"])] = num(r["share"])
+    return {k: round(min(1.0, v.get("played", 0.0) / v["drawn"]), 4) for k, v in shares.items() if v.get("drawn")}
+
+
+def unplayed_rows(cards: Sequence[Row], levels: Sequence[str]) -> list[Row]:
+    """The cards some level plays in under ``RARELY`` of the games where it drew them while another
+    plays them in ``OFTEN`` or more (``rarely_by``: those levels, comma-separated)."""
+    rows = []
+    for r in cards:
+        rates = {a: num(r[f"{a}:plays"]) for a in levels if r.get(f"{a}:plays") is not None}
+        if len(rates) < 2 or max(rates.values()) < OFTEN:
+            continue
+        rare = [a for a, x in rates.items() if x < RARELY]
+        if rare:
+            rows.append({"deck": r["deck"], "card": r["card"], **{f"{a}:plays": x for a, x in rates.items()},
+                         "rarely_by": ",".join(rare)})
+    return rows
 
 
 def first_player_rows(tables: Mapping[str, Tables], levels: Sequence[str]) -> list[Row]:
@@ -238,6 +274,22 @@ def markdown(skill: Mapping[str, list[Row]], levels: Sequence[str], max_cards: i
             cells = [f"{_pct(r.get(f'{a}:iwd'))} ({_pct(r.get(f'{a}:iwd_low'))} - {_pct(r.get(f'{a}:iwd_high'))})"
                      for a in levels]
             out.append(f"| {r['deck']} | {r['card']} | " + " | ".join(cells) + " |")
+    unplayed = skill.get("unplayed", [])
+    if unplayed:
+        by = {a: sum(a in text(r["rarely_by"]).split(",") for r in unplayed) for a in levels}
+        out += ["", f"## Cards one level rarely plays ({len(unplayed)}; share of the games where the card "
+                f"was drawn in which it was played)", "",
+                "Played in under " + f"{100 * RARELY:.0f}% of those games at one level and in {100 * OFTEN:.0f}% "
+                "or more at another: " + ", ".join(f"{n} by {a}" for a, n in by.items() if n)
+                + ". The effect of such a card at the level that holds it unplayed says how that player uses "
+                "it, not what the card does.", "",
+                "| deck | card | " + " | ".join(levels) + " |", "|---|---|" + "---|" * len(levels)]
+        for r in unplayed[:max_cards]:
+            out.append(f"| {r['deck']} | {r['card']} | " + " | ".join(_pct(r.get(f"{a}:plays")) for a in levels)
+                       + " |")
+        if len(unplayed) > max_cards:
+            out.append(f"| ... | {len(unplayed) - max_cards} more in skill_unplayed.csv | "
+                       + " | ".join("" for _ in levels) + " |")
     for r in skill.get("first_player", []):
         cells = [f"{_pct(r.get(f'{a}:win_rate'))} ({_pct(r.get(f'{a}:ci_low'))} - {_pct(r.get(f'{a}:ci_high'))}) "
                  f"{r.get(f'{a}:verdict', 'unclear')}" for a in levels]
@@ -273,7 +325,8 @@ def run_skill(levels: Sequence[str], out: str | Path, decks: Iterable[DeckItem] 
     """Play (or resume) one balance study per agent in ``levels`` (the same decks, games and
     seeds; the agent in both seats) under ``out/<agent>``, then compare them: the studies'
     results by agent and the skill tables (``compare``). Written to ``out``: ``skill.md`` and
-    ``skill_decks.csv``, ``skill_cards.csv``, ``skill_correlations.csv``."""
+    ``skill_decks.csv``, ``skill_cards.csv``, ``skill_correlations.csv``, ``skill_unplayed.csv``
+    (and the first player's and the metagame's)."""
     from .simulate import Study, run_study
 
     if len(levels) < 2 or len(set(levels)) != len(levels):
