@@ -15,6 +15,7 @@ from hostwcg_env.analysis.skill import (
     compare,
     markdown,
     play_rates,
+    record_play_rates,
     ranks,
     run_skill,
     spearman,
@@ -128,6 +129,10 @@ def test_a_small_skill_study_end_to_end_and_resumed(tmp_path: Path) -> None:
                                                "skill_cards.csv", "skill_correlations.csv", "skill_unplayed.csv"}
     assert all(f"{a}:plays" in row for row in skill["cards"] for a in ("random", "heuristic")
                if row.get(f"{a}:iwd") is not None)
+    for a, r in results.items():  # from the records (a ladder's, a training run's): the tables' rates
+        from_records = record_play_rates(r.records, a)
+        assert from_records and {k: x for k, (x, _) in from_records.items()} == play_rates(r.tables)
+        assert record_play_rates(r.records, "nobody") == {}
     for a, r in results.items():  # each level's numbers are its own balance table's
         for row in r.tables["decks"]:
             mine = next(x for x in skill["decks"] if x["deck"] == row["deck"])

@@ -170,7 +170,8 @@ def _check_run(run: Path, stages: list[str], eval_games: int, opponents: list[st
 
 
 def test_the_smoke_recipe_runs_end_to_end_and_a_rerun_skips_every_stage(tmp_path: Path,
-                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+                                                                        capsys: pytest.CaptureFixture[str],
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     run = tmp_path / "smoke"
     assert main(["train", "smoke", "--run-dir", str(run), "--quiet"]) == 0
     stages = ["01_demos", "02_clone", "03_dagger", "04_league", "05_expert-iteration", "06_expert-iteration"]
@@ -189,6 +190,26 @@ def test_the_smoke_recipe_runs_end_to_end_and_a_rerun_skips_every_stage(tmp_path
     league = json.loads((run / "state.json").read_text())["stages"]["04_league"]
     assert league["measure_s"] > 0  # the curve's games are timed apart from the budget
     assert "of learning-curve games" in (run / "MODEL_CARD.md").read_text()
+    # the card's check of the cards the network leaves in hand: at the smoke budget no card is
+    # drawn in 20 games; over every game drawn, the rows are the play rates' own
+    assert "## Cards the network leaves in hand" in (run / "MODEL_CARD.md").read_text()
+    import agents.training.pipeline as pipeline
+    from agents.training.rundir import RunDir, policy_agent
+    from hostwcg_env.analysis import skill
+
+    recipe, npz = load_recipe("smoke"), str(run / "policy.npz")
+    teacher = skill.record_play_rates([r for f in sorted((run / "stages" / "01_demos" / "games").glob("*.jsonl"))
+                                       for r in _records(f)])
+    mine = skill.record_play_rates(plain, policy_agent(npz))
+    assert mine and teacher and all(0 <= r <= 1 and n >= 1 for r, n in [*mine.values(), *teacher.values()])
+    monkeypatch.setattr(pipeline, "UNPLAYED_MIN_GAMES", 1)
+    for rarely, often in ((0.10, 0.30), (1.01, 0.0)):  # the second: every card both sides drew is listed
+        monkeypatch.setattr(skill, "RARELY", rarely)
+        monkeypatch.setattr(skill, "OFTEN", often)
+        listed = [line for line in pipeline.unplayed_lines(RunDir(run), recipe, npz) if line.startswith("| ")][1:]
+        want = sorted(k for k, (r, _) in mine.items() if r < rarely and k in teacher and teacher[k][0] >= often)
+        assert [tuple(line.split(" | ")[:2]) for line in listed] == [(f"| {d}", c) for d, c in want]
+        assert want or rarely < 1
     # the ladder command reads the evaluation games
     capsys.readouterr()
     assert main(["ladder", str(run / "eval" / "vs_random.jsonl")]) == 0

@@ -51,6 +51,7 @@ from agents.training.rundir import (
     git_commit,
     machine,
     play_and_score,
+    policy_agent,
     versions,
     write_atomic,
 )
@@ -525,7 +526,41 @@ def model_card(run: RunDir, recipe: Recipe, evaluation: list[dict[str, Any]]) ->
         who = "the network with the check" if r.get("check") else "the network"
         lines.append(f"| {who} | {r['opponent']} | {r['games']:,} | {r['win_rate']:.1%} | {lo:.1%} - {hi:.1%} |")
     lines.append("")
+    lines += unplayed_lines(run, recipe, str(run.root / "policy.npz"))
     return "\n".join(lines)
+
+
+UNPLAYED_MIN_GAMES = 20  # a card's play rate is read only over this many games where it was drawn, or more
+
+
+def unplayed_lines(run: RunDir, recipe: Recipe, npz: str) -> list[str]:
+    """The model card's check of the cards the network leaves in hand: each deck's cards that the
+    network plays in under ``RARELY`` of its evaluation games where it drew them while the teacher
+    played them in ``OFTEN`` or more of its demonstration games (docs/balance.md, "Balance across
+    skill"). [] without a demonstration stage or evaluation games."""
+    from hostwcg_env.analysis.recordfile import iter_records
+    from hostwcg_env.analysis.skill import OFTEN, RARELY, record_play_rates
+
+    demos = [s for s in recipe.stages if s.kind == "demos" and run.done(s)]
+    games = [p for p in sorted((run.root / "eval").glob("vs_*.jsonl")) if not p.stem.endswith("_look")]
+    if not demos or not games:
+        return []
+    teacher = record_play_rates(iter_records(run.stage_dir(demos[0]) / "games", warn=False))
+    mine = record_play_rates(iter_records(games, warn=False), policy_agent(npz))
+    rows = [(deck, card, rate, teacher[(deck, card)][0]) for (deck, card), (rate, n) in sorted(mine.items())
+            if n >= UNPLAYED_MIN_GAMES and rate < RARELY and (deck, card) in teacher
+            and teacher[(deck, card)][1] >= UNPLAYED_MIN_GAMES and teacher[(deck, card)][0] >= OFTEN]
+    lines = ["## Cards the network leaves in hand", "",
+             f"Cards the network played in under {RARELY:.0%} of its evaluation games where it drew them, while "
+             f"the teacher (`{recipe.teacher}`) played them in {OFTEN:.0%} or more of its demonstration games "
+             f"(each over {UNPLAYED_MIN_GAMES} games or more where the card was drawn). Such a card is dead in the "
+             "network's hand: a blind spot to train out, and a reason its decks' win rates differ from the "
+             "teacher's.", ""]
+    if not rows:
+        return [*lines, "None.", ""]
+    lines += ["| deck | card | network | teacher |", "|---|---|---:|---:|"]
+    lines += [f"| {d} | {c} | {a:.1%} | {b:.1%} |" for d, c, a, b in rows]
+    return [*lines, ""]
 
 
 def _cards_cell(cards: list[dict[str, str]]) -> str:

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, TypeVar
 from .stats import Cell, Row, Z, num, num_or_none, text
 
 if TYPE_CHECKING:
-    from .records import RuleValue
+    from .records import Record, RuleValue
     from .simulate import BalanceResult, DeckItem
 
 K = TypeVar("K", str, tuple[str, str])  # a deck, or a (deck, card)
@@ -174,6 +174,29 @@ def play_rates(tables: Tables) -> dict[tuple[str, str], float]:
         if r["condition"] in ("drawn", "played") and r.get("share") is not None:
             shares.setdefault((text(r["deck"]), text(r["card"])), {})[text(r["condition"])] = num(r["share"])
     return {k: round(min(1.0, v.get("played", 0.0) / v["drawn"]), 4) for k, v in shares.items() if v.get("drawn")}
+
+
+def record_play_rates(records: Iterable[Record], agent: str | None = None) -> dict[tuple[str, str], tuple[float, int]]:
+    """Each (deck, card)'s play rate in these games, as ``play_rates`` gives it from a study's
+    tables, and the number of games it was drawn in; only the sides ``agent`` played (every side
+    when None). For games that are not a balance study's (a ladder's, a training run's)."""
+    from collections import Counter
+
+    drawn: Counter[tuple[str, str]] = Counter()
+    played: Counter[tuple[str, str]] = Counter()
+    for r in records:
+        sides = r["cards"]
+        if sides is None:  # a record kept without its cards
+            continue
+        for seat, (deck, who) in enumerate(zip(r["decks"], r["agents"], strict=True)):
+            if agent is not None and who != agent:
+                continue
+            c = sides[seat]
+            did = set(c["played"])
+            for card in set(c["opening"]) | set(c["drawn"]):
+                drawn[(deck["id"], card)] += 1
+                played[(deck["id"], card)] += card in did
+    return {k: (round(min(1.0, played[k] / n), 4), n) for k, n in drawn.items()}
 
 
 def unplayed_rows(cards: Sequence[Row], levels: Sequence[str]) -> list[Row]:
