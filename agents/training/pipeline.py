@@ -539,7 +539,7 @@ def unplayed_lines(run: RunDir, recipe: Recipe, npz: str) -> list[str]:
     played them in ``OFTEN`` or more of its demonstration games (docs/balance.md, "Balance across
     skill"). [] without a demonstration stage or evaluation games."""
     from hostwcg_env.analysis.recordfile import iter_records
-    from hostwcg_env.analysis.skill import OFTEN, RARELY, record_play_rates
+    from hostwcg_env.analysis.skill import OFTEN, RARELY, rarely_played, record_play_rates
 
     demos = [s for s in recipe.stages if s.kind == "demos" and run.done(s)]
     games = [p for p in sorted((run.root / "eval").glob("vs_*.jsonl")) if not p.stem.endswith("_look")]
@@ -547,9 +547,11 @@ def unplayed_lines(run: RunDir, recipe: Recipe, npz: str) -> list[str]:
         return []
     teacher = record_play_rates(iter_records(run.stage_dir(demos[0]) / "games", warn=False))
     mine = record_play_rates(iter_records(games, warn=False), policy_agent(npz))
-    rows = [(deck, card, rate, teacher[(deck, card)][0]) for (deck, card), (rate, n) in sorted(mine.items())
-            if n >= UNPLAYED_MIN_GAMES and rate < RARELY and (deck, card) in teacher
-            and teacher[(deck, card)][1] >= UNPLAYED_MIN_GAMES and teacher[(deck, card)][0] >= OFTEN]
+    rows = []
+    for (deck, card), (rate, n) in sorted(mine.items()):
+        theirs, seen = teacher.get((deck, card), (0.0, 0))
+        if min(n, seen) >= UNPLAYED_MIN_GAMES and rarely_played(rate, [theirs]):
+            rows.append((deck, card, rate, theirs))
     lines = ["## Cards the network leaves in hand", "",
              f"Cards the network played in under {RARELY:.0%} of its evaluation games where it drew them, while "
              f"the teacher (`{recipe.teacher}`) played them in {OFTEN:.0%} or more of its demonstration games "

@@ -199,15 +199,19 @@ def record_play_rates(records: Iterable[Record], agent: str | None = None) -> di
     return {k: (round(min(1.0, played[k] / n), 4), n) for k, n in drawn.items()}
 
 
+def rarely_played(rate: float, others: Iterable[float]) -> bool:
+    """A card played at ``rate`` (of the games where it was drawn) is rarely played when that is
+    under ``RARELY`` while another player plays it in ``OFTEN`` or more of them."""
+    return rate < RARELY and max(others, default=0.0) >= OFTEN
+
+
 def unplayed_rows(cards: Sequence[Row], levels: Sequence[str]) -> list[Row]:
     """The cards some level plays in under ``RARELY`` of the games where it drew them while another
     plays them in ``OFTEN`` or more (``rarely_by``: those levels, comma-separated)."""
     rows = []
     for r in cards:
         rates = {a: num(r[f"{a}:plays"]) for a in levels if r.get(f"{a}:plays") is not None}
-        if len(rates) < 2 or max(rates.values()) < OFTEN:
-            continue
-        rare = [a for a, x in rates.items() if x < RARELY]
+        rare = [a for a, x in rates.items() if rarely_played(x, (y for b, y in rates.items() if b != a))]
         if rare:
             rows.append({"deck": r["deck"], "card": r["card"], **{f"{a}:plays": x for a, x in rates.items()},
                          "rarely_by": ",".join(rare)})
