@@ -5,7 +5,9 @@
 The studies the recommendation still waits on are played first, then the rest of the table;
 ``first_turn.md`` states the recommendation as soon as no study to come can change it.
 Resumable: run the same command again to finish an interrupted study; a study whose records
-stayed on another machine counts as played when its ``report/games.csv`` came back whole. ``--games`` and
+stayed on another machine counts as played when its ``report/games.csv`` came back whole, and
+with ``--kept docs/lab/first-turn-study/first_turn.csv`` every study of that kept table counts
+as played (so a new machine plays only the rows still missing). ``--games`` and
 ``--decks`` exist only to check the script on a tiny budget; the study itself is the defaults
 (hostwcg_env/analysis/firstturn.py).
 """
@@ -28,6 +30,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--from-reports", action="store_true",
                     help="play nothing: the table from the studies whose report/games.csv is complete "
                          "(parts played on another machine)")
+    ap.add_argument("--kept", metavar="CSV",
+                    help="a first_turn.csv this command wrote before (docs/lab/first-turn-study/first_turn.csv): "
+                         "its complete studies count as played")
     args = ap.parse_args(argv)
     if args.games != GAMES or args.decks:
         print(f"note: not the pre-registered study ({GAMES} games a pair, every shipped deck, seed {SEED})",
@@ -37,7 +42,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"no complete study report under {args.out}", file=sys.stderr)
             return 1
     else:
-        run_first_turn_study(args.out, workers=args.workers, games=args.games, decks=args.decks, quiet=args.quiet)
+        run_first_turn_study(args.out, workers=args.workers, games=args.games, decks=args.decks, quiet=args.quiet,
+                             kept=args.kept)
     print(open(f"{args.out}/first_turn.md").read())
     return 0
 

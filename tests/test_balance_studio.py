@@ -157,6 +157,24 @@ def test_the_first_turn_table_from_reports_played_elsewhere(tmp_path: Path) -> N
                              compensations=COMPENSATIONS[:1], quiet=True)
 
 
+def test_the_first_turn_study_counts_a_kept_tables_rows_as_played(tmp_path: Path) -> None:
+    """On a new machine, with only the kept first_turn.csv: its complete studies are not played
+    again, a row of another budget is, and the table is the one the whole study gives."""
+    kw = dict(workers=1, games=2, agents=("random",), decks=DECKS2, quiet=True)
+    whole = run_first_turn_study(tmp_path / "here", compensations=COMPENSATIONS[:3], **kw)
+    kept = tmp_path / "kept.csv"
+    shutil.copy(tmp_path / "here" / "first_turn.csv", kept)
+    text = kept.read_text().splitlines()
+    kept.write_text("\n".join([*text[:3], text[3].replace(",2,1,", ",4,1,", 1)]) + "\n")  # cards1 of 4 games a pair
+    rows = run_first_turn_study(tmp_path / "new", compensations=COMPENSATIONS[:3], kept=kept, **kw)
+    assert [dict(r, win_rate=round(float(r["win_rate"]), 6)) for r in rows] == \
+        [dict(r, win_rate=round(float(r["win_rate"]), 6)) for r in whole]
+    assert sorted(p.name for p in (tmp_path / "new" / "random").iterdir()) == ["cards1"]  # only it was played
+    with pytest.raises(ValueError, match="kept.csv: not a first-turn table"):
+        kept.write_text("a,b\n1,2\n")
+        run_first_turn_study(tmp_path / "new", compensations=COMPENSATIONS[:3], kept=kept, **kw)
+
+
 def test_the_env_makes_room_for_the_second_players_extra_cards() -> None:
     from hostwcg_env.engine import RuleConfig
     from hostwcg_env.env.layout import hand_slots

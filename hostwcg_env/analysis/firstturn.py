@@ -102,25 +102,31 @@ def decision(rows: Sequence[Row], agents: Sequence[str] = AGENTS, compensations:
 def run_first_turn_study(out: str | Path, workers: int | None = None, games: int = GAMES, seed: int = SEED,
                          agents: Sequence[str] = AGENTS, decks: Sequence[str] | None = None,
                          compensations: Sequence[Compensation] = COMPENSATIONS,
-                         quiet: bool = False) -> list[Row]:
+                         quiet: bool = False, kept: str | Path | None = None) -> list[Row]:
     """Play (or resume) every agent x compensation study under ``out`` and write the tables.
-    The defaults are the pre-registered study; smaller ``games``/``decks`` only to check it."""
+    The defaults are the pre-registered study; smaller ``games``/``decks`` only to check it.
+    ``kept``: a ``first_turn.csv`` this command wrote earlier (kept in the repository): each of
+    its rows with this study's games counts as played, and is not played again."""
     from .simulate import Study, run_study
 
     folder = Path(out)
     plan = [(agent, c) for agent in agents for c in compensations]
     studies = {(a, c.label): Study.make(decks=decks, games=games, agents=a, rules=dict(c.rules), seed=seed)
                for a, c in plan}
-    rows: dict[tuple[str, str], Row] = {}
+    rows: dict[tuple[str, str], Row] = kept_rows(kept, plan, studies) if kept is not None else {}
 
     # the complete studies first (nothing to play), then those the decision waits on, then the rest
     for agent, c in plan:
         study, sub = studies[agent, c.label], folder / agent / c.label
-        kept = played_elsewhere(study, sub, agent, c)
-        if kept is not None:  # its report came back from another machine without its records
+        if (agent, c.label) in rows:
+            if not quiet:
+                print(f"{agent} / {c.label}: complete in {kept}", flush=True)
+            continue
+        back = played_elsewhere(study, sub, agent, c)
+        if back is not None:  # its report came back from another machine without its records
             if not quiet:
                 print(f"{agent} / {c.label}: complete in {sub / 'report' / 'games.csv'}", flush=True)
-            rows[agent, c.label] = kept
+            rows[agent, c.label] = back
         elif sub.is_dir():  # its kept records, read once: the row when they are every game
             res = run_study(study, out=sub, stop_after=0, quiet=True)
             if len(res.records) == study.n_games:
@@ -136,6 +142,32 @@ def run_first_turn_study(out: str | Path, workers: int | None = None, games: int
     table = [rows[a, c.label] for a, c in plan]
     write_tables(table, folder, agents, games, seed)
     return table
+
+
+def kept_rows(path: str | Path, plan: Sequence[tuple[str, Compensation]], studies: dict[tuple[str, str], Study]
+              ) -> dict[tuple[str, str], Row]:
+    """The rows of a kept ``first_turn.csv`` that are studies of ``plan``: same agent, label and
+    rule flags, and every game of the study (a row short of games is left to play). A file
+    that is not such a table raises ``ValueError`` naming it."""
+    want = {(a, c.label): c for a, c in plan}
+    out: dict[tuple[str, str], Row] = {}
+    with Path(path).open(newline="") as fh:
+        reader = csv.DictReader(fh)
+        columns = {"agent", "compensation", "rules", "games", "seeds", "win_rate", "ci_low", "ci_high", "design_effect"}
+        missing = columns - set(reader.fieldnames or ())
+        if missing:
+            raise ValueError(f"{path}: not a first-turn table (no column {', '.join(sorted(missing))})")
+        for r in reader:
+            c = want.get((r["agent"], r["compensation"]))
+            if c is None or r["rules"] != c.describe() or int(r["games"]) != studies[r["agent"], c.label].n_games:
+                continue
+            row: Row = {"agent": r["agent"], "compensation": c.label, "rules": c.describe(), "size": c.size,
+                        "games": int(r["games"]), "seeds": int(r["seeds"]), "win_rate": float(r["win_rate"]),
+                        "ci_low": float(r["ci_low"]), "ci_high": float(r["ci_high"]),
+                        "design_effect": float(r["design_effect"])}
+            row["meets"] = meets(row)
+            out[r["agent"], c.label] = row
+    return out
 
 
 def study_row(agent: str, c: Compensation, fp: Row) -> Row:
