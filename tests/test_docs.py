@@ -413,6 +413,31 @@ def test_the_time_to_strength_follow_up_table_is_its_kept_games() -> None:
         assert row in section, row
 
 
+def test_the_second_tune_confirmation_table_is_its_kept_tables() -> None:
+    """The second tune's confirmation (the same lists, fresh seeds): the lab note's table is the
+    kept skill_decks.csv, and the rule reads as the note says: met everywhere but Tamsin under
+    the lookahead, so nothing was adopted."""
+    kept = ROOT / "docs" / "balance" / "tune-confirm-240000000"
+    note = (ROOT / "docs" / "lab" / "2026-11-28-second-tune-of-shipped-decks.md").read_text(encoding="utf-8")
+    table = note.split("## The confirmation, played")[-1]
+    with open(kept / "skill_decks.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 8
+    for r in rows:
+        line = next(x for x in table.splitlines() if x.startswith(f"| {r['deck'].split('_')[0]} |"))
+        for agent in ("ppo_v1", "lookahead"):
+            w, lo, hi = (float(r[f"{agent}:{k}"]) for k in ("win_rate", "ci_low", "ci_high"))
+            assert int(r[f"{agent}:games"]) == 2800
+            met = 0.45 <= w <= 0.55 and lo >= 0.42 and hi <= 0.58
+            assert met == ((r["deck"], agent) != ("tamsin_wild_pack", "lookahead"))
+            assert f"{100 * w:.1f}%" in line.replace("**", "") and f"{100 * lo:.1f} - {100 * hi:.1f}" in line
+    with open(kept / "skill_first_player.csv", newline="") as f:
+        first = next(csv.DictReader(f))
+    for agent in ("ppo_v1", "lookahead"):
+        w, lo, hi = (100 * float(first[f"{agent}:{k}"]) for k in ("win_rate", "ci_low", "ci_high"))
+        assert f"{w:.1f}% [{lo:.1f}, {hi:.1f}]" in table
+
+
 def test_the_tune_confirmation_table_is_its_kept_tables() -> None:
     """The confirmation of the shipped decks' tune: the lab note's table is the kept
     skill_decks.csv, and the registered rule (45-55%, interval inside 42-58%, under both agents)
