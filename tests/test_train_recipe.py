@@ -222,6 +222,63 @@ def test_the_smoke_recipe_runs_end_to_end_and_a_rerun_skips_every_stage(tmp_path
     assert {k: v["sessions"] for k, v in after.items()} == {k: v["sessions"] for k, v in before.items()}
 
 
+INIT_DAGGER = """
+[recipe]
+name = "from_init"
+seed = 5
+init = "ppo_v1"
+
+[decks]
+decks = ["brae", "karsh"]
+
+[teacher]
+agent = "heuristic"
+
+[[stages]]
+kind = "dagger"
+minutes = 0.2
+games = 2
+envs = 2
+opponents = ["heuristic"]
+epochs = 1
+
+[evaluation]
+opponents = ["heuristic"]
+games = 6
+seed = 77
+"""
+
+
+def test_a_run_from_init_checks_its_cards_against_the_teacher_as_its_evaluation_opponent(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a demonstration stage, the model card's check of the cards the network leaves in
+    hand reads the teacher's play rates from the evaluation games where it was the opponent."""
+    import agents.training.pipeline as pipeline
+    from agents.training.rundir import RunDir, policy_agent
+    from hostwcg_env.analysis import skill
+
+    recipe_path = _write(tmp_path, INIT_DAGGER)
+    run = tmp_path / "run"
+    assert main(["train", str(recipe_path), "--run-dir", str(run), "--quiet"]) == 0
+    card = (run / "MODEL_CARD.md").read_text()
+    assert "## Cards the network leaves in hand" in card and "of its evaluation games as the network's opponent" in card
+    games = _records(run / "eval" / "vs_heuristic.jsonl")
+    npz = str(run / "policy.npz")
+    teacher = skill.record_play_rates(games, "heuristic")
+    mine = skill.record_play_rates(games, policy_agent(npz))
+    assert teacher and mine and {d for d, _ in teacher} <= {"brae_deep_roots", "karsh_ember_tide"}
+    monkeypatch.setattr(pipeline, "UNPLAYED_MIN_GAMES", 1)
+    monkeypatch.setattr(skill, "RARELY", 1.01)  # every card both sides drew is listed
+    monkeypatch.setattr(skill, "OFTEN", 0.0)
+    listed = [line for line in pipeline.unplayed_lines(RunDir(run), load_recipe(recipe_path), npz)
+              if line.startswith("| ")][1:]
+    assert [tuple(line.split(" | ")[:2]) for line in listed] == [(f"| {d}", c) for d, c in sorted(mine)
+                                                                  if (d, c) in teacher]
+    # an evaluation without the teacher as an opponent gives the check nothing to read
+    other = load_recipe(_write(tmp_path, INIT_DAGGER.replace('agent = "heuristic"', 'agent = "random"'), "o.toml"))
+    assert pipeline.unplayed_lines(RunDir(run), other, npz) == []
+
+
 @pytest.mark.slow
 def test_a_run_killed_mid_stage_resumes_and_finishes_with_every_output(tmp_path: Path) -> None:
     text = (RECIPES_DIR / "smoke.toml").read_text()

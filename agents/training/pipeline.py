@@ -537,15 +537,24 @@ def unplayed_lines(run: RunDir, recipe: Recipe, npz: str) -> list[str]:
     """The model card's check of the cards the network leaves in hand: each deck's cards that the
     network plays in under ``RARELY`` of its evaluation games where it drew them while the teacher
     played them in ``OFTEN`` or more of its demonstration games (docs/balance.md, "Balance across
-    skill"). [] without a demonstration stage or evaluation games."""
+    skill"). A recipe without a demonstration stage (one that starts from ``[recipe] init``) reads
+    the teacher's rates from the evaluation games where it was the opponent. [] without
+    evaluation games, or without either source of the teacher's rates."""
     from hostwcg_env.analysis.recordfile import iter_records
     from hostwcg_env.analysis.skill import OFTEN, RARELY, rarely_played, record_play_rates
 
     demos = [s for s in recipe.stages if s.kind == "demos" and run.done(s)]
     games = [p for p in sorted((run.root / "eval").glob("vs_*.jsonl")) if not p.stem.endswith("_look")]
-    if not demos or not games:
+    if not games:
         return []
-    teacher = record_play_rates(iter_records(run.stage_dir(demos[0]) / "games", warn=False))
+    if demos:
+        teacher = record_play_rates(iter_records(run.stage_dir(demos[0]) / "games", warn=False))
+        source = "of its demonstration games"
+    else:
+        teacher = record_play_rates(iter_records(games, warn=False), recipe.teacher)
+        source = "of its evaluation games as the network's opponent"
+        if not teacher:
+            return []
     mine = record_play_rates(iter_records(games, warn=False), policy_agent(npz))
     rows = []
     for (deck, card), (rate, n) in sorted(mine.items()):
@@ -554,7 +563,7 @@ def unplayed_lines(run: RunDir, recipe: Recipe, npz: str) -> list[str]:
             rows.append((deck, card, rate, theirs))
     lines = ["## Cards the network leaves in hand", "",
              f"Cards the network played in under {RARELY:.0%} of its evaluation games where it drew them, while "
-             f"the teacher (`{recipe.teacher}`) played them in {OFTEN:.0%} or more of its demonstration games "
+             f"the teacher (`{recipe.teacher}`) played them in {OFTEN:.0%} or more {source} "
              f"(each over {UNPLAYED_MIN_GAMES} games or more where the card was drawn). Such a card is dead in the "
              "network's hand: a blind spot to train out, and a reason its decks' win rates differ from the "
              "teacher's.", ""]
