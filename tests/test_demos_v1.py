@@ -190,3 +190,40 @@ def test_dagger_tells_a_teacher_with_a_memory_the_students_action(tmp_path: Path
     disagree = sum(label != played for label, played, _ in told)
     assert 0 < disagree < len(told)
     assert abs((1 - disagree / len(told)) - facts["agreement"]) < 1e-9
+
+
+def test_cloning_weighs_the_loss_by_the_labels_action_kind(tmp_path: Path) -> None:
+    """``kind_weights``: each row's cross-entropy weighs as its label's action kind says. Weights
+    of 1 train exactly the network the unweighted loss trains; a weight on one kind changes it,
+    and the row weights are the kinds' own."""
+    pytest.importorskip("sb3_contrib")
+    from agents.set_policy import load_weights
+    from hostwcg_env.analysis.recordfile import RecordWriter
+    from hostwcg_env.env.layout import action_layout
+
+    dv = _load("distill_v1")
+    src = tmp_path / "games.jsonl"
+    with RecordWriter(src) as w:
+        for rec in _records(2):
+            w.write(rec)
+    dv.extract([str(src)], "heuristic", None, str(tmp_path / "d.npz"), workers=1)
+    data = dv.load([str(tmp_path / "d.npz")])
+    kinds = [b.name for b in action_layout().blocks]
+    labels = data["actions"].astype(np.int64)
+    w = dv.row_weights(data, labels, {"pass": 3.0, "ap_host": 0.5})
+    named = {kinds[k] for k in data["action_kind"][labels]}
+    assert {"pass", "ap_host"} <= named  # the heuristic's games hold both kinds
+    for row, label in enumerate(labels):
+        assert w[row] == {"pass": 3.0, "ap_host": 0.5}.get(kinds[data["action_kind"][label]], 1.0)
+    with pytest.raises(ValueError, match="not an action kind: ap_anyy"):
+        dv.row_weights(data, labels, {"ap_anyy": 2.0})
+
+    def trained(name: str, weights: dict[str, float] | None) -> dict[str, np.ndarray]:
+        facts = dv.train(data, str(tmp_path / f"{name}.zip"), epochs=1, batch_size=64, holdout=0.0, seed=2,
+                         export=str(tmp_path / f"{name}.npz"), kind_weights=weights)
+        assert facts["kind_weights"] == (weights or {})
+        return load_weights(tmp_path / f"{name}.npz")
+
+    plain, ones, pass3 = trained("plain", None), trained("ones", {"pass": 1.0}), trained("pass3", {"pass": 3.0})
+    assert all(np.allclose(plain[k], ones[k], atol=1e-6) for k in plain)
+    assert any(not np.allclose(plain[k], pass3[k], atol=1e-4) for k in plain)

@@ -71,6 +71,15 @@ def _write(tmp_path: Path, text: str, name: str = "r.toml") -> Path:
     (("[teacher]", "[evaluation]\ngames = \"ten\"\n[teacher]"), "[evaluation] games: a whole number"),
     (("[teacher]", "[evaluation]\ncheck = \"yes\"\n[teacher]"), "[evaluation] check: true or false"),
     (("[teacher]", "[trainer]\n[teacher]"), "[top level] trainer: unknown key"),
+    (("kind = \"clone\"\nminutes = 0.05", "kind = \"clone\"\nminutes = 0.05\nweights = { ap_anyy = 2 }"),
+     "[stages 2: clone] weights: 'ap_anyy': not an action kind (did you mean 'ap_any'?)"),
+    (("kind = \"clone\"\nminutes = 0.05", "kind = \"clone\"\nminutes = 0.05\nweights = { ap_any = 0 }"),
+     "[stages 2: clone] weights: ap_any: a weight > 0, got 0"),
+    (("kind = \"clone\"\nminutes = 0.05", "kind = \"clone\"\nminutes = 0.05\nweights = 3"),
+     "[stages 2: clone] weights: a table of action kinds and weights"),
+    (("kind = \"clone\"\nminutes = 0.05", "kind = \"clone\"\nminutes = 0.05\n[[stages]]\n"
+      "kind = \"expert-iteration\"\nminutes = 1\nmode = \"soft\"\nweights = { ap_any = 2 }"),
+     "[stages 3: expert-iteration] weights: only a hard expert-iteration stage clones its labels"),
 ])
 def test_a_recipe_error_is_one_line_naming_the_file_table_and_key(tmp_path: Path, change: tuple[str, str],
                                                                    needle: str) -> None:
@@ -241,6 +250,7 @@ games = 2
 envs = 2
 opponents = ["heuristic"]
 epochs = 1
+weights = { ap_any = 10, pass = 0.5 }
 
 [evaluation]
 opponents = ["heuristic"]
@@ -249,10 +259,11 @@ seed = 77
 """
 
 
-def test_a_run_from_init_checks_its_cards_against_the_teacher_as_its_evaluation_opponent(
+def test_a_run_from_init_weighs_its_loss_and_checks_its_cards_against_the_teacher_as_opponent(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without a demonstration stage, the model card's check of the cards the network leaves in
-    hand reads the teacher's play rates from the evaluation games where it was the opponent."""
+    """A DAgger stage's ``weights`` reach its cloning loss; and without a demonstration stage, the
+    model card's check of the cards the network leaves in hand reads the teacher's play rates
+    from the evaluation games where it was the opponent."""
     import agents.training.pipeline as pipeline
     from agents.training.rundir import RunDir, policy_agent
     from hostwcg_env.analysis import skill
@@ -261,6 +272,8 @@ def test_a_run_from_init_checks_its_cards_against_the_teacher_as_its_evaluation_
     run = tmp_path / "run"
     assert main(["train", str(recipe_path), "--run-dir", str(run), "--quiet"]) == 0
     card = (run / "MODEL_CARD.md").read_text()
+    done = json.loads((run / "stages" / "01_dagger" / "round_0.json").read_text())
+    assert done["training"]["kind_weights"] == {"ap_any": 10.0, "pass": 0.5}  # the stage's weights reached the loss
     assert "## Cards the network leaves in hand" in card and "of its evaluation games as the network's opponent" in card
     games = _records(run / "eval" / "vs_heuristic.jsonl")
     npz = str(run / "policy.npz")

@@ -164,10 +164,28 @@ def policy_outputs(policy: Any, data: dict[str, np.ndarray], rows: np.ndarray) -
     return logits, policy.value_net(feats[:, fe.n_actions :]).squeeze(-1)
 
 
+def row_weights(data: dict[str, np.ndarray], actions: np.ndarray, kind_weights: dict[str, float]) -> np.ndarray:
+    """Each row's weight in the cloning loss: the weight of its label's action kind."""
+    from hostwcg_env.env.layout import action_layout
+
+    kinds = [b.name for b in action_layout().blocks]
+    unknown = sorted(set(kind_weights) - set(kinds))
+    if unknown:
+        raise ValueError(f"not an action kind: {', '.join(unknown)} (the kinds: {', '.join(kinds)})")
+    per_kind = np.ones(len(kinds), np.float32)
+    for k, w in kind_weights.items():
+        per_kind[kinds.index(k)] = w
+    return per_kind[data["action_kind"][actions]]
+
+
 def train(data: dict[str, np.ndarray], out: str, epochs: int = 4, batch_size: int = 512, lr: float = 1e-3,
           value_coef: float = 0.5, holdout: float = 0.05, dim: int = 64, emb: int = 32, seed: int = 0,
           init: str | None = None, export: str | None = None, max_minutes: float | None = None,
-          head: int = 0, only_head: bool = False) -> dict[str, Any]:
+          head: int = 0, only_head: bool = False, kind_weights: dict[str, float] | None = None) -> dict[str, Any]:
+    """Clone the rows' labels (and fit the value). ``kind_weights``: action kind (a block of the
+    action space, ``hostwcg_env.env.layout``) -> the weight of the cross-entropy on the rows
+    whose label is of that kind (1 for the others): a rare choice the network is blind to, such
+    as ``ap_any``, weighs more."""
     import torch as th
 
     from agents.set_policy_torch import export_weights
@@ -192,6 +210,7 @@ def train(data: dict[str, np.ndarray], out: str, epochs: int = 4, batch_size: in
     train_rows, test_rows = np.flatnonzero(~is_held), np.flatnonzero(is_held)
     actions = data["actions"].astype(np.int64)
     targets = data["value_targets"].astype(np.float32)
+    weights = row_weights(data, actions, kind_weights) if kind_weights else None
     total_batches = epochs * int(np.ceil(len(train_rows) / batch_size))
     sched = th.optim.lr_scheduler.LambdaLR(opt, lambda k: max(0.05, 1.0 - k / max(1, total_batches)))
 
@@ -218,7 +237,11 @@ def train(data: dict[str, np.ndarray], out: str, epochs: int = 4, batch_size: in
         for k in range(0, len(order), batch_size):
             r = order[k : k + batch_size]
             logits, values = policy_outputs(policy, data, r)
-            ce = th.nn.functional.cross_entropy(logits, th.as_tensor(actions[r]))
+            if weights is None:
+                ce = th.nn.functional.cross_entropy(logits, th.as_tensor(actions[r]))
+            else:
+                each = th.nn.functional.cross_entropy(logits, th.as_tensor(actions[r]), reduction="none")
+                ce = (each * th.as_tensor(weights[r])).mean()
             vl = th.nn.functional.mse_loss(values, th.as_tensor(targets[r]))
             loss = ce + value_coef * vl
             opt.zero_grad()
@@ -243,6 +266,7 @@ def train(data: dict[str, np.ndarray], out: str, epochs: int = 4, batch_size: in
     facts = {"rows": int(len(actions)), "games": n_games, "train_rows": int(len(train_rows)),
              "holdout_rows": int(len(test_rows)), "epochs": log, "lr": lr, "batch_size": batch_size,
              "value_coef": value_coef, "dim": fe.dim, "emb": fe.emb, "head": fe.head, "only_head": only_head,
+             "kind_weights": dict(kind_weights or {}),
              "seed": seed, "init": init,
              "seconds": round(time.time() - t0, 1), "stopped_early": stopped}
     if export:

@@ -108,13 +108,15 @@ def stage_demos(ctx: StageContext) -> dict[str, Any]:
 def _train(ctx: StageContext, data_paths: list[str], stem: str, minutes: float, init: str | None,
            dim: int, emb: int, epochs: int, lr: float, batch_size: int, holdout: float,
            value_coef: float = 0.5, step0: int = 0) -> tuple[dict[str, str], dict[str, Any]]:
-    """Clone on rows (``distill_v1.train``), written as STEM.zip and STEM.npz atomically."""
+    """Clone on rows (``distill_v1.train``, the stage's ``weights`` on the loss), written as
+    STEM.zip and STEM.npz atomically."""
     from agents.training.distill_v1 import load, train
 
     tmp_zip, tmp_npz = ctx.dir / f"{stem}.tmp.zip", ctx.dir / f"{stem}.tmp.npz"
     facts = train(load(data_paths), str(tmp_zip), epochs=epochs, batch_size=batch_size, lr=lr,
                   value_coef=value_coef, holdout=holdout, dim=dim, emb=emb, seed=ctx.seed + step0, init=init,
-                  export=str(tmp_npz), max_minutes=max(0.05, minutes))
+                  export=str(tmp_npz), max_minutes=max(0.05, minutes),
+                  kind_weights=ctx.stage.options.get("weights") or None)
     for row in facts["epochs"]:
         ctx.scalar(f"{stem}/holdout_accuracy", row["holdout_accuracy"], step0 + row["epoch"])
         ctx.scalar(f"{stem}/train_ce", row["train_ce"], step0 + row["epoch"])
@@ -124,7 +126,7 @@ def _train(ctx: StageContext, data_paths: list[str], stem: str, minutes: float, 
     last = facts["epochs"][-1] if facts["epochs"] else {}
     small = {"rows": facts["rows"], "epochs_run": len(facts["epochs"]), "stopped_early": facts["stopped_early"],
              "holdout_accuracy": last.get("holdout_accuracy"), "dim": facts["dim"], "emb": facts["emb"],
-             "seconds": facts["seconds"]}
+             "seconds": facts["seconds"], **({"kind_weights": facts["kind_weights"]} if facts["kind_weights"] else {})}
     return {"zip": str(ctx.dir / f"{stem}.zip"), "npz": str(ctx.dir / f"{stem}.npz")}, small
 
 

@@ -51,7 +51,8 @@ MODEL_KINDS = ("clone", "dagger", "league", "expert-iteration")
 _REQ = object()  # a key without a default: the recipe must give it
 
 # kind -> key -> (type, default). Types: int, float, bool, str, "agents" (a list of agent
-# names), "str?" (a string or absent). "minutes" is every stage's budget.
+# names), "str?" (a string or absent), "weights" (a table: action kind -> a weight > 0 of the
+# cloning loss on the choices of that kind). "minutes" is every stage's budget.
 STAGE_OPTIONS: dict[str, dict[str, tuple[Any, Any]]] = {
     "demos": {
         "minutes": (float, _REQ), "games": (int, 1_000_000), "chunk_games": (int, 20), "workers": (int, 1),
@@ -59,13 +60,14 @@ STAGE_OPTIONS: dict[str, dict[str, tuple[Any, Any]]] = {
     },
     "clone": {
         "minutes": (float, _REQ), "epochs": (int, 4), "dim": (int, 64), "emb": (int, 32), "lr": (float, 1e-3),
-        "batch_size": (int, 512), "holdout": (float, 0.05), "value_coef": (float, 0.5),
+        "batch_size": (int, 512), "holdout": (float, 0.05), "value_coef": (float, 0.5), "weights": ("weights", {}),
     },
     "dagger": {
         "minutes": (float, _REQ), "rounds": (int, 1), "games": (int, 1_000_000), "teacher": ("str?", None),
         "opponents": ("agents", ["teacher", "heuristic", "self"]), "envs": (int, 32), "greedy": (bool, False),
         "label_share": (float, 0.6), "from_scratch": (bool, True), "dim": (int, 0), "emb": (int, 0),
         "epochs": (int, 3), "lr": (float, 1e-3), "batch_size": (int, 512), "holdout": (float, 0.03),
+        "weights": ("weights", {}),
     },
     "league": {
         "minutes": (float, _REQ), "opponents": ("agents", ["heuristic", "lookahead"]), "self_play": (bool, True),
@@ -81,7 +83,7 @@ STAGE_OPTIONS: dict[str, dict[str, tuple[Any, Any]]] = {
         "envs": (int, 32), "chunk_games": (int, 50), "label_share": (float, 0.8), "accumulate": (bool, True),
         "from_scratch": (bool, False),
         "epochs": (int, 2), "lr": (float, 1e-4), "beta": (float, 30.0), "batch_size": (int, 512),
-        "holdout": (float, 0.03),
+        "holdout": (float, 0.03), "weights": ("weights", {}),
     },
 }
 CHOICES = {("league", "pfsp"): ("hard", "variance"), ("expert-iteration", "mode"): ("hard", "soft")}
@@ -246,6 +248,8 @@ def _value(path: Path, table: str, key: str, kind: Any, value: Any) -> Any:
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
             raise _err(path, table, key, f"a list of agent names, got {value!r}")
         return list(value)
+    elif kind == "weights":
+        return _weights(path, table, key, value)
     if key in POSITIVE and not value > 0:
         raise _err(path, table, key, f"must be > 0, got {value!r}")
     if key in FRACTIONS and not 0 <= value < 1:
@@ -253,6 +257,25 @@ def _value(path: Path, table: str, key: str, kind: Any, value: Any) -> Any:
     if value < 0:
         raise _err(path, table, key, f"must be >= 0, got {value!r}")
     return value
+
+
+def _weights(path: Path, table: str, key: str, value: Any) -> dict[str, float]:
+    """A stage's ``weights``: each action kind (a block of the action space, docs/action_space.md) and the
+    weight of the cloning loss on the choices of that kind (1 for the kinds not named)."""
+    from hostwcg_env.env.layout import action_layout
+
+    kinds = [b.name for b in action_layout().blocks]
+    if not isinstance(value, dict):
+        raise _err(path, table, key, f"a table of action kinds and weights (weights = {{ ap_any = 10 }}), "
+                                     f"got {value!r}")
+    for k, w in value.items():
+        if k not in kinds:
+            near = difflib.get_close_matches(k, kinds, n=1)
+            raise _err(path, table, key, f"{k!r}: not an action kind" + (f" (did you mean {near[0]!r}?)" if near
+                                                                            else f" (one of {', '.join(kinds)})"))
+        if isinstance(w, bool) or not isinstance(w, int | float) or not w > 0:
+            raise _err(path, table, key, f"{k}: a weight > 0, got {w!r}")
+    return {k: float(w) for k, w in value.items()}
 
 
 def _decks(path: Path, value: Any) -> str | list[str]:
@@ -363,7 +386,7 @@ def parse_recipe(raw: dict[str, Any], path: Path, text: str = "") -> Recipe:
             elif default is _REQ:
                 raise _err(path, table, key, "missing: the stage's time budget in minutes")
             else:
-                opts[key] = list(default) if isinstance(default, list) else default
+                opts[key] = type(default)(default) if isinstance(default, list | dict) else default
         choice = CHOICES.get((kind, "pfsp")) if kind == "league" else CHOICES.get((kind, "mode"))
         key = "pfsp" if kind == "league" else "mode"
         if choice and opts.get(key) not in choice:
@@ -377,6 +400,8 @@ def parse_recipe(raw: dict[str, Any], path: Path, text: str = "") -> Recipe:
                     _check_agent(path, table, key, a)
         if kind == "league" and not opts["opponents"]:
             raise _err(path, table, "opponents", "give at least one fixed opponent")
+        if kind == "expert-iteration" and opts["mode"] == "soft" and opts["weights"]:
+            raise _err(path, table, "weights", "only a hard expert-iteration stage clones its labels (mode = \"hard\")")
         stage_name = item.get("name", f"{i:02d}_{kind}")
         if not isinstance(stage_name, str) or not stage_name or any(c in stage_name for c in "/\\"):
             raise _err(path, table, "name", f"a folder name without slashes, got {stage_name!r}")
