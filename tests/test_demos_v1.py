@@ -99,6 +99,20 @@ def _load(name: str) -> Any:
     return importlib.import_module(f"agents.training.{name}")
 
 
+def _heuristic_rows(tmp_path: Path, games: int) -> tuple[Any, Path, dict[str, Any]]:
+    """``distill_v1`` and the rows extracted from ``games`` of the heuristic's recorded games:
+    (the module, the rows file, the extraction's facts)."""
+    from hostwcg_env.analysis.recordfile import RecordWriter
+
+    dv = _load("distill_v1")
+    src = tmp_path / "games.jsonl"
+    with RecordWriter(src) as w:
+        for rec in _records(games):
+            w.write(rec)
+    data_path = tmp_path / "d.npz"
+    return dv, data_path, dv.extract([str(src)], "heuristic", None, str(data_path), workers=1)
+
+
 @pytest.mark.slow
 def test_distill_extract_train_eval(tmp_path: Path) -> None:
     """The script end to end on a few records: rows, a MaskablePPO zip whose numpy export
@@ -108,15 +122,8 @@ def test_distill_extract_train_eval(tmp_path: Path) -> None:
     from sb3_contrib import MaskablePPO
 
     from agents.set_policy import NumpySetPolicy, load_weights
-    from hostwcg_env.analysis.recordfile import RecordWriter
 
-    dv = _load("distill_v1")
-    src = tmp_path / "games.jsonl"
-    with RecordWriter(src) as w:
-        for rec in _records(3):
-            w.write(rec)
-    data_path = tmp_path / "d.npz"
-    facts = dv.extract([str(src)], "heuristic", None, str(data_path), workers=1)
+    dv, data_path, facts = _heuristic_rows(tmp_path, 3)
     assert facts["games"] == 3 and facts["rows"] > 0
     out = tmp_path / "bc.zip"
     res = dv.train(dv.load([str(data_path)]), str(out), epochs=2, batch_size=64, holdout=0.34,
@@ -198,16 +205,10 @@ def test_cloning_weighs_the_loss_by_the_labels_action_kind(tmp_path: Path) -> No
     and the row weights are the kinds' own."""
     pytest.importorskip("sb3_contrib")
     from agents.set_policy import load_weights
-    from hostwcg_env.analysis.recordfile import RecordWriter
     from hostwcg_env.env.layout import action_layout
 
-    dv = _load("distill_v1")
-    src = tmp_path / "games.jsonl"
-    with RecordWriter(src) as w:
-        for rec in _records(2):
-            w.write(rec)
-    dv.extract([str(src)], "heuristic", None, str(tmp_path / "d.npz"), workers=1)
-    data = dv.load([str(tmp_path / "d.npz")])
+    dv, data_path, _ = _heuristic_rows(tmp_path, 2)
+    data = dv.load([str(data_path)])
     kinds = [b.name for b in action_layout().blocks]
     labels = data["actions"].astype(np.int64)
     w = dv.row_weights(data, labels, {"pass": 3.0, "ap_host": 0.5})
