@@ -205,11 +205,11 @@ def test_cloning_weighs_the_loss_by_the_labels_action_kind(tmp_path: Path) -> No
     and the row weights are the kinds' own."""
     pytest.importorskip("sb3_contrib")
     from agents.set_policy import load_weights
-    from hostwcg_env.env.layout import action_layout
+    from hostwcg_env.env.v1.layout import ACTION_KINDS
 
     dv, data_path, _ = _heuristic_rows(tmp_path, 2)
     data = dv.load([str(data_path)])
-    kinds = [b.name for b in action_layout().blocks]
+    kinds = list(ACTION_KINDS)
     labels = data["actions"].astype(np.int64)
     w = dv.row_weights(data, labels, {"pass": 3.0, "ap_host": 0.5})
     named = {kinds[k] for k in data["action_kind"][labels]}
@@ -218,6 +218,9 @@ def test_cloning_weighs_the_loss_by_the_labels_action_kind(tmp_path: Path) -> No
         assert w[row] == {"pass": 3.0, "ap_host": 0.5}.get(kinds[data["action_kind"][label]], 1.0)
     with pytest.raises(ValueError, match="not an action kind: ap_anyy"):
         dv.row_weights(data, labels, {"ap_anyy": 2.0})
+    # every index of the action space has a kind to weigh (the last, trigger, included)
+    every = np.arange(len(data["action_kind"]))
+    assert dv.row_weights(data, every, {"trigger": 2.0})[-1] == 2.0 and kinds[data["action_kind"][-1]] == "trigger"
 
     def trained(name: str, weights: dict[str, float] | None) -> dict[str, np.ndarray]:
         facts = dv.train(data, str(tmp_path / f"{name}.zip"), epochs=1, batch_size=64, holdout=0.0, seed=2,

@@ -165,10 +165,11 @@ def policy_outputs(policy: Any, data: dict[str, np.ndarray], rows: np.ndarray) -
 
 
 def row_weights(data: dict[str, np.ndarray], actions: np.ndarray, kind_weights: dict[str, float]) -> np.ndarray:
-    """Each row's weight in the cloning loss: the weight of its label's action kind."""
-    from hostwcg_env.env.layout import action_layout
+    """Each row's weight in the cloning loss: the weight of its label's action kind
+    (``hostwcg_v1``'s ``action_kind``, docs/observation_v1.md "Action kinds")."""
+    from hostwcg_env.env.v1.layout import ACTION_KINDS
 
-    kinds = [b.name for b in action_layout().blocks]
+    kinds = list(ACTION_KINDS)
     unknown = sorted(set(kind_weights) - set(kinds))
     if unknown:
         raise ValueError(f"not an action kind: {', '.join(unknown)} (the kinds: {', '.join(kinds)})")
@@ -182,8 +183,8 @@ def train(data: dict[str, np.ndarray], out: str, epochs: int = 4, batch_size: in
           value_coef: float = 0.5, holdout: float = 0.05, dim: int = 64, emb: int = 32, seed: int = 0,
           init: str | None = None, export: str | None = None, max_minutes: float | None = None,
           head: int = 0, only_head: bool = False, kind_weights: dict[str, float] | None = None) -> dict[str, Any]:
-    """Clone the rows' labels (and fit the value). ``kind_weights``: action kind (a block of the
-    action space, ``hostwcg_env.env.layout``) -> the weight of the cross-entropy on the rows
+    """Clone the rows' labels (and fit the value). ``kind_weights``: action kind (``hostwcg_v1``'s
+    ``action_kind``, docs/observation_v1.md) -> the weight of the cross-entropy on the rows
     whose label is of that kind (1 for the others): a rare choice the network is blind to, such
     as ``ap_any``, weighs more."""
     import torch as th

@@ -260,11 +260,12 @@ def _value(path: Path, table: str, key: str, kind: Any, value: Any) -> Any:
 
 
 def _weights(path: Path, table: str, key: str, value: Any) -> dict[str, float]:
-    """A stage's ``weights``: each action kind (a block of the action space, docs/action_space.md) and the
-    weight of the cloning loss on the choices of that kind (1 for the kinds not named)."""
-    from hostwcg_env.env.layout import action_layout
+    """A stage's ``weights``: each action kind (``hostwcg_v1``'s ``action_kind``, docs/observation_v1.md
+    "Action kinds") and the weight of the cloning loss on the choices of that kind (1 for the
+    kinds not named)."""
+    from hostwcg_env.env.v1.layout import ACTION_KINDS
 
-    kinds = [b.name for b in action_layout().blocks]
+    kinds = list(ACTION_KINDS)
     if not isinstance(value, dict):
         raise _err(path, table, key, f"a table of action kinds and weights (weights = {{ ap_any = 10 }}), "
                                      f"got {value!r}")
