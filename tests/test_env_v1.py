@@ -394,3 +394,23 @@ def test_view_events_from_is_the_tail_of_events() -> None:
         assert len(full) > 50
         for i in (0, 7, len(full) // 2, len(full)):
             assert v.events_from(i) == full[i:]
+
+
+@pytest.mark.parametrize("order", [0, 1, 2, 3])
+def test_the_decision_row_names_the_same_card_whatever_order_the_names_come_in(order: int,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The card a decision's prompt names (the `decision` row) was the first of the longest
+    names found, in the order a set of names iterates: with two names alike in length ("put on
+    the stack: Rain of Embers, Fury Channeler", 33.2) it differed between processes. Now the
+    longest name wins, and of those alike in length the one the prompt names first."""
+    from hostwcg_env.env.v1.encoder import Encoder
+
+    names = sorted(set(default_pool()))
+    random.Random(order).shuffle(names)
+    enc = Encoder(RuleConfig())
+    monkeypatch.setattr(enc, "_all_names", lambda: set(names) if order % 2 else names)  # type: ignore[method-assign]
+    assert enc._prompt_card("put on the stack: Rain of Embers, Fury Channeler") == "Rain of Embers"
+    assert enc._prompt_card("put on the stack: Fury Channeler, Rain of Embers") == "Fury Channeler"
+    assert enc._prompt_card("put on the stack: Hex of Frailty, Rain of Embers") == "Hex of Frailty"
+    assert enc._prompt_card("target 't' for Alpha Wolf") == "Alpha Wolf"
+    assert enc._prompt_card("nothing named here") is None

@@ -593,8 +593,12 @@ class Encoder:
         if hit is not _UNSET:
             return hit  # type: ignore[no-any-return]
         if self._names_by_length is None or len(self._names_by_length) != len(self._all_names()):
-            self._names_by_length = sorted(self._all_names(), key=len, reverse=True)
-        found = next((n for n in self._names_by_length if n in prompt), None)
+            self._names_by_length = sorted(self._all_names(), key=lambda n: (-len(n), n))
+        # the longest name in the prompt; of names alike in length, the one named first ("put on
+        # the stack: Rain of Embers, Fury Channeler"): the same card in every process, whatever
+        # order the set of names iterates in
+        found = min((n for n in self._names_by_length if n in prompt), key=lambda n: (-len(n), prompt.find(n)),
+                    default=None)
         if len(self._prompt_cards) > 10_000:
             self._prompt_cards.clear()
         self._prompt_cards[prompt] = found
