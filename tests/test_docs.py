@@ -413,6 +413,30 @@ def test_the_time_to_strength_follow_up_table_is_its_kept_games() -> None:
         assert row in section, row
 
 
+def test_the_first_turn_tables_are_the_kept_first_turn_csv() -> None:
+    """The first-turn study's rows in docs/balance.md and in its lab note are the kept
+    first_turn.csv's (the study's command writes it), and a row not in it is "not yet played"."""
+    from hostwcg_env.analysis.firstturn import AGENTS, COMPENSATIONS
+
+    with open(ROOT / "docs" / "lab" / "first-turn-study" / "first_turn.csv", newline="") as f:
+        kept = {(r["agent"], r["compensation"]): r for r in csv.DictReader(f)}
+    guide = (ROOT / "docs" / "balance.md").read_text(encoding="utf-8")
+    note = (ROOT / "docs" / "lab" / "first-turn-study.md").read_text(encoding="utf-8")
+    for c in COMPENSATIONS:
+        flags = "the rules as written" if not c.rules else f"`{c.describe()}`"
+        line = next(x for x in guide.splitlines() if x.startswith(f"| {flags} | {c.size} |"))
+        cells = line.split(" | ")[2:4]
+        for agent, cell in zip(AGENTS, cells, strict=True):
+            r = kept.get((agent, c.label))
+            if r is None:
+                assert "not yet played" in cell, line
+                continue
+            w, lo, hi = (100 * float(r[k]) for k in ("win_rate", "ci_low", "ci_high"))
+            assert f"{w:.1f}% [{lo:.1f}, {hi:.1f}]" in cell, line
+            row = next(x for x in note.splitlines() if x.startswith(f"| `{agent}` | {flags} | {c.size} |"))
+            assert f"| {w:.1f}% | {lo:.1f} - {hi:.1f} |" in row, row
+
+
 def test_the_second_tune_confirmation_table_is_its_kept_tables() -> None:
     """The second tune's confirmation (the same lists, fresh seeds): the lab note's table is the
     kept skill_decks.csv, and the rule reads as the note says: met everywhere but Tamsin under
