@@ -100,7 +100,11 @@ def test_the_first_turn_study_plays_the_studies_the_decision_waits_on_first(tmp_
     monkeypatch.setattr(simulate, "run_study", run_study)
     kw = dict(workers=1, games=2, agents=("random", "heuristic"), decks=DECKS2, compensations=COMPENSATIONS[:3],
               quiet=True)
+    tables: list[int] = []
+    write = firstturn.write_tables
+    monkeypatch.setattr(firstturn, "write_tables", lambda rows, *a: (tables.append(len(rows)), write(rows, *a)))
     rows = run_first_turn_study(tmp_path, **kw)
+    assert tables == [1, 2, 3, 4, 5, 6, 6]  # the table after every study, then the whole
     # none fails under random, so heuristic/none cannot decide: draw1 is played under both agents next
     assert [p[:2] for p in played[:3]] == [("random", "{}"), ("random", "{'second_turn_draw': 1}"),
                                            ("heuristic", "{'second_turn_draw': 1}")]

@@ -139,6 +139,8 @@ def run_first_turn_study(out: str | Path, workers: int | None = None, games: int
             print(f"{agent} / {c.label}: {study.describe()}", flush=True)
         res = run_study(study, out=folder / agent / c.label, workers=workers, quiet=quiet)
         rows[agent, c.label] = study_row(agent, c, res.tables["first_player"][0])
+        # the table so far, after every study: a run stopped before the end leaves its rows
+        write_tables([rows[a, c.label] for a, c in plan if (a, c.label) in rows], folder, agents, games, seed)
     table = [rows[a, c.label] for a, c in plan]
     write_tables(table, folder, agents, games, seed)
     return table
