@@ -437,13 +437,10 @@ def test_the_first_turn_tables_are_the_kept_first_turn_csv() -> None:
             assert f"| {w:.1f}% | {lo:.1f} - {hi:.1f} |" in row, row
 
 
-def test_the_second_tune_confirmation_table_is_its_kept_tables() -> None:
-    """The second tune's confirmation (the same lists, fresh seeds): the lab note's table is the
-    kept skill_decks.csv, and the rule reads as the note says: met everywhere but Tamsin under
-    the lookahead, so nothing was adopted."""
-    kept = ROOT / "docs" / "balance" / "tune-confirm-240000000"
-    note = (ROOT / "docs" / "lab" / "2026-11-28-second-tune-of-shipped-decks.md").read_text(encoding="utf-8")
-    table = note.split("## The confirmation, played")[-1]
+def _confirmation_table(kept: Path, table: str) -> None:
+    """A tune confirmation's lab-note table (``table``) is its kept skill_decks.csv (``kept``),
+    and the registered rule (45-55%, interval inside 42-58%, under both agents; 400 games a pair,
+    7 opponents) is met everywhere but Tamsin under the lookahead."""
     with open(kept / "skill_decks.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     assert len(rows) == 8
@@ -455,6 +452,16 @@ def test_the_second_tune_confirmation_table_is_its_kept_tables() -> None:
             met = 0.45 <= w <= 0.55 and lo >= 0.42 and hi <= 0.58
             assert met == ((r["deck"], agent) != ("tamsin_wild_pack", "lookahead"))
             assert f"{100 * w:.1f}%" in line.replace("**", "") and f"{100 * lo:.1f} - {100 * hi:.1f}" in line
+
+
+def test_the_second_tune_confirmation_table_is_its_kept_tables() -> None:
+    """The second tune's confirmation (the same lists, fresh seeds): the lab note's table is the
+    kept skill_decks.csv, and the rule reads as the note says: met everywhere but Tamsin under
+    the lookahead, so nothing was adopted."""
+    kept = ROOT / "docs" / "balance" / "tune-confirm-240000000"
+    note = (ROOT / "docs" / "lab" / "2026-11-28-second-tune-of-shipped-decks.md").read_text(encoding="utf-8")
+    table = note.split("## The confirmation, played")[-1]
+    _confirmation_table(kept, table)
     with open(kept / "skill_first_player.csv", newline="") as f:
         first = next(csv.DictReader(f))
     for agent in ("ppo_v1", "lookahead"):
@@ -469,18 +476,7 @@ def test_the_tune_confirmation_table_is_its_kept_tables() -> None:
     kept = ROOT / "docs" / "balance" / "tune-confirm-220000000"
     note = (ROOT / "docs" / "lab" / "2026-11-28-tuning-shipped-decks-under-both-agents.md").read_text(encoding="utf-8")
     table = note.split("## The confirmation")[-1]  # the last section: the played confirmation
-    with open(kept / "skill_decks.csv", newline="") as f:
-        rows = list(csv.DictReader(f))
-    assert len(rows) == 8
-    for r in rows:
-        short = r["deck"].split("_")[0]
-        line = next(x for x in table.splitlines() if x.startswith(f"| {short} |"))
-        for agent in ("ppo_v1", "lookahead"):
-            w, lo, hi = (float(r[f"{agent}:{k}"]) for k in ("win_rate", "ci_low", "ci_high"))
-            assert int(r[f"{agent}:games"]) == 2800  # 400 games a pair, 7 opponents
-            met = 0.45 <= w <= 0.55 and lo >= 0.42 and hi <= 0.58
-            assert met == ((r["deck"], agent) != ("tamsin_wild_pack", "lookahead"))
-            assert f"{100 * w:.1f}%" in line.replace("**", "") and f"{100 * lo:.1f} - {100 * hi:.1f}" in line
+    _confirmation_table(kept, table)
     assert "67.5% [66.0, 69.0]" in table and "67.0% [65.0, 69.0]" in table
     with open(kept / "skill_first_player.csv", newline="") as f:
         first = next(csv.DictReader(f))

@@ -163,12 +163,10 @@ def kept_rows(path: str | Path, plan: Sequence[tuple[str, Compensation]], studie
             c = want.get((r["agent"], r["compensation"]))
             if c is None or r["rules"] != c.describe() or int(r["games"]) != studies[r["agent"], c.label].n_games:
                 continue
-            row: Row = {"agent": r["agent"], "compensation": c.label, "rules": c.describe(), "size": c.size,
-                        "games": int(r["games"]), "seeds": int(r["seeds"]), "win_rate": float(r["win_rate"]),
-                        "ci_low": float(r["ci_low"]), "ci_high": float(r["ci_high"]),
-                        "design_effect": float(r["design_effect"])}
-            row["meets"] = meets(row)
-            out[r["agent"], c.label] = row
+            out[r["agent"], c.label] = study_row(r["agent"], c, {
+                "games": int(r["games"]), "seeds": int(r["seeds"]), "win_rate": float(r["win_rate"]),
+                "ci_low": float(r["ci_low"]), "ci_high": float(r["ci_high"]),
+                "design_effect": float(r["design_effect"])})
     return out
 
 

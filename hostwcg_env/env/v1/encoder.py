@@ -186,7 +186,7 @@ class Encoder:
         self._place_rows: dict[tuple[int, str], int] = {}
         self._prompt_cards: dict[str, str | None] = {}
         self._defs: dict[str, CardDef] = {}
-        self._names_by_length: list[str] | None = None
+        self._card_names: list[str] | None = None  # every card name, sorted (_prompt_card)
         self._action_rows: dict[tuple[Action, int], tuple[int, int, int]] = {}
 
     def slate(self, arrays: dict[str, np.ndarray] | None = None) -> Slate:
@@ -592,13 +592,12 @@ class Encoder:
         hit = self._prompt_cards.get(prompt, _UNSET)
         if hit is not _UNSET:
             return hit  # type: ignore[no-any-return]
-        if self._names_by_length is None or len(self._names_by_length) != len(self._all_names()):
-            self._names_by_length = sorted(self._all_names(), key=lambda n: (-len(n), n))
+        if self._card_names is None or len(self._card_names) != len(self._all_names()):
+            self._card_names = sorted(self._all_names())
         # the longest name in the prompt; of names alike in length, the one named first ("put on
         # the stack: Rain of Embers, Fury Channeler"): the same card in every process, whatever
         # order the set of names iterates in
-        found = min((n for n in self._names_by_length if n in prompt), key=lambda n: (-len(n), prompt.find(n)),
-                    default=None)
+        found = min((n for n in self._card_names if n in prompt), key=lambda n: (-len(n), prompt.find(n)), default=None)
         if len(self._prompt_cards) > 10_000:
             self._prompt_cards.clear()
         self._prompt_cards[prompt] = found
