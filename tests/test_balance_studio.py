@@ -266,6 +266,49 @@ def test_what_if_compare_pairs_the_games_and_records_replay(tmp_path: Path,
     capsys.readouterr()
 
 
+def test_a_what_if_plays_a_pair_no_swap_touches_once(tmp_path: Path) -> None:
+    """A swap of Brae changes the games of Brae's two pairs only: B plays those and keeps A's
+    record of Karsh against Lior as its own, the very game B would have played."""
+    from hostwcg_env.analysis.backends import SerialBackend
+    from hostwcg_env.analysis.compare import run_compare
+
+    class Counting(SerialBackend):
+        def __init__(self) -> None:
+            self.played: list[tuple[str, str]] = []
+
+        def imap_unordered(self, specs):  # noqa: ANN001, ANN202
+            self.played += [(s.label, s.key) for s in specs]
+            return super().imap_unordered(specs)
+
+    a = Study.make(decks=DECKS3, games=4)
+    b = a.with_changes([], ["brae: -Nature's Bounty +Seed the Earth"], "B")
+    be = Counting()
+    res = run_compare(a, b, out=tmp_path, backend=be, quiet=True)
+    played_b = [k for lab, k in be.played if lab == "B"]
+    assert len([k for lab, k in be.played if lab == "A"]) == 12 and len(played_b) == 8
+    assert all("brae_deep_roots" in k.split("|")[:2] for k in played_b)
+    rb = {r["key"]: r for r in read_records(tmp_path / "B")}
+    ra = {r["key"]: r for r in read_records(tmp_path / "A")}
+    assert len(rb) == 12 and {r["label"] for r in rb.values()} == {"B"} and len(res.b.records) == 12
+    shared = [k for k in rb if "brae_deep_roots" not in k.split("|")[:2]]
+    assert len(shared) == 4 and all(rb[k] == {**ra[k], "label": "B"} for k in shared)
+    alone = {r["key"]: r for r in run_study(b, workers=1, quiet=True).records}  # B played in full
+    for k in shared:
+        assert (alone[k]["winner"], alone[k]["actions"]) == (rb[k]["winner"], rb[k]["actions"])
+    # resumed: nothing is played again; stopped part way and resumed: still 12 + 8 games in all
+    again = Counting()
+    run_compare(a, b, out=tmp_path, backend=again, quiet=True)
+    assert again.played == []
+    parts = Counting()
+    run_compare(a, b, out=tmp_path / "parts", backend=parts, quiet=True, stop_after=5)
+    res = run_compare(a, b, out=tmp_path / "parts", backend=parts, quiet=True)
+    assert len(parts.played) == 20 and len(res.b.records) == 12
+    from hostwcg_env.analysis.records import timeless
+
+    assert {r["key"]: timeless(r) for r in read_records(tmp_path / "parts" / "B")} == \
+        {k: timeless(r) for k, r in rb.items()}  # the same games (timings aside)
+
+
 def test_a_bad_patch_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["balance", "compare", "--decks", *DECKS2, "--patch", "Mossback Tortoise: health=0"]) == 2
     err = capsys.readouterr().err.strip()

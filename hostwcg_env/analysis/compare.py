@@ -15,6 +15,12 @@ to stop: its z statistic is compared with boundaries from a Lan-DeMets alpha-spe
 at ``alpha`` however many looks are taken. The intervals in the difference table are the usual
 fixed-sample ones (not adjusted for stopping early or for the number of statistics).
 
+A game that is the same in both configurations (the same decks' lists, rules, patches, agents
+and seeds: a deck pair that no ``--swap`` touches, where no patch or rule differs) is played once
+and its record kept for both, with B's label: the same seed plays the same game, so playing it
+twice would add time and not information. A what-if that swaps one deck of eight plays 28 pairs
+for A and only that deck's 7 for B.
+
 Folder layout: ``OUT/A`` and ``OUT/B`` are ordinary (resumable) studies; ``OUT/compare.csv``,
 ``OUT/compare_looks.csv`` and ``OUT/compare.html`` hold the comparison.
 """
@@ -25,7 +31,7 @@ import contextlib
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -258,8 +264,8 @@ def run_compare(study_a: Study, study_b: Study, out: str | Path | None = None, b
     from .backends import make_backend, sigterm_unwinds
 
     t0 = time.time()
-    study_a = Study(**{**study_a.__dict__, "label": "A"})
-    study_b = Study(**{**study_b.__dict__, "label": "B"})
+    study_a = replace(study_a, label="A")  # (not Study(**__dict__): a study keeps caches there)
+    study_b = replace(study_b, label="B")
     specs_a, specs_b = study_a.specs(), study_b.specs()
     if [s.key for s in specs_a] != [s.key for s in specs_b]:
         raise ValueError("compare: both configurations must have the same decks, games and seed")
@@ -290,6 +296,21 @@ def run_compare(study_a: Study, study_b: Study, out: str | Path | None = None, b
         lab: (ShardWriter(folder / lab / "shards", prefix=lab) if folder else None) for lab in ("A", "B")}
     be, own = (make_backend(backend, workers=workers, address=address), True) if isinstance(backend, str) \
         else (backend, False)
+    same = {sb.key for sa, sb in zip(specs_a, specs_b, strict=True) if replace(sb, label=sa.label) == sa}
+
+    def arrived(rec: Record) -> None:
+        """A record as it arrives; an A game that B shares is B's record too (label B)."""
+        k = record_key(rec)
+        done[rec["label"]][k] = rec
+        if rec["label"] == "A" and k in same and k not in done["B"]:
+            twin = rec.copy()
+            twin["label"] = "B"
+            done["B"][k] = twin
+            if writers["B"] is not None:
+                writers["B"].write(twin)
+            if bar is not None:
+                bar.update()
+
     looks: list[Row] = []
     decision = ""
     stop = n
@@ -301,18 +322,20 @@ def run_compare(study_a: Study, study_b: Study, out: str | Path | None = None, b
         bar = Progress(2 * n,
                        sum(1 for s in specs_a if s.key in done["A"]) + sum(1 for s in specs_b if s.key in done["B"]),
                        quiet=quiet)
+        for key in same:  # shared games whose A record was kept before B's (a study stopped between them)
+            if key in done["A"] and key not in done["B"]:
+                arrived(done["A"][key])
         for li, upto in enumerate(looks_at):
             todo = []
             for sa, sb in zip(specs_a[:upto], specs_b[:upto], strict=True):
                 if sa.key not in done["A"]:
                     todo.append(sa)
-                if sb.key not in done["B"]:
+                if sb.key not in done["B"] and sb.key not in same:
                     todo.append(sb)
             if stop_after is not None:
                 todo = todo[: max(0, stop_after - played)]
             if todo:
-                played += execute(todo, writers, be, bar,
-                                  sink=lambda r: done[r["label"]].__setitem__(record_key(r), r))
+                played += execute(todo, writers, be, bar, sink=arrived)
             if stop_after is not None and played >= stop_after and any(
                     s.key not in done["A"] or s2.key not in done["B"]
                     for s, s2 in zip(specs_a[:upto], specs_b[:upto], strict=True)):
