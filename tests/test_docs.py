@@ -482,3 +482,17 @@ def test_the_tune_confirmation_table_is_its_kept_tables() -> None:
         first = next(csv.DictReader(f))
     assert f"{100 * float(first['ppo_v1:win_rate']):.1f}%" == "67.5%"
     assert f"{100 * float(first['lookahead:win_rate']):.1f}%" == "67.0%"
+
+
+def test_the_one_type_what_if_table_is_its_kept_what_if() -> None:
+    """Tamsin's one-type what-if: the lab note's change column is the kept whatif.md's deck row,
+    under each agent."""
+    lab = ROOT / "docs" / "lab"
+    kept = (lab / "tamsin-with-one-type" / "whatif.md").read_text(encoding="utf-8")
+    note = (lab / "2026-11-29-tamsin-with-one-type.md").read_text(encoding="utf-8")
+    line = next(x for x in kept.splitlines() if x.startswith("deck tamsin_wild_pack "))
+    cells = re.findall(r"([+-]\d+\.\d) \[([+-]\d+\.\d),([+-]\d+\.\d)\]", line)
+    assert len(cells) == 2  # lookahead, ppo_v1
+    for agent, (d, lo, hi) in zip(("lookahead", "`ppo_v1`"), cells, strict=True):
+        row = next(x for x in note.splitlines() if x.startswith(f"| {agent} |"))
+        assert row.endswith(f"| {d} [{lo}, {hi}] |"), row
