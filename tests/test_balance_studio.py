@@ -271,6 +271,7 @@ def test_a_what_if_plays_a_pair_no_swap_touches_once(tmp_path: Path) -> None:
     record of Karsh against Lior as its own, the very game B would have played."""
     from hostwcg_env.analysis.backends import SerialBackend
     from hostwcg_env.analysis.compare import run_compare
+    from hostwcg_env.analysis.records import timeless
 
     class Counting(SerialBackend):
         def __init__(self) -> None:
@@ -303,8 +304,6 @@ def test_a_what_if_plays_a_pair_no_swap_touches_once(tmp_path: Path) -> None:
     run_compare(a, b, out=tmp_path / "parts", backend=parts, quiet=True, stop_after=5)
     res = run_compare(a, b, out=tmp_path / "parts", backend=parts, quiet=True)
     assert len(parts.played) == 20 and len(res.b.records) == 12
-    from hostwcg_env.analysis.records import timeless
-
     assert {r["key"]: timeless(r) for r in read_records(tmp_path / "parts" / "B")} == \
         {k: timeless(r) for k, r in rb.items()}  # the same games (timings aside)
 
