@@ -392,3 +392,17 @@ def test_progress_without_tqdm(monkeypatch: pytest.MonkeyPatch, capsys: pytest.C
     bar.close()
     err = capsys.readouterr().err
     assert "4/4 games" in err and "games/s" in err and "left" in err
+
+
+def test_a_sequential_test_takes_no_look_before_min_games(tmp_path: Path) -> None:
+    a = Study.make(decks=DECKS2, games=8)
+    b = a.with_rules(parse_rules(["damage_draws=true"]), "B")
+    every = run_compare(a, b, out=tmp_path / "c", workers=1, quiet=True,
+                        sequential=SequentialPlan(metric="turns", look_every=2, alpha=0.999))
+    assert every.looks[0]["games"] == 2  # alpha near 1: it stops at its first look
+    late = run_compare(a, b, out=tmp_path / "c", workers=1, quiet=True,
+                       sequential=SequentialPlan(metric="turns", look_every=2, alpha=0.999, min_games=5))
+    assert [x["games"] for x in late.looks] == [6]  # looks at 2 and 4 dropped; the same games played on
+    beyond = run_compare(a, b, out=tmp_path / "c", workers=1, quiet=True,
+                         sequential=SequentialPlan(metric="turns", look_every=2, alpha=0.999, min_games=99))
+    assert [x["games"] for x in beyond.looks] == [len(a.specs())]  # the last look is always taken

@@ -380,3 +380,59 @@ def test_balance_tune_command_checks_under(capsys: pytest.CaptureFixture[str]) -
     assert "no_such_agent" in capsys.readouterr().err
     assert main(["balance", "tune", "--decks", *DECKS2, "--under", "random,heuristic", "--near-edge", "-1"]) == 2
     assert "--near-edge -1: points from the band's edge" in capsys.readouterr().err
+
+
+def test_an_early_stop_is_judged_on_judge_games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--judge-games: a test that stops early has stopped where the noise ran its way, so it is
+    played on, on the same games, as a test with no look before N (``min_games``) and judged
+    there. Under the heuristic (8 games a pair) Brae wins 62.5%; its swap's test stops at 40
+    paired games with -30 points (32.5% after: an overshoot), and over 400 finds -12 (50.5%: in
+    the band). Judged at the first stop it is refused; judged on 400 games it is adopted. The
+    comparisons are scripted; the measurements are played."""
+    from types import SimpleNamespace
+
+    import hostwcg_env.analysis.tune as tune
+
+    seen: list[tuple[str, int]] = []
+
+    def scripted(a: Study, b: Study, out: Path, sequential: object, **_: object) -> SimpleNamespace:
+        least = int(getattr(sequential, "min_games", 0))
+        seen.append((a.focus, least))
+        brae = a.focus == "brae_deep_roots"
+        games, diff = (400, -0.12) if least else (40, -0.30 if brae else 0.10)
+        return SimpleNamespace(looks=[{"games": games, "n": games, "diff": diff, "crossed": True, "z": 3.0}],
+                               decision="stopped")
+
+    monkeypatch.setattr(tune, "run_compare", scripted)
+    study = Study.make(decks=DECKS2, games=8)
+    plan = TunePlan(band=(0.45, 0.55), rounds=1, candidates=1, look_every=2, under=("heuristic",))
+    at_stop = run_tune(study, tmp_path / "at-stop", plan, workers=1, quiet=True, say=lambda _: None)
+    first = at_stop.rounds[0]["tests"]
+    assert [(t["deck"], t["adopted"], t["early"]) for t in first] == [
+        ("brae_deep_roots", False, None), ("karsh_ember_tide", True, None)]
+    assert seen == [("brae_deep_roots", 0), ("karsh_ember_tide", 0)]
+    seen.clear()
+    said: list[str] = []
+    judged = run_tune(study, tmp_path / "judged", replace(plan, judge_games=100), workers=1, quiet=True,
+                      say=said.append)
+    tests = judged.rounds[0]["tests"]
+    assert seen == [("brae_deep_roots", 0), ("brae_deep_roots", 100), ("karsh_ember_tide", 0),
+                    ("karsh_ember_tide", 100)]  # each stopped before 100: played on
+    brae = tests[0]
+    assert brae["adopted"] and brae["early"] == (40, -0.30) and brae["games"] == 400
+    assert brae["after"] == pytest.approx(0.625 - 0.12)
+    assert tests[1]["diff"] == pytest.approx(-0.12) and not tests[1]["adopted"]  # Karsh: moved the wrong way
+    assert any("-30.0 points over 40 paired games, then -12.0 points over 400 paired games" in s for s in said)
+    assert "first stopped at -30.0 points over 40, then -12.0 points over 400" in (
+        tmp_path / "judged" / "tune.md").read_text()
+    rows = (tmp_path / "judged" / "tune.csv").read_text().splitlines()
+    assert rows[0].endswith(",early_games,early_diff") and any(r.endswith(",40,-0.3") for r in rows)
+    # a test that stops at or after N is judged where it stopped
+    seen.clear()
+    run_tune(study, tmp_path / "late", replace(plan, judge_games=40), workers=1, quiet=True, say=lambda _: None)
+    assert seen == [("brae_deep_roots", 0), ("karsh_ember_tide", 0)]
+
+
+def test_balance_tune_command_refuses_negative_judge_games(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["balance", "tune", "--decks", *DECKS2, "--judge-games", "-1", "--agent", "random"]) == 2
+    assert "--judge-games -1: paired games" in capsys.readouterr().err

@@ -12,8 +12,10 @@ With a :class:`SequentialPlan` the games are played in groups (``look_every`` pa
 and after each group a two-sided group-sequential test on one primary metric decides whether
 to stop: its z statistic is compared with boundaries from a Lan-DeMets alpha-spending function
 (Pocock-type by default; O'Brien-Fleming-type on request), which keep the overall type I error
-at ``alpha`` however many looks are taken. The intervals in the difference table are the usual
-fixed-sample ones (not adjusted for stopping early or for the number of statistics).
+at ``alpha`` however many looks are taken; ``min_games`` drops the looks before that many paired
+games, so a test stops no earlier (the boundaries are spent over the looks left). The intervals
+in the difference table are the usual fixed-sample ones (not adjusted for stopping early or for
+the number of statistics).
 
 A game that is the same in both configurations (the same decks' lists, rules, patches, agents
 and seeds: a deck pair that no ``--swap`` touches, where no patch or rule differs) is played once
@@ -57,6 +59,7 @@ class SequentialPlan:
     look_every: int = 50  # paired games (one in each configuration) between looks
     alpha: float = 0.05
     spending: str = "pocock"  # pocock | obf
+    min_games: int = 0  # no look before this many paired games (the last look is always taken)
 
 
 # ============================================================================ metrics
@@ -284,7 +287,7 @@ def run_compare(study_a: Study, study_b: Study, out: str | Path | None = None, b
     if sequential is not None:
         applies, value, _ = metric(sequential.metric)
         k = max(1, sequential.look_every)
-        looks_at = list(range(k, n, k)) + [n]
+        looks_at = [u for u in range(k, n, k) if u >= sequential.min_games] + [n]
         total_app = sum(1 for s in specs_a if applies(s))
         if total_app == 0:
             raise ValueError(f"metric {sequential.metric!r} applies to no game of this study")

@@ -41,6 +41,10 @@ Each round:
    ``near_edge`` of the band's edge the wanted move pushes toward (``near_edge_ways``) is ranked
    for as a split deck: that agent's cards count the other way, so the proposals seek the cards
    the agents value apart instead of ones that would take the deck out there.
+   With ``judge_games`` (off by default), a test that stops before that many paired games is
+   played on, on the same games, as a test with no look before ``judge_games``
+   (``SequentialPlan.min_games``), and the deck's move, landing and overshoot are judged there: a
+   test that stops early has stopped where the noise ran its way, so its change is overstated.
 4. **Write**: the new lists go to ``OUT/round-R/decks/<id>.toml`` (never over a shipped or an
    earlier file), and the next round plays them as read back from there.
 
@@ -99,6 +103,7 @@ class TunePlan:
     keep_inside_from: int = 1  # ... from this round on (a tune begun without it resumes unchanged before it)
     near_edge: float = 0.0  # rank as split where the deck is inside but this near the edge it is pushed toward
     start_round: int = 1  # the round the given lists are in force at: a tune continued from round R-1's lists
+    judge_games: int = 0  # a test that stops before this many paired games plays on to them before it is judged
 
 
 class TuneTest(TypedDict):
@@ -114,6 +119,7 @@ class TuneTest(TypedDict):
     z: Cell
     adopted: bool
     decision: str
+    early: tuple[int, float] | None  # (paired games, change) at the first stop, when judge_games re-judged it
 
 
 class TuneRound(TypedDict):
@@ -387,9 +393,17 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
                               study.max_width, study.patches, d.id)
                     b = a.with_changes([], [swap], "B")
                     seq = SequentialPlan(f"deck:{d.id}", plan.look_every, plan.alpha)
-                    res = run_compare(a, b, out=here / sub / d.id / f"proposal-{k + 1}", workers=workers,
-                                      quiet=True, sequential=seq)
+                    where = here / sub / d.id / f"proposal-{k + 1}"
+                    res = run_compare(a, b, out=where, workers=workers, quiet=True, sequential=seq)
                     last: Row = res.looks[-1] if res.looks else {}
+                    early: tuple[int, float] | None = None
+                    if last.get("crossed") and int(num(last.get("games") or 0)) < plan.judge_games:
+                        # an early stop overstates the change (it stops where the noise ran its way): play
+                        # on, the same games, in a test with no look before judge_games, and judge that
+                        early = (int(num(last.get("n") or 0)), num(last.get("diff") or 0.0))
+                        seq = replace(seq, min_games=plan.judge_games)
+                        res = run_compare(a, b, out=where, workers=workers, quiet=True, sequential=seq)
+                        last = res.looks[-1] if res.looks else {}
                     diff = num(last.get("diff") or 0.0)
                     rate = rate_of[d.id][label]
                     crossed = bool(last.get("crossed"))
@@ -405,10 +419,11 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
                     tests.append({"deck": d.id, "agent": label, "swap": swap,
                                   "direction": "down" if way < 0 else "up" if way > 0 else "inside",
                                   "games": last.get("n"), "diff": diff, "after": rate + diff, "z": last.get("z"),
-                                  "adopted": False, "decision": res.decision})
+                                  "adopted": False, "decision": res.decision, "early": early})
                     who = f" under {label}" if plan.under else ""
-                    say(f"  {swap}{who}: {'+' if diff >= 0 else ''}{100 * diff:.1f} points over {last.get('n')} "
-                        f"paired games{why}")
+                    first = f"{100 * early[1]:+.1f} points over {early[0]} paired games, then " if early else ""
+                    say(f"  {swap}{who}: {first}{'+' if diff >= 0 else ''}{100 * diff:.1f} points over "
+                        f"{last.get('n')} paired games{why}")
                     if not (moved and nearer):
                         changed = None
                         break
@@ -437,7 +452,7 @@ def _csv_row(rec: TuneRound, kind: str, agent: str, deck: str, **values: Cell) -
     """One row of ``tune.csv``: every column, in order, blank where ``values`` gives nothing."""
     row: Row = {"round": rec["round"], "seed": rec["seed"], "kind": kind, "agent": agent, "deck": deck,
                 "win_rate": None, "ci_low": None, "ci_high": None, "games": None, "swap": "", "diff": None,
-                "after": None, "adopted": None}
+                "after": None, "adopted": None, "early_games": None, "early_diff": None}
     return {**row, **values}
 
 
@@ -449,8 +464,10 @@ def write_report(result: TuneResult, plan: TunePlan, folder: Path) -> None:
                 rows.append(_csv_row(rec, "measure", agent, d, win_rate=r["win_rate"], ci_low=r["ci_low"],
                                      ci_high=r["ci_high"], games=r["games"]))
         for t in rec["tests"]:
+            early = t.get("early")
             rows.append(_csv_row(rec, "proposal", t["agent"], t["deck"], games=t["games"], swap=t["swap"],
-                                 diff=t["diff"], after=t["after"], adopted=t["adopted"]))
+                                 diff=t["diff"], after=t["after"], adopted=t["adopted"],
+                                 early_games=early[0] if early else None, early_diff=early[1] if early else None))
         rows += [_csv_row(rec, "split", "", d) for d in rec["split"]]
         rows += [_csv_row(rec, "near_edge", agent, d) for d, agent in rec["near"]]
     folder.mkdir(parents=True, exist_ok=True)
@@ -480,7 +497,9 @@ def write_report(result: TuneResult, plan: TunePlan, folder: Path) -> None:
                       "ranked as split")
         for t in rec["tests"]:
             who = f" under {t['agent']}" if plan.under else ""
-            md.append(f"* tested `{t['swap']}` ({t['direction']}){who}: {100 * t['diff']:+.1f} points over "
+            early = t.get("early")
+            first = f"first stopped at {100 * early[1]:+.1f} points over {early[0]}, then " if early else ""
+            md.append(f"* tested `{t['swap']}` ({t['direction']}){who}: {first}{100 * t['diff']:+.1f} points over "
                       f"{t['games']} paired games (about {100 * t['after']:.1f}% after): "
                       f"{'adopted' if t['adopted'] else 'not adopted'}")
         md.append("")
@@ -519,6 +538,11 @@ def add_arguments(bal: argparse.ArgumentParser) -> None:
                      help="tune under several agents: a deck inside the band under an agent but within POINTS of "
                           "the edge its wanted move pushes toward is ranked for as a split deck, so its swaps are "
                           "sought among the cards the agents value apart (default 0: off)")
+    bal.add_argument("--judge-games", type=int, default=0, metavar="N",
+                     help="tune: a proposal's test that stops before N paired games plays on to N (a test with "
+                          "no look before N, on the same games) and is judged there: an early stop overstates "
+                          "the change, so overshoots and landings are read on more games (default 0: judge at "
+                          "the first stop)")
     bal.add_argument("--start-round", type=int, default=1, metavar="R",
                      help="tune: the --decks given are round R-1's lists (OUT/round-R-1/decks/ of an earlier "
                           "run): play from round R on, on the seeds and with the decisions of the tune that did "
@@ -558,8 +582,11 @@ def cli(args: argparse.Namespace, study: Study, out: Path) -> int:
         raise ValueError(f"balance tune: --keep-inside-from {args.keep_inside_from}: a round number, 1 or more")
     if not 0 <= args.near_edge < 50:
         raise ValueError(f"balance tune: --near-edge {args.near_edge:g}: points from the band's edge, 0 to 50")
+    if args.judge_games < 0:
+        raise ValueError(f"balance tune: --judge-games {args.judge_games}: paired games, 0 (off) or more")
     plan = TunePlan(parse_band(args.band), args.rounds, args.candidates, args.look_every, args.alpha, under,
-                    args.keep_inside, args.keep_inside_from, args.near_edge / 100, args.start_round)
+                    args.keep_inside, args.keep_inside_from, args.near_edge / 100, args.start_round,
+                    args.judge_games)
     if under:
         study = replace(study, agents=(under[0], under[0]))
     elif not (args.agents or args.agent):  # skill-robust by default: the strongest fast agent
