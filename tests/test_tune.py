@@ -436,3 +436,44 @@ def test_an_early_stop_is_judged_on_judge_games(tmp_path: Path, monkeypatch: pyt
 def test_balance_tune_command_refuses_negative_judge_games(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["balance", "tune", "--decks", *DECKS2, "--judge-games", "-1", "--agent", "random"]) == 2
     assert "--judge-games -1: paired games" in capsys.readouterr().err
+
+
+def test_partial_adopts_a_swap_that_moves_a_deck_under_one_agent_and_changes_nothing_found_elsewhere(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--partial: with the band at 45-49% (8 games a pair), both decks are above it under random
+    (50%); under the heuristic Brae is above (62.5%) and Karsh below (37.5%: split). Brae's swap
+    finds no change under random and -10 points under the heuristic; Karsh's -3 under random and
+    no change under the heuristic. Without --partial neither is adopted (each must move under both
+    agents); with it both are. A swap found to move the deck the wrong way under one agent, or
+    found to move it nowhere, is refused either way. The comparisons are scripted."""
+    from types import SimpleNamespace
+
+    import hostwcg_env.analysis.tune as tune
+
+    script: dict[tuple[str, str], float | None] = {}  # (deck, agent): the change found, None: none found
+
+    def scripted(a: Study, b: Study, out: Path, **_: object) -> SimpleNamespace:
+        diff = script[(a.focus[:5], a.agents[0])]
+        return SimpleNamespace(looks=[{"games": 200, "n": 200, "diff": diff or 0.0, "crossed": diff is not None,
+                                       "z": 3.0 if diff is not None else 0.5}], decision="")
+
+    monkeypatch.setattr(tune, "run_compare", scripted)
+    study = Study.make(decks=DECKS2, games=8)
+    plan = TunePlan(band=(0.45, 0.49), rounds=1, candidates=1, look_every=2, under=("random", "heuristic"))
+
+    def adopted(folder: str, partial: bool) -> dict[str, bool]:
+        res = run_tune(study, tmp_path / folder, replace(plan, partial=partial), workers=1, quiet=True,
+                       say=lambda _: None)
+        return {t["deck"][:5]: t["adopted"] for t in res.rounds[0]["tests"]}
+
+    script.update({("brae_", "random"): None, ("brae_", "heuristic"): -0.10,
+                   ("karsh", "random"): -0.03, ("karsh", "heuristic"): None})
+    assert adopted("all", partial=False) == {"brae_": False, "karsh": False}
+    assert adopted("partial", partial=True) == {"brae_": True, "karsh": True}
+    res = run_tune(study, tmp_path / "again", replace(plan, partial=True), workers=1, quiet=True,
+                   say=lambda _: None)
+    assert [(t["deck"][:5], t["agent"]) for t in res.rounds[0]["tests"]] == [
+        ("brae_", "random"), ("brae_", "heuristic"), ("karsh", "random"), ("karsh", "heuristic")]
+    # the wrong way under one agent, or no change found anywhere: refused
+    script.update({("brae_", "random"): +0.03, ("karsh", "random"): None})
+    assert adopted("refused", partial=True) == {"brae_": False, "karsh": False}

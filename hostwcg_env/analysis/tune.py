@@ -45,6 +45,10 @@ Each round:
    played on, on the same games, as a test with no look before ``judge_games``
    (``SequentialPlan.min_games``), and the deck's move, landing and overshoot are judged there: a
    test that stops early has stopped where the noise ran its way, so its change is overstated.
+   With ``partial`` (off by default), a proposal is adopted when it moves the deck the wanted way
+   (landing nearer) under at least one agent where it is outside and the tests under the other
+   agents where it is outside find no change (they run to the end without stopping): a split
+   deck on both edges, which no swap moves both ways at once, comes in one agent at a time.
 4. **Write**: the new lists go to ``OUT/round-R/decks/<id>.toml`` (never over a shipped or an
    earlier file), and the next round plays them as read back from there.
 
@@ -104,6 +108,7 @@ class TunePlan:
     near_edge: float = 0.0  # rank as split where the deck is inside but this near the edge it is pushed toward
     start_round: int = 1  # the round the given lists are in force at: a tune continued from round R-1's lists
     judge_games: int = 0  # a test that stops before this many paired games plays on to them before it is judged
+    partial: bool = False  # enough to move the deck under one agent where it is outside, none found under the rest
 
 
 class TuneTest(TypedDict):
@@ -387,8 +392,12 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
                 changed: DeckRef | None = None
                 guarded = plan.keep_inside and plan.under and rnd >= plan.keep_inside_from
                 guards = [lv for lv in levels if lv[0] not in ways] if guarded else []
+                helped = False  # moved the wanted way, landing nearer, under some agent where it is outside
                 for label, agents, sub in [lv for lv in levels if lv[0] in ways] + guards:
                     way = ways.get(label, 0)  # 0: inside under this agent, where the swap must keep it
+                    if not way and not helped:  # (partial: moved nowhere) no guard tests for it
+                        changed = None
+                        break
                     a = Study(decks, study.games, agents, dict(study.rules), seed, study.mirrors, "A",
                               study.max_width, study.patches, d.id)
                     b = a.with_changes([], [swap], "B")
@@ -412,6 +421,10 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
                         nearer = lands_nearer(rate, diff, plan.band)
                         why = (": not moved" if not moved else "" if nearer
                                else f": overshoots (about {100 * (rate + diff):.1f}% after, from {100 * rate:.1f}%)")
+                        helped = helped or (moved and nearer)
+                        if plan.partial and not crossed:  # no change found here: neither help nor harm
+                            moved = nearer = True
+                            why = ": not moved (--partial: enough if it moves under another agent)"
                     else:
                         moved = nearer = keeps_inside(rate, diff, crossed, plan.band)
                         why = (" (inside there)" if moved else
@@ -428,6 +441,8 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
                         changed = None
                         break
                     changed = b.decks[i]
+                if not helped:
+                    changed = None
                 for t in tests:  # adopted: moved the wanted way where outside, kept inside where inside
                     t["adopted"] = changed is not None
                 record["tests"] += tests
@@ -543,6 +558,11 @@ def add_arguments(bal: argparse.ArgumentParser) -> None:
                           "no look before N, on the same games) and is judged there: an early stop overstates "
                           "the change, so overshoots and landings are read on more games (default 0: judge at "
                           "the first stop)")
+    bal.add_argument("--partial", action="store_true",
+                     help="tune under several agents: adopt a swap that moves a deck the wanted way under at "
+                          "least one agent where it is outside when its tests under the others find no change "
+                          "(default: it must move the deck under every agent where it is outside); a split deck "
+                          "on both edges can then come in one agent at a time")
     bal.add_argument("--start-round", type=int, default=1, metavar="R",
                      help="tune: the --decks given are round R-1's lists (OUT/round-R-1/decks/ of an earlier "
                           "run): play from round R on, on the seeds and with the decisions of the tune that did "
@@ -586,7 +606,7 @@ def cli(args: argparse.Namespace, study: Study, out: Path) -> int:
         raise ValueError(f"balance tune: --judge-games {args.judge_games}: paired games, 0 (off) or more")
     plan = TunePlan(parse_band(args.band), args.rounds, args.candidates, args.look_every, args.alpha, under,
                     args.keep_inside, args.keep_inside_from, args.near_edge / 100, args.start_round,
-                    args.judge_games)
+                    args.judge_games, args.partial)
     if under:
         study = replace(study, agents=(under[0], under[0]))
     elif not (args.agents or args.agent):  # skill-robust by default: the strongest fast agent
