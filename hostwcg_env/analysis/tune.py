@@ -395,8 +395,7 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
                 helped = False  # moved the wanted way, landing nearer, under some agent where it is outside
                 for label, agents, sub in [lv for lv in levels if lv[0] in ways] + guards:
                     way = ways.get(label, 0)  # 0: inside under this agent, where the swap must keep it
-                    if not way and not helped:  # (partial: moved nowhere) no guard tests for it
-                        changed = None
+                    if not way and not helped:  # (partial: moved nowhere) no guard tests; refused below
                         break
                     a = Study(decks, study.games, agents, dict(study.rules), seed, study.mirrors, "A",
                               study.max_width, study.patches, d.id)
