@@ -477,3 +477,10 @@ def test_partial_adopts_a_swap_that_moves_a_deck_under_one_agent_and_changes_not
     # the wrong way under one agent, or no change found anywhere: refused
     script.update({("brae_", "random"): +0.03, ("karsh", "random"): None})
     assert adopted("refused", partial=True) == {"brae_": False, "karsh": False}
+    # outside under one agent alone, the log does not promise that another agent could move it
+    said: list[str] = []
+    res = run_tune(study, tmp_path / "one", replace(plan, partial=True, under=("random",)), workers=1,
+                   quiet=True, say=said.append)
+    assert not any(t["adopted"] for t in res.rounds[0]["tests"])
+    assert [s.split(": ")[-1] for s in said if "brae_deep_roots: -" in s] == ["not moved"]
+    assert not any("--partial" in s for s in said)

@@ -423,7 +423,8 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
                         helped = helped or (moved and nearer)
                         if plan.partial and not crossed:  # no change found here: neither help nor harm
                             moved = nearer = True
-                            why = ": not moved (--partial: enough if it moves under another agent)"
+                            why = (": not moved (--partial: enough if it moves under another agent)"
+                                   if len(ways) > 1 else ": not moved")  # outside under this agent alone
                     else:
                         moved = nearer = keeps_inside(rate, diff, crossed, plan.band)
                         why = (" (inside there)" if moved else
