@@ -496,3 +496,14 @@ def test_the_one_type_what_if_table_is_its_kept_what_if() -> None:
     for agent, (d, lo, hi) in zip(("lookahead", "`ppo_v1`"), cells, strict=True):
         row = next(x for x in note.splitlines() if x.startswith(f"| {agent} |"))
         assert row.endswith(f"| {d} [{lo}, {hi}] |"), row
+
+
+def test_every_kept_tune_list_is_a_legal_deck() -> None:
+    """The deck lists the tuning runs kept in docs/balance (each round's, each start) load and pass
+    the deck rules (3.1) against the shipped pool, so any of them can be played again."""
+    from hostwcg_env.cards.decks import load_deck
+
+    lists = sorted((ROOT / "docs" / "balance").glob("tune-*/*/decks/*.toml"))
+    assert len(lists) >= 8 * 6  # the third tune's start and four rounds, the fourth's first round
+    for path in lists:
+        assert load_deck(path).host, path  # load_deck raises, naming every problem, on an illegal list
