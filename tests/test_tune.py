@@ -423,6 +423,7 @@ def test_an_early_stop_is_judged_on_judge_games(tmp_path: Path, monkeypatch: pyt
     assert brae["after"] == pytest.approx(0.625 - 0.12)
     assert tests[1]["diff"] == pytest.approx(-0.12) and not tests[1]["adopted"]  # Karsh: moved the wrong way
     assert any("-30.0 points over 40 paired games, then -12.0 points over 400 paired games" in s for s in said)
+    assert any(s.endswith("-12.0 points over 400 paired games: moved the wrong way") for s in said)  # Karsh
     assert "first stopped at -30.0 points over 40, then -12.0 points over 400" in (
         tmp_path / "judged" / "tune.md").read_text()
     rows = (tmp_path / "judged" / "tune.csv").read_text().splitlines()
@@ -478,6 +479,7 @@ def test_partial_adopts_a_swap_that_moves_a_deck_under_one_agent_and_changes_not
     script.update({("brae_", "random"): +0.03, ("karsh", "random"): None})
     assert adopted("refused", partial=True) == {"brae_": False, "karsh": False}
     # outside under one agent alone, the log does not promise that another agent could move it
+    script.update({("brae_", "random"): None})
     said: list[str] = []
     res = run_tune(study, tmp_path / "one", replace(plan, partial=True, under=("random",)), workers=1,
                    quiet=True, say=said.append)

@@ -418,7 +418,8 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
                     if way:
                         moved = crossed and diff * way > 0
                         nearer = lands_nearer(rate, diff, plan.band)
-                        why = (": not moved" if not moved else "" if nearer
+                        why = (": moved the wrong way" if crossed and diff * way < 0 else ": not moved" if not moved
+                               else "" if nearer
                                else f": overshoots (about {100 * (rate + diff):.1f}% after, from {100 * rate:.1f}%)")
                         helped = helped or (moved and nearer)
                         if plan.partial and not crossed:  # no change found here: neither help nor harm
