@@ -415,17 +415,17 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
                     diff = num(last.get("diff") or 0.0)
                     rate = rate_of[d.id][label]
                     crossed = bool(last.get("crossed"))
-                    if way:
+                    if way and plan.partial and not crossed:  # no change found here: neither help nor harm
+                        moved = nearer = True
+                        why = (": not moved (--partial: enough if it moves under another agent)"
+                               if len(ways) > 1 else ": not moved")  # outside under this agent alone
+                    elif way:
                         moved = crossed and diff * way > 0
                         nearer = lands_nearer(rate, diff, plan.band)
                         why = (": moved the wrong way" if crossed and diff * way < 0 else ": not moved" if not moved
                                else "" if nearer
                                else f": overshoots (about {100 * (rate + diff):.1f}% after, from {100 * rate:.1f}%)")
                         helped = helped or (moved and nearer)
-                        if plan.partial and not crossed:  # no change found here: neither help nor harm
-                            moved = nearer = True
-                            why = (": not moved (--partial: enough if it moves under another agent)"
-                                   if len(ways) > 1 else ": not moved")  # outside under this agent alone
                     else:
                         moved = nearer = keeps_inside(rate, diff, crossed, plan.band)
                         why = (" (inside there)" if moved else
