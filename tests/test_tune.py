@@ -486,3 +486,70 @@ def test_partial_adopts_a_swap_that_moves_a_deck_under_one_agent_and_changes_not
     assert not any(t["adopted"] for t in res.rounds[0]["tests"])
     assert [s.split(": ")[-1] for s in said if "brae_deep_roots: -" in s] == ["not moved"]
     assert not any("--partial" in s for s in said)
+
+
+def test_combine_tests_together_the_swaps_that_pointed_the_wanted_way_on_games_of_their_own(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--combine: with the band at 45-49% (8 games a pair), Brae is above it under random (50%).
+    Its three swaps each find no change; the first and third point down (the wanted way), the
+    second up. With --combine the first and third are tested together, as one change, on the
+    round's seed plus COMBINED_SEEDS, where a change is found (-4 points) and adopted; without it
+    nothing is adopted. With one swap pointing the wanted way, or two the deck rules refuse
+    together, there is nothing to combine. The comparisons and the ranking are scripted."""
+    from types import SimpleNamespace
+
+    import hostwcg_env.analysis.tune as tune
+    from hostwcg_env.analysis.tune import COMBINED_SEEDS, ROUND_SEEDS, combined, pointed
+
+    swaps = ["brae_deep_roots: -Sleepy Badger +Alpha Wolf", "brae_deep_roots: -Growth Spurt +Ancient Treant",
+             "brae_deep_roots: -Mending Rain +Oaken Blessing"]
+    monkeypatch.setattr(tune, "proposals_for", lambda d, *a, **k: list(swaps) if d.id == "brae_deep_roots" else [])
+    script = {"proposal-1": -0.02, "proposal-2": +0.01, "proposal-3": -0.03, "combined": -0.04}
+    asked: list[tuple[str, int, tuple[str, ...]]] = []
+
+    def scripted(a: Study, b: Study, out: Path, **_: object) -> SimpleNamespace:
+        name = Path(out).name
+        asked.append((name, a.seed, tuple(b.decks[0].main)))
+        found = name == "combined"
+        return SimpleNamespace(looks=[{"games": 200, "n": 200, "diff": script[name], "crossed": found,
+                                       "z": 3.0 if found else 0.5}], decision="")
+
+    monkeypatch.setattr(tune, "run_compare", scripted)
+    study = Study.make(decks=DECKS2, games=8, seed=500)
+    plan = TunePlan(band=(0.45, 0.49), rounds=1, candidates=3, look_every=2, under=("random",), combine=True)
+    said: list[str] = []
+    res = run_tune(study, tmp_path / "on", plan, workers=1, quiet=True, say=said.append)
+    tests = res.rounds[0]["tests"]
+    both = "brae_deep_roots: -Sleepy Badger -Mending Rain +Alpha Wolf +Oaken Blessing"
+    assert [(t["swap"], t["together"], t["adopted"]) for t in tests] == [
+        (swaps[0], False, False), (swaps[1], False, False), (swaps[2], False, False), (both, True, True)]
+    assert [(n, s) for n, s, _ in asked] == [("proposal-1", 500 + ROUND_SEEDS), ("proposal-2", 500 + ROUND_SEEDS),
+                                             ("proposal-3", 500 + ROUND_SEEDS),
+                                             ("combined", 500 + ROUND_SEEDS + COMBINED_SEEDS)]
+    kept = load_deck(tmp_path / "on" / "round-1" / "decks" / "brae_deep_roots.toml").main
+    assert sorted(kept) == sorted(asked[-1][2])
+    start = resolve_decks(["brae"])[0].main
+    assert kept.count("Sleepy Badger") == start.count("Sleepy Badger") - 1
+    assert kept.count("Oaken Blessing") == start.count("Oaken Blessing") + 1
+    assert f"  {both} (together, on games of their own) under random: -4.0 points over 200 paired games" in said
+    assert f",combined,random,brae_deep_roots,,,,200,{both}," in (tmp_path / "on" / "tune.csv").read_text()
+    assert f"* tested together, on games of their own, `{both}`" in (tmp_path / "on" / "tune.md").read_text()
+    # without --combine: the three singles, nothing adopted
+    asked.clear()
+    res = run_tune(study, tmp_path / "off", replace(plan, combine=False), workers=1, quiet=True, say=lambda _: None)
+    assert [n for n, _, _ in asked] == ["proposal-1", "proposal-2", "proposal-3"]
+    assert not any(t["adopted"] for t in res.rounds[0]["tests"])
+    # one swap pointing the wanted way: nothing to combine
+    script["proposal-1"] = +0.02
+    asked.clear()
+    run_tune(study, tmp_path / "one", plan, workers=1, quiet=True, say=lambda _: None)
+    assert [n for n, _, _ in asked] == ["proposal-1", "proposal-2", "proposal-3"]
+    # the helpers: a change found is not "pointed"; swaps the deck rules refuse together give None
+    t = res.rounds[0]["tests"][0]
+    assert pointed([t], {"random": -1}) and not pointed([t], {"random": 1})
+    assert not pointed([{**t, "found": True}], {"random": -1}) and not pointed([t], {"heuristic": -1})
+    brae = resolve_decks(["brae"])[0]
+    pool = default_pool()
+    assert combined(brae, swaps[:1], pool) is None
+    assert combined(brae, ["brae_deep_roots: -2 Mending Rain +2 Alpha Wolf",
+                           "brae_deep_roots: -2 Growth Spurt +2 Alpha Wolf"], pool) is None  # five Alpha Wolves

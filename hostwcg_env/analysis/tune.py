@@ -49,6 +49,12 @@ Each round:
    (landing nearer) under at least one agent where it is outside and the tests under the other
    agents where it is outside find no change (they run to the end without stopping): a split
    deck on both edges, which no swap moves both ways at once, comes in one agent at a time.
+   With ``combine`` (off by default), when none of a deck's proposals is adopted, those whose
+   tests found no change but whose estimates all pointed the wanted way (``pointed``), two or more,
+   are made together (``combined``: one change, checked by the deck rules) and tested as one more
+   proposal, in the same way, on games of their own (the round's seed plus ``COMBINED_SEEDS``: they
+   were chosen on the round's games, whose noise would favour them): small changes no test of one
+   swap can find may add up to one it can.
 4. **Write**: the new lists go to ``OUT/round-R/decks/<id>.toml`` (never over a shipped or an
    earlier file), and the next round plays them as read back from there.
 
@@ -93,6 +99,7 @@ ROUND_SEEDS = 1_000_000  # round R plays seeds from seed + R * ROUND_SEEDS
 DEFAULT_AGENTS = ("ppo_v1", "ppo_v1")  # without --agent: the strongest fast agent (docs/balance.md)
 K = TypeVar("K")
 STEP = 0.04  # a swap moves one more copy for each further 4 points a deck lies outside the band
+COMBINED_SEEDS = ROUND_SEEDS // 2  # round R's swaps together play from seed + R * ROUND_SEEDS + this
 
 
 @dataclass
@@ -109,6 +116,7 @@ class TunePlan:
     start_round: int = 1  # the round the given lists are in force at: a tune continued from round R-1's lists
     judge_games: int = 0  # a test that stops before this many paired games plays on to them before it is judged
     partial: bool = False  # enough to move the deck under one agent where it is outside, none found under the rest
+    combine: bool = False  # none adopted: test together the swaps that pointed the wanted way, on games of their own
 
 
 class TuneTest(TypedDict):
@@ -125,6 +133,8 @@ class TuneTest(TypedDict):
     adopted: bool
     decision: str
     early: tuple[int, float] | None  # (paired games, change) at the first stop, when judge_games re-judged it
+    found: bool  # the test stopped: a change found
+    together: bool  # the round's swaps that pointed the wanted way, tested together (combine)
 
 
 class TuneRound(TypedDict):
@@ -337,6 +347,29 @@ def near_edge_ways(ways: Mapping[str, int], rates: Mapping[str, float], band: tu
     return out
 
 
+def pointed(tests: Sequence[TuneTest], ways: Mapping[str, int]) -> bool:
+    """Whether a proposal's tests found no change under every agent where the deck is outside that
+    tested it, each estimate pointing the way the deck is to move there (``ways``)."""
+    mine = [t for t in tests if t["agent"] in ways]
+    return bool(mine) and all(not t["found"] and t["diff"] * ways[t["agent"]] > 0 for t in mine)
+
+
+def combined(deck: DeckRef, swaps: Sequence[str], pool: Mapping[str, CardDef]) -> str | None:
+    """``swaps`` (two or more, of ``deck``) made together, as one swap text; None for fewer than
+    two, or when the deck rules refuse them together."""
+    from .patches import swap_deck
+
+    if len(swaps) < 2:
+        return None
+    ref = deck
+    try:
+        for s in swaps:
+            ref = swap_deck(s, [ref], pool)[1]
+    except ValueError:
+        return None
+    return swap_text(deck.id, deck_changes(deck.main, ref.main))
+
+
 def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, workers: int | None = None,
              quiet: bool = False, say: Callable[[str], object] = print) -> TuneResult:
     """Tune ``study``'s decks (module docstring); resumable like any study (run it again)."""
@@ -351,6 +384,76 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
     if not 1 <= plan.start_round <= plan.rounds + 1:
         raise ValueError(f"balance tune: --start-round {plan.start_round}: a round from 1 to --rounds + 1 "
                          f"({plan.rounds + 1}, the final measurement)")
+
+    def trial(decks: list[DeckRef], rnd: int, d: DeckRef, ways: Mapping[str, int], swap: str, seed: int,
+              here: Path, name: str, rates: Mapping[str, float], together: bool = False) -> tuple[
+                  list[TuneTest], DeckRef | None]:
+        """One proposal's tests (module docstring, 3.) on ``seed``'s games, kept in
+        ``here/<agent>/<deck>/name``: the tests, and the deck as changed if it is adopted."""
+        i = [x.id for x in decks].index(d.id)
+        tests: list[TuneTest] = []
+        changed: DeckRef | None = None
+        guarded = plan.keep_inside and plan.under and rnd >= plan.keep_inside_from
+        guards = [lv for lv in levels if lv[0] not in ways] if guarded else []
+        helped = False  # moved the wanted way, landing nearer, under some agent where it is outside
+        for label, agents, sub in [lv for lv in levels if lv[0] in ways] + guards:
+            way = ways.get(label, 0)  # 0: inside under this agent, where the swap must keep it
+            if not way and not helped:  # (partial: moved nowhere) no guard tests; refused below
+                break
+            a = Study(decks, study.games, agents, dict(study.rules), seed, study.mirrors, "A",
+                      study.max_width, study.patches, d.id)
+            b = a.with_changes([], [swap], "B")
+            seq = SequentialPlan(f"deck:{d.id}", plan.look_every, plan.alpha)
+            where = here / sub / d.id / name
+            res = run_compare(a, b, out=where, workers=workers, quiet=True, sequential=seq)
+            last: Row = res.looks[-1] if res.looks else {}
+            early: tuple[int, float] | None = None
+            if last.get("crossed") and int(num(last.get("games") or 0)) < plan.judge_games:
+                # an early stop overstates the change (it stops where the noise ran its way): play
+                # on, the same games, in a test with no look before judge_games, and judge that
+                early = (int(num(last.get("n") or 0)), num(last.get("diff") or 0.0))
+                seq = replace(seq, min_games=plan.judge_games)
+                res = run_compare(a, b, out=where, workers=workers, quiet=True, sequential=seq)
+                last = res.looks[-1] if res.looks else {}
+            diff = num(last.get("diff") or 0.0)
+            rate = rates[label]
+            crossed = bool(last.get("crossed"))
+            if way and plan.partial and not crossed:  # no change found here: neither help nor harm
+                moved = nearer = True
+                why = (": not moved (--partial: enough if it moves under another agent)"
+                       if len(ways) > 1 else ": not moved")  # outside under this agent alone
+            elif way:
+                moved = crossed and diff * way > 0
+                nearer = lands_nearer(rate, diff, plan.band)
+                why = (": moved the wrong way" if crossed and diff * way < 0 else ": not moved" if not moved
+                       else "" if nearer
+                       else f": overshoots (about {100 * (rate + diff):.1f}% after, from {100 * rate:.1f}%)")
+                helped = helped or (moved and nearer)
+            else:
+                moved = nearer = keeps_inside(rate, diff, crossed, plan.band)
+                why = (" (inside there)" if moved else
+                       f" (inside there): takes it out of the band (about {100 * (rate + diff):.1f}% after)")
+            tests.append({"deck": d.id, "agent": label, "swap": swap,
+                          "direction": "down" if way < 0 else "up" if way > 0 else "inside",
+                          "games": last.get("n"), "diff": diff, "after": rate + diff, "z": last.get("z"),
+                          "adopted": False, "decision": res.decision, "early": early, "found": crossed,
+                          "together": together})
+            who = f" under {label}" if plan.under else ""
+            first = f"{100 * early[1]:+.1f} points over {early[0]} paired games, then " if early else ""
+            say(f"  {swap}{' (together, on games of their own)' if together else ''}{who}: {first}"
+                f"{'+' if diff >= 0 else ''}{100 * diff:.1f} points over {last.get('n')} paired games{why}")
+            if not (moved and nearer):
+                changed = None
+                break
+            changed = b.decks[i]
+        if not helped:
+            changed = None
+        for t in tests:  # adopted: moved the wanted way where outside, kept inside where inside
+            t["adopted"] = changed is not None
+        if changed is not None:
+            say(f"  {swap}: adopted")
+        return tests, changed
+
     for rnd in range(plan.start_round, plan.rounds + 2):
         seed = study.seed + rnd * ROUND_SEEDS
         here = folder / f"round-{rnd}"
@@ -387,70 +490,22 @@ def run_tune(study: Study, out: str | Path, plan: TunePlan | None = None, worker
             tables = {label: measured[label].tables["cards"] for label in rank}
             copies = step_copies(max(abs(x) for x in off[d.id].values()))
             i = [x.id for x in decks].index(d.id)
+            tried: list[tuple[str, list[TuneTest]]] = []
             for k, swap in enumerate(proposals_for(d, rank, tables, pool, plan.candidates, copies)):
-                tests: list[TuneTest] = []
-                changed: DeckRef | None = None
-                guarded = plan.keep_inside and plan.under and rnd >= plan.keep_inside_from
-                guards = [lv for lv in levels if lv[0] not in ways] if guarded else []
-                helped = False  # moved the wanted way, landing nearer, under some agent where it is outside
-                for label, agents, sub in [lv for lv in levels if lv[0] in ways] + guards:
-                    way = ways.get(label, 0)  # 0: inside under this agent, where the swap must keep it
-                    if not way and not helped:  # (partial: moved nowhere) no guard tests; refused below
-                        break
-                    a = Study(decks, study.games, agents, dict(study.rules), seed, study.mirrors, "A",
-                              study.max_width, study.patches, d.id)
-                    b = a.with_changes([], [swap], "B")
-                    seq = SequentialPlan(f"deck:{d.id}", plan.look_every, plan.alpha)
-                    where = here / sub / d.id / f"proposal-{k + 1}"
-                    res = run_compare(a, b, out=where, workers=workers, quiet=True, sequential=seq)
-                    last: Row = res.looks[-1] if res.looks else {}
-                    early: tuple[int, float] | None = None
-                    if last.get("crossed") and int(num(last.get("games") or 0)) < plan.judge_games:
-                        # an early stop overstates the change (it stops where the noise ran its way): play
-                        # on, the same games, in a test with no look before judge_games, and judge that
-                        early = (int(num(last.get("n") or 0)), num(last.get("diff") or 0.0))
-                        seq = replace(seq, min_games=plan.judge_games)
-                        res = run_compare(a, b, out=where, workers=workers, quiet=True, sequential=seq)
-                        last = res.looks[-1] if res.looks else {}
-                    diff = num(last.get("diff") or 0.0)
-                    rate = rate_of[d.id][label]
-                    crossed = bool(last.get("crossed"))
-                    if way and plan.partial and not crossed:  # no change found here: neither help nor harm
-                        moved = nearer = True
-                        why = (": not moved (--partial: enough if it moves under another agent)"
-                               if len(ways) > 1 else ": not moved")  # outside under this agent alone
-                    elif way:
-                        moved = crossed and diff * way > 0
-                        nearer = lands_nearer(rate, diff, plan.band)
-                        why = (": moved the wrong way" if crossed and diff * way < 0 else ": not moved" if not moved
-                               else "" if nearer
-                               else f": overshoots (about {100 * (rate + diff):.1f}% after, from {100 * rate:.1f}%)")
-                        helped = helped or (moved and nearer)
-                    else:
-                        moved = nearer = keeps_inside(rate, diff, crossed, plan.band)
-                        why = (" (inside there)" if moved else
-                               f" (inside there): takes it out of the band (about {100 * (rate + diff):.1f}% after)")
-                    tests.append({"deck": d.id, "agent": label, "swap": swap,
-                                  "direction": "down" if way < 0 else "up" if way > 0 else "inside",
-                                  "games": last.get("n"), "diff": diff, "after": rate + diff, "z": last.get("z"),
-                                  "adopted": False, "decision": res.decision, "early": early})
-                    who = f" under {label}" if plan.under else ""
-                    first = f"{100 * early[1]:+.1f} points over {early[0]} paired games, then " if early else ""
-                    say(f"  {swap}{who}: {first}{'+' if diff >= 0 else ''}{100 * diff:.1f} points over "
-                        f"{last.get('n')} paired games{why}")
-                    if not (moved and nearer):
-                        changed = None
-                        break
-                    changed = b.decks[i]
-                if not helped:
-                    changed = None
-                for t in tests:  # adopted: moved the wanted way where outside, kept inside where inside
-                    t["adopted"] = changed is not None
+                tests, changed = trial(decks, rnd, d, ways, swap, seed, here, f"proposal-{k + 1}", rate_of[d.id])
                 record["tests"] += tests
+                tried.append((swap, tests))
                 if changed is not None:
-                    say(f"  {swap}: adopted")
                     new[i] = changed
                     break
+            else:
+                both = combined(d, [s for s, t in tried if pointed(t, ways)], pool) if plan.combine else None
+                if both:
+                    tests, changed = trial(decks, rnd, d, ways, both, seed + COMBINED_SEEDS, here, "combined",
+                                           rate_of[d.id], together=True)
+                    record["tests"] += tests
+                    if changed is not None:
+                        new[i] = changed
         lists = here / "decks"
         for ref in new:
             if not (lists / f"{ref.id}.toml").exists():  # written by an earlier, interrupted run
@@ -481,7 +536,8 @@ def write_report(result: TuneResult, plan: TunePlan, folder: Path) -> None:
                                      ci_high=r["ci_high"], games=r["games"]))
         for t in rec["tests"]:
             early = t.get("early")
-            rows.append(_csv_row(rec, "proposal", t["agent"], t["deck"], games=t["games"], swap=t["swap"],
+            kind = "combined" if t.get("together") else "proposal"
+            rows.append(_csv_row(rec, kind, t["agent"], t["deck"], games=t["games"], swap=t["swap"],
                                  diff=t["diff"], after=t["after"], adopted=t["adopted"],
                                  early_games=early[0] if early else None, early_diff=early[1] if early else None))
         rows += [_csv_row(rec, "split", "", d) for d in rec["split"]]
@@ -515,8 +571,9 @@ def write_report(result: TuneResult, plan: TunePlan, folder: Path) -> None:
             who = f" under {t['agent']}" if plan.under else ""
             early = t.get("early")
             first = f"first stopped at {100 * early[1]:+.1f} points over {early[0]}, then " if early else ""
-            md.append(f"* tested `{t['swap']}` ({t['direction']}){who}: {first}{100 * t['diff']:+.1f} points over "
-                      f"{t['games']} paired games (about {100 * t['after']:.1f}% after): "
+            both = " together, on games of their own," if t.get("together") else ""
+            md.append(f"* tested{both} `{t['swap']}` ({t['direction']}){who}: {first}{100 * t['diff']:+.1f} "
+                      f"points over {t['games']} paired games (about {100 * t['after']:.1f}% after): "
                       f"{'adopted' if t['adopted'] else 'not adopted'}")
         md.append("")
     done = "every deck inside the band" if result.in_band(plan.band) else "not every deck inside the band"
@@ -564,6 +621,11 @@ def add_arguments(bal: argparse.ArgumentParser) -> None:
                           "least one agent where it is outside when its tests under the others find no change "
                           "(default: it must move the deck under every agent where it is outside); a split deck "
                           "on both edges can then come in one agent at a time")
+    bal.add_argument("--combine", action="store_true",
+                     help="tune: when no swap is adopted for a deck in a round, test together (as one change, "
+                          "on games of their own) the swaps whose tests found no change but whose estimates all "
+                          "pointed the wanted way, if there are two or more and the deck rules allow them "
+                          "(default: off)")
     bal.add_argument("--start-round", type=int, default=1, metavar="R",
                      help="tune: the --decks given are round R-1's lists (OUT/round-R-1/decks/ of an earlier "
                           "run): play from round R on, on the seeds and with the decisions of the tune that did "
@@ -607,7 +669,7 @@ def cli(args: argparse.Namespace, study: Study, out: Path) -> int:
         raise ValueError(f"balance tune: --judge-games {args.judge_games}: paired games, 0 (off) or more")
     plan = TunePlan(parse_band(args.band), args.rounds, args.candidates, args.look_every, args.alpha, under,
                     args.keep_inside, args.keep_inside_from, args.near_edge / 100, args.start_round,
-                    args.judge_games, args.partial)
+                    args.judge_games, args.partial, args.combine)
     if under:
         study = replace(study, agents=(under[0], under[0]))
     elif not (args.agents or args.agent):  # skill-robust by default: the strongest fast agent
