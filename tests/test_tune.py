@@ -266,6 +266,7 @@ def test_a_tiny_tuning_run(tmp_path: Path) -> None:
     assert study.decks[0].plan and study.decks[0] == replace(study.decks[0], plan="")  # not part of equality
     md = (tmp_path / "tune.md").read_text()
     assert "## Round 1" in md and "tested `" in md and (tmp_path / "tune.csv").exists()
+    assert "Final lists (not every deck inside the band): `round-1/decks/`;" in md  # round 2 measured them
     from hostwcg_env.analysis.patches import apply_changes
 
     tail = md.split("## Changes from the starting lists")[1].strip().splitlines()
@@ -289,6 +290,14 @@ def _games(folder: Path) -> dict[str, tuple[object, object]]:
     return out
 
 
+def test_a_tune_with_every_deck_inside_at_once_names_the_given_lists_as_final(tmp_path: Path) -> None:
+    res = run_tune(Study.make(decks=DECKS2, games=4), tmp_path, TunePlan(band=(0.0, 1.0), rounds=2),
+                   workers=1, quiet=True, say=lambda _: None)
+    assert [r["round"] for r in res.rounds] == [1] and not (tmp_path / "round-1" / "decks").exists()
+    md = (tmp_path / "tune.md").read_text()
+    assert "Final lists (every deck inside the band): the lists given (--decks): no round changed them." in md
+
+
 def test_a_tune_continued_from_a_rounds_lists_plays_the_same_games(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """--start-round: a tune continued on another machine from round 1's written lists plays
@@ -310,6 +319,7 @@ def test_a_tune_continued_from_a_rounds_lists_plays_the_same_games(
     plan = TunePlan(band=(0.30, 0.32), rounds=2, candidates=1, look_every=2)
     whole = run_tune(study, tmp_path / "whole", plan, workers=1, quiet=True, say=lambda _: None)
     assert [r["round"] for r in whole.rounds] == [1, 2, 3]
+    assert "): `round-2/decks/`;" in (tmp_path / "whole" / "tune.md").read_text()
     assert [t["adopted"] for t in whole.rounds[0]["tests"]] == [True, True]
     given = resolve_decks(sorted((tmp_path / "whole" / "round-1" / "decks").glob("*.toml")))
     assert [d.main for d in given] != [d.main for d in study.decks]

@@ -579,7 +579,10 @@ def write_report(result: TuneResult, plan: TunePlan, folder: Path) -> None:
     done = "every deck inside the band" if result.in_band(plan.band) else "not every deck inside the band"
     if plan.under:
         done += " under " + " and ".join(plan.under)
-    md.append(f"Final lists ({done}): the last round's `decks/` folder; earlier lists stay in earlier rounds.")
+    last = result.rounds[-1]["round"] - 1  # the last measured round plays the lists written before it
+    kept = (f"`round-{last}/decks/`; earlier lists stay in earlier rounds" if last >= plan.start_round
+            else "the lists given (--decks): no round changed them")
+    md.append(f"Final lists ({done}): {kept}.")
     md += ["", "## Changes from the starting lists" if plan.start_round == 1 else
            f"## Changes from the lists given (in force at round {plan.start_round}, --start-round)", ""]
     for a, b in zip(result.start, result.decks, strict=True):  # the --swap text of docs/balance.md
