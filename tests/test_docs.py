@@ -413,6 +413,31 @@ def test_the_time_to_strength_follow_up_table_is_its_kept_games() -> None:
         assert row in section, row
 
 
+def test_the_in_4h_confirmation_table_is_its_kept_games() -> None:
+    """docs/lab/time-to-strength.md's `in_4h` confirmation: each row's win rate and Wilson
+    interval are those of the run's kept evaluation games (the recipe's 400 seat-swapped games
+    against each opponent, from the registered seeds), and `bench_train.py --strength`'s kept
+    output reads the same."""
+    from hostwcg_env.analysis.recordfile import iter_records
+    from hostwcg_env.analysis.stats import wilson
+
+    kept = ROOT / "docs" / "lab" / "time-to-strength"
+    note = (ROOT / "docs" / "lab" / "time-to-strength.md").read_text(encoding="utf-8")
+    section = note.split("### `in_4h`")[1]
+    strength = json.loads((kept / "in_4h_strength.json").read_text(encoding="utf-8"))
+    for opponent, seed in (("heuristic", 933_000_000), ("lookahead", 934_000_000)):
+        recs = list(iter_records(kept / f"in_4h_vs_{opponent}.jsonl.gz"))
+        (me,) = {a for r in recs for a in r["agents"]} - {opponent}
+        assert me.startswith("ppo_v1:") and me.endswith("runs/train/in_4h/policy.npz"), me
+        assert {r["seed"] for r in recs} == set(range(seed, seed + 200))  # 200 seeds, seats swapped
+        assert len(recs) == 400 and all(sorted(r["agents"]) == sorted((me, opponent)) for r in recs)
+        won = sum(0.5 if r["winner"] is None else float(r["agents"][r["winner"]] == me) for r in recs)
+        p, lo, hi = wilson(won, len(recs))
+        row = f"| {opponent} | {100 * p:.1f}% | {100 * lo:.1f}% - {100 * hi:.1f}% |"
+        assert row in section, row
+        final = strength["targets"][opponent]["final"]
+        assert (final["games"], final["won"]) == (len(recs), won)
+
 def test_the_first_turn_tables_are_the_kept_first_turn_csv() -> None:
     """The first-turn study's rows in docs/balance.md and in its lab note are the kept
     first_turn.csv's (the study's command writes it), and a row not in it is "not yet played"."""
