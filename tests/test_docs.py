@@ -438,6 +438,7 @@ def test_the_in_4h_confirmation_table_is_its_kept_games() -> None:
         final = strength["targets"][opponent]["final"]
         assert (final["games"], final["won"]) == (len(recs), won)
 
+
 def test_the_first_turn_tables_are_the_kept_first_turn_csv() -> None:
     """The first-turn study's rows in docs/balance.md and in its lab note are the kept
     first_turn.csv's (the study's command writes it), and a row not in it is "not yet played"."""
