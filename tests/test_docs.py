@@ -391,25 +391,35 @@ def test_the_training_snippets_state_their_budget_and_time() -> None:
         assert re.search(r"#.*\d+ s\b.*load", code), code
 
 
+def _time_to_strength_games(name: str, opponent: str, seed: int, agent: str | None = None) -> tuple[str, float, int]:
+    """A kept time-to-strength results file (docs/lab/time-to-strength/NAME): the network's
+    agent name (``agent``, or the one agent that is not ``opponent``), its score (draws count
+    half) and the number of games, after checking that every game is the network against
+    ``opponent`` on 200 seeds from ``seed``, seats swapped."""
+    from hostwcg_env.analysis.recordfile import iter_records
+
+    recs = list(iter_records(ROOT / "docs" / "lab" / "time-to-strength" / name))
+    if agent is None:
+        (agent,) = {a for r in recs for a in r["agents"]} - {opponent}
+    assert {tuple(sorted(r["agents"])) for r in recs} == {tuple(sorted((opponent, agent)))}
+    assert {r["seed"] for r in recs} == set(range(seed, seed + 200))  # 200 seeds, seats swapped
+    won = sum(0.5 if r["winner"] is None else float(r["agents"][r["winner"]] == agent) for r in recs)
+    return agent, won, len(recs)
+
+
 def test_the_time_to_strength_follow_up_table_is_its_kept_games() -> None:
     """docs/lab/time-to-strength.md's follow-up (the in_2h network checked by the search): each
     row's games, win rate and Wilson interval are those of its kept results file, played on the
     registered seeds and agents."""
-    from hostwcg_env.analysis.recordfile import iter_records
     from hostwcg_env.analysis.stats import wilson
 
     note = (ROOT / "docs" / "lab" / "time-to-strength.md").read_text(encoding="utf-8")
     section = note.split("### Follow-up: the 2-hour network checked by the search")[1].split("### `in_4h`")[0]
     agent = "ppo_v1:runs/train/in_2h/policy.npz:look"
     for opponent, seed in (("heuristic", 935_000_000), ("lookahead", 936_000_000)):
-        path = ROOT / "docs" / "lab" / "time-to-strength" / f"in_2h_look_vs_{opponent}.jsonl.gz"
-        recs = list(iter_records(path))
-        assert {tuple(sorted(r["agents"])) for r in recs} == {tuple(sorted((opponent, agent)))}
-        assert {r["seed"] for r in recs} == set(range(seed, seed + 200))  # 200 seeds, seats swapped
-        wins = sum(1.0 if r["winner"] == r["agents"].index(agent) else 0.5 if r["winner"] not in (0, 1) else 0.0
-                   for r in recs)
-        p, lo, hi = wilson(wins, len(recs))
-        row = f"| {opponent} | {len(recs)} | **{100 * p:.1f}%** | {100 * lo:.1f}% - {100 * hi:.1f}% |"
+        _, wins, n = _time_to_strength_games(f"in_2h_look_vs_{opponent}.jsonl.gz", opponent, seed, agent)
+        p, lo, hi = wilson(wins, n)
+        row = f"| {opponent} | {n} | **{100 * p:.1f}%** | {100 * lo:.1f}% - {100 * hi:.1f}% |"
         assert row in section, row
 
 
@@ -418,25 +428,21 @@ def test_the_in_4h_confirmation_table_is_its_kept_games() -> None:
     interval are those of the run's kept evaluation games (the recipe's 400 seat-swapped games
     against each opponent, from the registered seeds), and `bench_train.py --strength`'s kept
     output reads the same."""
-    from hostwcg_env.analysis.recordfile import iter_records
     from hostwcg_env.analysis.stats import wilson
 
-    kept = ROOT / "docs" / "lab" / "time-to-strength"
     note = (ROOT / "docs" / "lab" / "time-to-strength.md").read_text(encoding="utf-8")
     section = note.split("### `in_4h`")[1]
-    strength = json.loads((kept / "in_4h_strength.json").read_text(encoding="utf-8"))
+    strength = json.loads((ROOT / "docs" / "lab" / "time-to-strength" / "in_4h_strength.json").read_text(
+        encoding="utf-8"))
     for opponent, seed in (("heuristic", 933_000_000), ("lookahead", 934_000_000)):
-        recs = list(iter_records(kept / f"in_4h_vs_{opponent}.jsonl.gz"))
-        (me,) = {a for r in recs for a in r["agents"]} - {opponent}
+        me, won, n = _time_to_strength_games(f"in_4h_vs_{opponent}.jsonl.gz", opponent, seed)
         assert me.startswith("ppo_v1:") and me.endswith("runs/train/in_4h/policy.npz"), me
-        assert {r["seed"] for r in recs} == set(range(seed, seed + 200))  # 200 seeds, seats swapped
-        assert len(recs) == 400 and all(sorted(r["agents"]) == sorted((me, opponent)) for r in recs)
-        won = sum(0.5 if r["winner"] is None else float(r["agents"][r["winner"]] == me) for r in recs)
-        p, lo, hi = wilson(won, len(recs))
+        assert n == 400
+        p, lo, hi = wilson(won, n)
         row = f"| {opponent} | {100 * p:.1f}% | {100 * lo:.1f}% - {100 * hi:.1f}% |"
         assert row in section, row
         final = strength["targets"][opponent]["final"]
-        assert (final["games"], final["won"]) == (len(recs), won)
+        assert (final["games"], final["won"]) == (n, won)
 
 
 def test_the_first_turn_tables_are_the_kept_first_turn_csv() -> None:
